@@ -1,0 +1,8 @@
+"""`python -m ir_trace`: the same arguments and exit codes as `pypto-ir-trace`."""
+
+import sys
+
+from ir_trace.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""The `pypto-ir-trace` command: argument parsing, quiet Luigi, progress and the summary line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from ir_trace import __version__
+from ir_trace.cache import default_cache_dir, open_cache
+from ir_trace.errors import IRTraceError
+from ir_trace.progress import ProgressBar
+
+PROG = "pypto-ir-trace"
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid non-negative integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Render a PyPTO passes_dump/ directory as one self-contained HTML report of what each pass changed.",
+    )
+    parser.add_argument("passes_dump", metavar="PASSES_DUMP", help="the dump directory (00_frontend.py, 01_after_<Pass>.py, ...)")
+    parser.add_argument("-o", "--output", default="ir_trace.html", metavar="PATH",
+                        help="report path (default: ir_trace.html); its directory must exist")
+    parser.add_argument("--context", type=non_negative_int, default=3, metavar="N",
+                        help="unchanged lines kept around each change (default: 3)")
+    parser.add_argument("--cache-dir", metavar="PATH", default=None,
+                        help=f"result cache (default: $XDG_CACHE_HOME/{PROG}, else ~/.cache/{PROG})")
+    parser.add_argument("--no-cache", action="store_true", help="use a throw-away cache for this run only")
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="Luigi worker processes (default: 1)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    parser.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _setup_logging(args.quiet, args.verbose)
+    started = time.monotonic()
+    scratch = tempfile.mkdtemp(prefix=f"{PROG}-cache-") if args.no_cache else None
+    try:
+        cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
+        outcome = run_pipeline(Path(args.passes_dump), Path(args.output), args.context, cache_dir,
+                               args.workers, progress=not args.quiet, verbose=args.verbose)
+    except IRTraceError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; no report written", file=sys.stderr)
+        return 130
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    if not args.quiet:
+        print(summary_line(outcome, time.monotonic() - started), file=sys.stderr)
+    return 0
+
+
+def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, workers: int = 1,
+                 progress: bool = False, verbose: bool = False) -> dict:
+    """Build the report through Luigi's local scheduler; returns the run's outcome record."""
+    import luigi
+
+    from ir_trace.tasks import RenderReport
+    from ir_trace.tasks.base import PipelineTask, failure_key
+    from ir_trace.tasks.config import shared_cache
+
+    usable = open_cache(cache_dir).directory  # falls back to a private directory, with a warning
+    _isolate_luigi_config(usable, verbose)
+    run_id = uuid.uuid4().hex
+    bar = ProgressBar(progress)
+    task = RenderReport(dump=str(dump.absolute()), report=str(output.absolute()), context=context, run_id=run_id)
+    with _progress_events(luigi, PipelineTask, bar):
+        result = luigi.build([task], local_scheduler=True, workers=workers, detailed_summary=True,
+                             log_level="DEBUG" if verbose else "CRITICAL")
+    bar.clear()
+    outcome = task.output().read()
+    if outcome is None:
+        failure = shared_cache().get(failure_key(run_id))
+        raise IRTraceError(failure or f"the pipeline failed ({result.status.name}); rerun with --verbose for Luigi's log")
+    if not outcome["ok"]:
+        raise IRTraceError(outcome["error"])
+    return outcome
+
+
+def summary_line(outcome: dict, seconds: float) -> str:
+    passes = outcome["passes"]
+    if passes == 0:
+        body = "no pass snapshot exists (only 00_frontend.py)"
+    else:
+        body = (f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
+                f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''})")
+    rediffed, pairs = outcome["rediffed"], outcome["pairs"]
+    reuse = f"{rediffed} pairs rediffed, {pairs - rediffed} from cache"
+    if outcome.get("reused"):
+        reuse += ", report unchanged"
+    return f"wrote {_shown_path(outcome['report'])}: {body} · {reuse} · {_size(outcome['bytes'])} · {seconds:.1f} s"
+
+
+def _shown_path(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return path
+
+
+def _size(count: int) -> str:
+    if count < 1000:
+        return f"{count} B"
+    return f"{count / 1000:.0f} KB" if count < 1_000_000 else f"{count / 1_000_000:.1f} MB"
+
+
+def _setup_logging(quiet: bool, verbose: bool) -> None:
+    """Our warnings as one plain line each; Luigi's loggers silent unless --verbose."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
+    ours = logging.getLogger("ir_trace")
+    ours.handlers[:] = [handler]
+    ours.propagate = False
+    ours.setLevel(logging.ERROR if quiet else logging.WARNING)
+    for name in ("luigi", "luigi-interface", "luigi.scheduler", "luigi.server"):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.DEBUG if verbose else logging.CRITICAL + 1)
+        logger.propagate = verbose
+
+
+def _isolate_luigi_config(cache_dir: Path, verbose: bool) -> None:
+    """Ignore any luigi.cfg around the user: the command line alone decides what happens."""
+    from luigi.configuration import get_config
+
+    config = get_config()
+    for section in config.sections():
+        config.remove_section(section)
+    settings = {
+        "ir_trace": {"cache_dir": str(cache_dir)},
+        "core": {"no_configure_logging": str(not verbose).lower()},
+        "worker": {"keep_alive": "false", "check_unfulfilled_deps": "false"},
+    }
+    for section, values in settings.items():
+        config.add_section(section)
+        for name, value in values.items():
+            config.set(section, name, value)
+
+
+class _progress_events:
+    """Count scheduled and finished pipeline tasks into the bar while Luigi runs."""
+
+    def __init__(self, luigi, task_class, bar: ProgressBar):
+        self.luigi, self.task_class, self.bar = luigi, task_class, bar
+
+    def _discovered(self, *_args):
+        self.bar.add_work()
+
+    def _succeeded(self, *_args):
+        self.bar.advance()
+
+    def __enter__(self):
+        events = self.luigi.Event
+        self.task_class.event_handler(events.DEPENDENCY_DISCOVERED)(self._discovered)
+        self.task_class.event_handler(events.SUCCESS)(self._succeeded)
+        return self
+
+    def __exit__(self, *_exc):
+        handlers = self.task_class._event_callbacks.get(self.task_class, {})
+        for event, function in ((self.luigi.Event.DEPENDENCY_DISCOVERED, self._discovered),
+                                (self.luigi.Event.SUCCESS, self._succeeded)):
+            handlers.get(event, set()).discard(function)

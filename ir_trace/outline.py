@@ -1,0 +1,79 @@
+"""Split printed IR into top-level items without parsing it.
+
+A segment is a run of lines that starts at a statement boundary of the module or of a
+top-level class body: a function (decorators included), a class header, or any other
+statement. Comments and blank lines stay with the segment before them. The diff uses the
+segments to compare only what changed; `functions.slice_functions` names them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_DEF = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
+_CLASS = re.compile(r"class\s+([A-Za-z_]\w*)")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Lines [start, end) of one item; `name` is the function or class name, else None."""
+
+    start: int
+    end: int
+    kind: str  # "function", "class" or "statement"
+    name: str | None
+    cls: str | None  # the enclosing top-level class of a method
+    indent: int
+
+
+def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segment]:
+    """Segments of `lines`; `boundaries[i]` False forbids a segment starting at line i
+    (a line inside brackets or a string), None allows any line."""
+    segments: list[list] = []  # [start, kind, name, cls, indent, awaiting_def]
+    cls_name: str | None = None
+    body_indent: int | None = None
+    for i, line in enumerate(lines):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#") or (boundaries is not None and not boundaries[i]):
+            continue
+        indent = len(line) - len(stripped)
+        if indent == 0:
+            cls_name, body_indent = None, None
+        elif cls_name is not None and body_indent is None:
+            body_indent = indent
+        elif indent != body_indent:
+            continue
+        owner = cls_name if indent else None
+        current = segments[-1] if segments else None
+        if current and current[5] and current[4] == indent and (stripped.startswith("@") or _DEF.match(stripped)):
+            match = _DEF.match(stripped)  # a decorator run continues until its def / class
+            if match:
+                current[1], current[2], current[5] = "function", match[1], False
+            elif indent == 0 and _CLASS.match(stripped):
+                current[1], current[2], current[5] = "class", _CLASS.match(stripped)[1], False
+            continue
+        if indent == 0 and current and current[5] and _CLASS.match(stripped):
+            current[1], current[2], current[5] = "class", _CLASS.match(stripped)[1], False
+            cls_name = current[2]
+            continue
+        kind, name, awaiting = _classify(stripped)
+        segments.append([i, kind, name, owner, indent, awaiting])
+        if kind == "class" and indent == 0:
+            cls_name = name
+    if not segments or segments[0][0] != 0:
+        segments.insert(0, [0, "statement", None, None, 0, False])
+    ends = [s[0] for s in segments[1:]] + [len(lines)]
+    return [Segment(s[0], end, s[1], s[2], s[3], s[4]) for s, end in zip(segments, ends) if end > s[0] or not lines]
+
+
+def _classify(stripped: str) -> tuple[str, str | None, bool]:
+    if stripped.startswith("@"):
+        return "statement", None, True
+    match = _DEF.match(stripped)
+    if match:
+        return "function", match[1], False
+    match = _CLASS.match(stripped)
+    if match:
+        return "class", match[1], False
+    return "statement", None, False

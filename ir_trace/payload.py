@@ -1,0 +1,117 @@
+"""The report payload: plain JSON data the viewer turns into rows in the browser.
+
+Schema (version 1). Nothing here is HTML: the page builds every row itself, so the payload
+grows with the changes, not with passes x lines.
+
+    {
+      "schema": 1,
+      "generator": "pypto-ir-trace 0.1.0",
+      "title": "qwen3_decode_explicit",   # the program directory (parent of passes_dump/)
+      "dump": "/abs/path/passes_dump",
+      "context": 3,                       # --context: unchanged lines kept around a change
+      "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
+      "passes": [pass, ...]               # passes[0] is 00_frontend.py, then execution order
+    }
+
+    pass = {
+      "index": 12, "name": "InitMemRef", "file": "12_after_InitMemRef.py",
+      "sha256": "...",                    # of the snapshot's bytes
+      "eol": true,                        # the snapshot text ends with "\\n"
+      "lines": [...],                     # passes[0] only: text.split("\\n") minus the piece after a final "\\n"
+      "hunks": [hunk, ...],               # passes[k>0]: edit script turning passes[k-1]'s text into this one
+      "changed": true,                    # text differs from the previous snapshot
+      "inserted": 5, "deleted": 2,        # lines
+      "log": "text" | null, "log_file": "12_after_InitMemRef.log" | null,
+      "functions": [[key, start, end], ...] | null,   # top-level functions / class methods
+      "parse_error": "reason"             # present when functions is null
+    }
+    # "functions" is absent when the snapshot equals the previous one (reuse the previous list).
+    # key is "name" or "Class.method"; start/end are 0-based line indices, end exclusive,
+    # decorators included.
+
+    hunk = [a0, a1, b0, b1, b_lines, pairs]
+    # before lines [a0, a1) are replaced by after lines [b0, b1) whose texts are b_lines.
+    # pairs = [[ai, bi, a_ranges, b_ranges], ...]: before line ai and after line bi (absolute
+    # 0-based indices) are the same line edited; ranges are [[start, end], ...] in UTF-16 code
+    # units (JavaScript string offsets) of the characters that changed. Pairs are in increasing
+    # order on both sides; unpaired lines of a hunk are plain deletions / insertions.
+"""
+
+from __future__ import annotations
+
+from ir_trace import __version__
+from ir_trace.discovery import Manifest
+
+SCHEMA_VERSION = 1
+EMPTY_DIFF = {"hunks": [], "inserted": 0, "deleted": 0}
+
+
+def detect_dump_level(lines_seen) -> str:
+    """EXPLICIT dumps spell tile layouts out (`pl.TileView(`); CONCISE ones print tiles without."""
+    saw_tile = False
+    for line in lines_seen:
+        if "pl.TileView(" in line:
+            return "EXPLICIT"
+        saw_tile = saw_tile or "pl.Tile[" in line
+    return "CONCISE" if saw_tile else "UNKNOWN"
+
+
+def build_payload(manifest: Manifest, base_lines: list[str], diffs: list[dict], slices: dict[str, dict],
+                  context: int) -> dict:
+    """Assemble the report data.
+
+    `diffs[k]` is the diff result turning snapshot k into k+1 (EMPTY_DIFF when equal);
+    `slices` maps a snapshot sha256 to its functions (or parse_error) and final-newline flag.
+    """
+    passes = []
+    previous_sha = None
+    for position, snapshot in enumerate(manifest.snapshots):
+        entry = {
+            "index": snapshot.index,
+            "name": snapshot.name,
+            "file": snapshot.file,
+            "sha256": snapshot.sha256,
+            "eol": slices[snapshot.sha256]["eol"],
+            "log": snapshot.log,
+            "log_file": snapshot.log_file,
+        }
+        if position == 0:
+            entry["lines"] = base_lines
+        else:
+            diff = diffs[position - 1]
+            entry.update(hunks=diff["hunks"], inserted=diff["inserted"], deleted=diff["deleted"],
+                         changed=snapshot.sha256 != previous_sha)
+        if snapshot.sha256 != previous_sha:
+            entry.update(slices[snapshot.sha256])
+        passes.append(entry)
+        previous_sha = snapshot.sha256
+    return {
+        "schema": SCHEMA_VERSION,
+        "generator": f"pypto-ir-trace {__version__}",
+        "title": manifest.title,
+        "dump": manifest.dump,
+        "context": context,
+        "level": detect_dump_level(_all_printed_lines(base_lines, diffs)),
+        "passes": passes,
+    }
+
+
+def _all_printed_lines(base_lines: list[str], diffs: list[dict]):
+    yield from base_lines
+    for diff in diffs:
+        for hunk in diff["hunks"]:
+            yield from hunk[4]
+
+
+def summarize(payload: dict) -> dict:
+    """Counts for the CLI's summary line and the sweep index."""
+    passes = payload["passes"][1:]
+    changed = sum(1 for p in passes if p["changed"])
+    return {
+        "passes": len(passes),
+        "changed": changed,
+        "noop": len(passes) - changed,
+        "warnings": sum(1 for p in passes if p["log"] is not None),
+        "inserted": sum(p["inserted"] for p in passes),
+        "deleted": sum(p["deleted"] for p in passes),
+    }

@@ -1,0 +1,99 @@
+"""Turn a report payload into one self-contained HTML page and write it atomically."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from ir_trace.errors import IRTraceError
+
+TEMPLATE_FILES = ("report.html.j2", "viewer.js", "viewer.css")
+
+# JSON inside <script type="application/json"> must never close the element or start a comment;
+# U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def templates_dir() -> Path:
+    """The templates shipped in the wheel (ir_trace/templates), else the source checkout's templates/."""
+    packaged = Path(__file__).parent / "templates"
+    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "templates"
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def template_digest() -> str:
+    """Hash of every template source, so editing the viewer can never serve a stale report."""
+    digest = hashlib.sha256()
+    for name in TEMPLATE_FILES:
+        digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def payload_to_script_json(payload: dict) -> str:
+    """Compact JSON that is inert inside a <script type="application/json"> element."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_SAFE)
+
+
+def content_security_policy(script: str) -> str:
+    """Forbid every fetch; allow only our own inline script (by hash) and inline styles."""
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    return (
+        "default-src 'none'; "
+        f"script-src 'sha256-{script_hash}'; "
+        "style-src 'unsafe-inline'; img-src data:; "
+        "connect-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def render_html(payload: dict) -> str:
+    """The whole report page: template, styles, script and data inline."""
+    folder = templates_dir()
+    script = (folder / "viewer.js").read_text(encoding="utf-8")
+    return _environment().get_template("report.html.j2").render(
+        title=payload.get("title", "pypto-ir-trace"),
+        css=(folder / "viewer.css").read_text(encoding="utf-8"),
+        js=script,
+        csp=content_security_policy(script),
+        payload_json=payload_to_script_json(payload),
+    )
+
+
+def write_atomically(path: Path, text: str) -> int:
+    """Write via a temp file in the target directory, then rename; returns bytes written.
+
+    A failure at any point leaves an earlier file at `path` untouched and no temp file behind.
+    """
+    data = text.encode("utf-8")
+    directory = path.parent
+    if not directory.is_dir():
+        raise IRTraceError(f"output directory does not exist: {directory}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise IRTraceError(f"cannot write report {path}: {exc.strerror or exc}") from exc
+        raise
+    return len(data)

@@ -1,0 +1,11 @@
+"""Luigi tasks: thin wrappers that call the core modules and own the caching.
+
+    luigi --module ir_trace.tasks RenderReport --dump build/prog/passes_dump --report ir_trace.html --local-scheduler
+"""
+
+from ir_trace.tasks.config import ir_trace
+from ir_trace.tasks.report import RenderReport
+from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump
+from ir_trace.tasks.targets import CacheTarget
+
+__all__ = ["CacheTarget", "DiffPair", "RenderReport", "SliceFunctions", "ValidateDump", "ir_trace"]
