@@ -1,0 +1,76 @@
+"""Shared fixtures: dumps built in a temporary directory, the real samples, a private cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SAMPLES = SHARED / "samples"
+GEN_DUMP = SHARED / "bench" / "gen_dump.py"
+EXAMPLE_DUMP = REPO / "examples" / "softmax" / "passes_dump"
+
+FRONTEND = """\
+# pypto.program: Demo
+import pypto.language as pl
+
+@pl.program
+class Demo:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t0: pl.Tile[[16, 16], pl.FP32] = pl.load(a, [0, 0], [16, 16])
+        t1: pl.Tile[[16, 16], pl.FP32] = pl.add(t0, t0)
+        return pl.store(t1, [0, 0], a)
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return self.kernel(a)
+"""
+
+
+def write_dump(folder: Path, texts: list[str | tuple[str, str]], logs: dict[int, str] | None = None) -> Path:
+    """A passes_dump/ of `texts` (index 0 is the frontend); an item may be (pass name, text)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, item in enumerate(texts):
+        name, text = item if isinstance(item, tuple) else (f"Pass{index}", item)
+        stem = "00_frontend" if index == 0 else f"{index:02d}_after_{name}"
+        (folder / f"{stem}.py").write_text(text, encoding="utf-8")
+        if logs and index in logs:
+            (folder / f"{stem}.log").write_text(logs[index], encoding="utf-8")
+    return folder
+
+
+def demo_passes() -> list[str | tuple[str, str]]:
+    """Frontend, a renaming pass, a no-op pass, a pass that adds a line."""
+    ssa = FRONTEND.replace("t1", "t1__ssa_v0")
+    grown = ssa.replace("        return pl.store", "        pl.sync_src(pipe=pl.Pipe.V, event=0)\n        return pl.store")
+    return [FRONTEND, ("ConvertToSSA", ssa), ("Simplify", ssa), ("InsertSync", grown)]
+
+
+@pytest.fixture
+def demo_dump(tmp_path: Path) -> Path:
+    return write_dump(tmp_path / "demo" / "passes_dump", demo_passes(), logs={3: "warning: sync added\n"})
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    return tmp_path / "cache"
+
+
+def run_cli(*args: str | os.PathLike, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`python -m ir_trace ARGS` in a fresh process, as a user would run it."""
+    return subprocess.run([sys.executable, "-m", "ir_trace", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def real_dumps() -> list[Path]:
+    return sorted(SAMPLES.glob("real*/*/passes_dump"))
+
+
+def generate_dump(out: Path, *args: str) -> Path:
+    subprocess.run([sys.executable, str(GEN_DUMP), str(out), *args], check=True)
+    return out
