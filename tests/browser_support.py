@@ -1,0 +1,152 @@
+"""Shared Playwright fixtures and helpers for the browser tests (real headless Chromium).
+
+One browser per session, a fresh context and page per test. `open_report` records console
+errors, page errors and every request that would leave the file (anything not file:/data:/blob:).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SAMPLES = SHARED / "samples"
+CHROMIUM = os.environ.get("IR_TRACE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+LOCAL_SCHEMES = ("file:", "data:", "blob:")
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"chromium not found at {CHROMIUM}")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme="light")
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    page.close()
+
+
+@dataclass
+class PageLog:
+    """What a page did that a self-contained, inert report must never do."""
+
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.errors == [], f"console/page errors: {self.errors}"
+        assert self.requests == [], f"requests outside the file: {self.requests}"
+
+
+def watch(page) -> PageLog:
+    log = PageLog()
+    page.on("console", lambda msg: log.errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: log.errors.append(str(exc)))
+    page.on("request", lambda req: None if req.url.startswith(LOCAL_SCHEMES) else log.requests.append(req.url))
+    return log
+
+
+def open_report(page, report: Path, fragment: str = "") -> PageLog:
+    """Open a report via file:// and wait until the viewer has painted its first diff."""
+    log = watch(page)
+    page.goto(report.resolve().as_uri() + fragment)
+    page.wait_for_function("window.__irTrace && window.__irTrace.firstDiffPainted !== null || document.getElementById('only-frontend') && !document.getElementById('only-frontend').hidden")
+    return log
+
+
+# ---------- building dumps and reports ----------
+
+
+def write_dump(root: Path, snapshots: list[tuple[str, str]], logs: dict[int, str] | None = None) -> Path:
+    """Write a passes_dump/: snapshots[0] is ("frontend", text), then (pass name, text) in order."""
+    dump = root / "passes_dump"
+    dump.mkdir(parents=True)
+    for index, (name, text) in enumerate(snapshots):
+        stem = "00_frontend" if index == 0 else f"{index:02d}_after_{name}"
+        (dump / f"{stem}.py").write_text(text, encoding="utf-8")
+    for index, text in (logs or {}).items():
+        (dump / f"{index:02d}_after_{snapshots[index][0]}.log").write_text(text, encoding="utf-8")
+    return dump
+
+
+def build_report(dump: Path, out: Path, *extra: str) -> Path:
+    """Build a report with the project's CLI, exactly as a user would."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ir_trace", str(dump), "-o", str(out), *extra],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")},
+    )
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def render_payload(payload: dict, out: Path) -> Path:
+    """Render a hand-built payload (for states a real dump cannot easily produce)."""
+    sys.path.insert(0, str(REPO))
+    from ir_trace.render import render_html
+
+    out.write_text(render_html(payload), encoding="utf-8")
+    return out
+
+
+def program(functions: dict[str, list[str]], header: str = "# pypto.program: Program") -> str:
+    """A PyPTO-like snapshot: one @pl.program class whose methods are @pl.function functions."""
+    lines = [header, "import pypto.language as pl", "", "@pl.program", "class Program:"]
+    for name, body in functions.items():
+        lines.append("    @pl.function(type=pl.FunctionType.InCore)")
+        lines.append(f"    def {name}(a: pl.Tensor[[64, 128], pl.FP32]) -> pl.Tensor[[64, 128], pl.FP32]:")
+        lines.extend("        " + line for line in body)
+    return "\n".join(lines) + "\n"
+
+
+# ---------- page helpers ----------
+
+
+def pass_button(page, index: int):
+    """The sidebar button of the pass with this index."""
+    return page.get_by_role("navigation", name="Passes").locator(f'button[data-k="{index}"]')
+
+
+def current_pass(page) -> str:
+    return page.get_by_role("navigation", name="Passes").locator('button[aria-current="true"]').inner_text()
+
+
+def pane(page, which: str):
+    """The scroll container of the `Before snapshot` / `After snapshot` region."""
+    return page.get_by_role("region", name=f"{which} snapshot").locator(".scroller")
+
+
+def pane_text(page, which: str) -> str:
+    return pane(page, which).inner_text()
