@@ -1,0 +1,131 @@
+"""The command line: exit codes, one-line errors, atomic output, quiet stderr, the summary."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from html import unescape
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE_DUMP, FRONTEND, REPO, run_cli, write_dump
+
+
+def payload_of(report: Path) -> dict:
+    html = report.read_text(encoding="utf-8")
+    match = re.search(r'<script type="application/json" id="ir-trace-data">(.*?)</script>', html, re.S)
+    return json.loads(match.group(1))
+
+
+def test_writes_a_self_contained_report(demo_dump, tmp_path, cache_dir):
+    out = tmp_path / "report.html"
+    result = run_cli(demo_dump, "-o", out, "--cache-dir", cache_dir)
+    assert result.returncode == 0, result.stderr
+    html = out.read_text(encoding="utf-8")
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html)
+    assert csp and "default-src 'none'" in unescape(csp.group(1)) and "connect-src 'none'" in unescape(csp.group(1))
+    assert not re.search(r'<(script|link|img)[^>]+(src|href)="(?!data:)', html)
+    payload = payload_of(out)
+    assert [p["name"] for p in payload["passes"]] == ["frontend", "ConvertToSSA", "Simplify", "InsertSync"]
+    assert [p.get("changed") for p in payload["passes"][1:]] == [True, False, True]
+    assert payload["passes"][3]["log"] == "warning: sync added\n"
+
+
+def test_summary_line_and_nothing_else_on_stderr(demo_dump, tmp_path, cache_dir):
+    result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert re.match(r"wrote .*r\.html: 3 passes \(2 changed, 1 no-op, 1 warning\) · 2 pairs rediffed, 0 from cache · "
+                    r"[\d.]+ [KM]?B · [\d.]+ s$", lines[0]), lines[0]
+    again = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir)
+    assert "0 pairs rediffed, 2 from cache" in again.stderr
+
+
+def test_quiet_prints_nothing(demo_dump, tmp_path, cache_dir):
+    result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir, "--quiet")
+    assert result.returncode == 0 and result.stderr == "" and result.stdout == ""
+
+
+def test_default_output_and_module_entry(demo_dump, tmp_path, cache_dir):
+    result = run_cli(demo_dump, "--cache-dir", cache_dir, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "ir_trace.html").is_file()
+
+
+@pytest.mark.skipif(shutil.which("pypto-ir-trace") is None, reason="console script not installed in this environment")
+def test_console_script_matches_module_entry(demo_dump, tmp_path, cache_dir):
+    import subprocess
+
+    result = subprocess.run(["pypto-ir-trace", str(demo_dump), "-o", str(tmp_path / "r.html"), "--cache-dir",
+                             str(cache_dir)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert payload_of(tmp_path / "r.html")["passes"][1]["name"] == "ConvertToSSA"
+
+
+@pytest.mark.parametrize("args", [[], ["--context", "-1"], ["--context", "x"], ["--workers", "0"], ["--bogus"]])
+def test_argument_errors_exit_2(demo_dump, args):
+    result = run_cli(*([demo_dump] if args else []), *args)
+    assert result.returncode == 2
+    assert "usage:" in result.stderr and "Traceback" not in result.stderr
+
+
+def expect_error(result, *fragments: str) -> None:
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pypto-ir-trace: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_dump_errors_exit_1_with_one_line(tmp_path, cache_dir):
+    expect_error(run_cli(tmp_path / "missing", "--cache-dir", cache_dir), "input directory does not exist")
+    dump = write_dump(tmp_path / "prog" / "passes_dump", [FRONTEND, FRONTEND])
+    expect_error(run_cli(dump.parent, "-o", tmp_path / "r.html", "--cache-dir", cache_dir), "did you mean", str(dump))
+    (dump / "01_after_Pass1.py").write_bytes(b"\xff")
+    expect_error(run_cli(dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir), "not UTF-8", "01_after_Pass1.py")
+
+
+def test_failed_run_keeps_the_earlier_report(demo_dump, tmp_path, cache_dir):
+    out = tmp_path / "r.html"
+    assert run_cli(demo_dump, "-o", out, "--cache-dir", cache_dir).returncode == 0
+    before = out.read_bytes()
+    (demo_dump / "02_after_Simplify.py").unlink()
+    expect_error(run_cli(demo_dump, "-o", out, "--cache-dir", cache_dir), "missing snapshot index 02")
+    assert out.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_output_directory_must_exist(demo_dump, tmp_path, cache_dir):
+    expect_error(run_cli(demo_dump, "-o", tmp_path / "nope" / "r.html", "--cache-dir", cache_dir),
+                 "output directory does not exist")
+
+
+def test_frontend_only_renders_and_says_so(tmp_path, cache_dir):
+    dump = write_dump(tmp_path / "d", [FRONTEND])
+    result = run_cli(dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir)
+    assert result.returncode == 0 and "no pass snapshot exists" in result.stderr
+    assert len(payload_of(tmp_path / "r.html")["passes"]) == 1
+
+
+def test_no_cache_leaves_no_cache_behind(demo_dump, tmp_path, monkeypatch):
+    result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--no-cache")
+    assert result.returncode == 0, result.stderr
+    assert "2 pairs rediffed" in result.stderr
+
+
+def test_a_luigi_cfg_in_the_working_directory_changes_nothing(demo_dump, tmp_path, cache_dir):
+    (tmp_path / "luigi.cfg").write_text("[core]\nlog_level=DEBUG\nno_configure_logging=false\n"
+                                        "[ir_trace]\ncache_dir=/nonexistent/elsewhere\n[worker]\nkeep_alive=true\n")
+    result = run_cli(demo_dump, "-o", "r.html", "--cache-dir", cache_dir, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert (cache_dir / "cache.db").is_file()
+
+
+def test_bundled_example_renders(tmp_path, cache_dir):
+    result = run_cli(EXAMPLE_DUMP, "-o", tmp_path / "r.html", "--cache-dir", cache_dir)
+    assert result.returncode == 0, result.stderr
+    payload = payload_of(tmp_path / "r.html")
+    assert any(p.get("log") for p in payload["passes"]) and not all(p.get("changed", True) for p in payload["passes"])
+    assert REPO in EXAMPLE_DUMP.parents

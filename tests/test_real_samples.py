@@ -1,0 +1,40 @@
+"""Every real dump printed by the PyPTO compiler renders, and the report tells the truth about it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from conftest import real_dumps
+from test_cli import payload_of
+
+from ir_trace.cli import run_pipeline
+
+DEF_AFTER_DECORATOR = re.compile(r"^    @pl\.function\b.*\n    def (\w+)\(", re.M)
+
+
+@pytest.mark.parametrize("dump", real_dumps(), ids=lambda p: p.parent.parent.name + "/" + p.parent.name)
+def test_real_dump_report_is_faithful(dump, tmp_path):
+    out = tmp_path / "r.html"
+    outcome = run_pipeline(dump, out, 3, tmp_path / "cache")
+    assert outcome["ok"]
+    passes = payload_of(out)["passes"]
+    files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
+    assert [p["file"] for p in passes] == [f.name for f in files]
+    functions = None
+    for index, (entry, path) in enumerate(zip(passes, files)):
+        text = path.read_text(encoding="utf-8")
+        functions = entry.get("functions", functions)
+        methods = DEF_AFTER_DECORATOR.findall(text)
+        assert functions is not None, f"{path.name}: {entry.get('parse_error')}"
+        assert sorted(key.split(".")[-1] for key, _s, _e in functions) == sorted(methods), path.name
+        if index == 0:
+            continue
+        previous = files[index - 1]
+        assert entry["changed"] == (text != previous.read_text(encoding="utf-8")), path.name
+        out_lines = subprocess.run(["diff", "-d", str(previous), str(path)], capture_output=True, text=True).stdout
+        added = sum(line.startswith("> ") for line in out_lines.splitlines())
+        removed = sum(line.startswith("< ") for line in out_lines.splitlines())
+        assert entry["inserted"] >= added and entry["deleted"] >= removed, path.name
+        assert (entry["inserted"] + entry["deleted"] == 0) == (not entry["changed"])
