@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from ir_trace.outline import outline
+from ir_trace.outline import Segment, outline
 
 ALGORITHM_VERSION = "diff-1"
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
@@ -54,13 +54,19 @@ def join_lines(lines: list[str], eol: bool) -> str:
     return "\n".join(lines) + ("\n" if eol else "")
 
 
-def diff_snapshots(a: list[str], b: list[str], a_eol: bool = True, b_eol: bool = True) -> list[Hunk]:
-    """Hunks turning `a` into `b`, each replaced block aligned line by line."""
+def diff_snapshots(a: list[str], b: list[str], a_eol: bool = True, b_eol: bool = True,
+                   a_outline: list[Segment] | None = None, b_outline: list[Segment] | None = None) -> list[Hunk]:
+    """Hunks turning `a` into `b`, each replaced block aligned line by line.
+
+    Outlines of the two sides may be passed in when the caller already has them.
+    """
     a_keys, b_keys = _line_keys(a, a_eol), _line_keys(b, b_eol)
     if a_keys == b_keys:
         return []
+    seg_a = a_outline if a_outline is not None else outline(a)
+    seg_b = b_outline if b_outline is not None else outline(b)
     hunks = []
-    for a0, a1, b0, b1 in _merge_touching(_changed_blocks(a, b, a_keys, b_keys)):
+    for a0, a1, b0, b1 in _merge_touching(_changed_blocks(a, b, a_keys, b_keys, seg_a, seg_b)):
         pairs = tuple(
             LinePair(a0 + i, b0 + j, *changed_ranges(a[a0 + i], b[b0 + j]))
             for i, j in align_replace_block(a[a0:a1], b[b0:b1])
@@ -76,9 +82,9 @@ def _line_keys(lines: list[str], eol: bool) -> list:
     return lines
 
 
-def _changed_blocks(a: list[str], b: list[str], a_keys: list, b_keys: list) -> list[tuple[int, int, int, int]]:
+def _changed_blocks(a: list[str], b: list[str], a_keys: list, b_keys: list,
+                    seg_a: list[Segment], seg_b: list[Segment]) -> list[tuple[int, int, int, int]]:
     """Non-equal blocks: items matched by name, lines diffed only inside items that differ."""
-    seg_a, seg_b = outline(a), outline(b)
     names_a = [_segment_key(a, s) for s in seg_a]
     names_b = [_segment_key(b, s) for s in seg_b]
     blocks = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -77,8 +78,11 @@ def read_snapshot_text(path: Path) -> tuple[str, str]:
     return text, hashlib.sha256(data).hexdigest()
 
 
-def discover_snapshots(dump: str | os.PathLike) -> Manifest:
-    """Validate `dump` and describe its snapshots in numeric order."""
+def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], None] | None = None) -> Manifest:
+    """Validate `dump` and describe its snapshots in numeric order.
+
+    `on_text(sha256, text)` sees each snapshot's text as it is read, for callers that keep it.
+    """
     folder = Path(dump).absolute()
     _check_directory(folder)
     snapshots, logs = _classify_entries(folder)
@@ -88,7 +92,9 @@ def discover_snapshots(dump: str | os.PathLike) -> Manifest:
             raise DumpError(f"warning log without a snapshot: {folder / logs[index]} (no {index:02d}_after_*.py)")
     result = []
     for index, (file, name) in ordered:
-        _text, sha = read_snapshot_text(folder / file)
+        text, sha = read_snapshot_text(folder / file)
+        if on_text is not None:
+            on_text(sha, text)
         log_file = logs.get(index) if logs.get(index, "").removesuffix(".log") == file.removesuffix(".py") else None
         if index in logs and log_file is None:
             raise DumpError(f"warning log does not match its snapshot: {folder / logs[index]} (snapshot is {file})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ir_trace.outline import outline
 
@@ -67,8 +68,9 @@ def statement_boundaries(lines: list[str]) -> list[bool]:
     result = []
     for number, line in enumerate(lines, 1):
         result.append(depth == 0 and quote is None and not continued)
-        if quote is None and not any(c in line for c in "\"'#"):
-            depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        delta = _plain_bracket_delta(line) if quote is None else None
+        if delta is not None:
+            depth += delta
         else:
             depth, quote = _scan_line(line, depth, quote, number)
         if depth < 0:
@@ -79,6 +81,17 @@ def statement_boundaries(lines: list[str]) -> list[bool]:
     if depth:
         raise UnsafeToSlice(f"{depth} unclosed bracket(s) at end of file")
     return result
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_bracket_delta(line: str) -> int | None:
+    """Net brackets opened by a line without strings or comments (None when it has either).
+
+    Memoised: printed IR repeats the same lines across snapshots and within one.
+    """
+    if "'" in line or '"' in line or "#" in line:
+        return None
+    return line.count("(") + line.count("[") + line.count("{") - line.count(")") - line.count("]") - line.count("}")
 
 
 def _scan_line(line: str, depth: int, quote: str | None, number: int) -> tuple[int, str | None]:

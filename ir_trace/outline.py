@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _DEF = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
 _CLASS = re.compile(r"class\s+([A-Za-z_]\w*)")
@@ -34,10 +35,10 @@ def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segm
     cls_name: str | None = None
     body_indent: int | None = None
     for i, line in enumerate(lines):
-        stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#") or (boundaries is not None and not boundaries[i]):
+        indent = _statement_indent(line)
+        if indent < 0 or (boundaries is not None and not boundaries[i]):
             continue
-        indent = len(line) - len(stripped)
+        stripped = line[indent:]
         if indent == 0:
             cls_name, body_indent = None, None
         elif cls_name is not None and body_indent is None:
@@ -65,6 +66,13 @@ def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segm
         segments.insert(0, [0, "statement", None, None, 0, False])
     ends = [s[0] for s in segments[1:]] + [len(lines)]
     return [Segment(s[0], end, s[1], s[2], s[3], s[4]) for s, end in zip(segments, ends) if end > s[0] or not lines]
+
+
+@lru_cache(maxsize=1 << 16)
+def _statement_indent(line: str) -> int:
+    """Indentation of a line that holds code; -1 for blank and comment lines (memoised per line)."""
+    stripped = line.lstrip(" \t")
+    return -1 if not stripped or stripped.startswith("#") else len(line) - len(stripped)
 
 
 def _classify(stripped: str) -> tuple[str, str | None, bool]:

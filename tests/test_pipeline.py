@@ -45,7 +45,7 @@ def test_rerun_does_no_diff_work_and_one_change_rediffs_two_pairs(tmp_path, ran)
     diffs = sorted(r for r in ran if r.startswith("DiffPair"))
     assert third["rediffed"] == 2 and len(diffs) == 2
     assert all(middle.name in r for r in diffs)
-    assert [r for r in ran if r.startswith("SliceFunctions")] == [f"SliceFunctions:>"]
+    assert [r for r in ran if r.startswith("SliceFunctions")] == ["SliceFunctions:>"]
 
     scratch = tmp_path / "scratch.html"
     run_pipeline(dump, scratch, 3, tmp_path / "fresh-cache")

@@ -16,7 +16,7 @@ from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html, template_digest, write_atomically
 from ir_trace.tasks.base import RUN_RECORD_SECONDS, PipelineTask
 from ir_trace.tasks.config import shared_cache
-from ir_trace.tasks.snapshots import SLICER_VERSION, DiffPair, SliceFunctions, ValidateDump, path_digest, read_verified
+from ir_trace.tasks.snapshots import SLICER_VERSION, DiffPair, SliceFunctions, ValidateDump, load_snapshot, path_digest
 from ir_trace.tasks.targets import CacheTarget
 
 PROCESS_RUN_ID = f"{os.getpid()}-{time.time_ns()}"  # one `luigi --module` command is one run
@@ -85,7 +85,7 @@ class RenderReport(PipelineTask):
         slice_results = {t.sha: _load(t) for t in slices}
         snaps = manifest.snapshots
         per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
-        base_lines, _eol = read_verified(str(manifest.path_of(snaps[0])), snaps[0].sha256)
+        base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split
         payload = build_payload(manifest, base_lines, per_pass, slice_results, self.context)
         size = write_atomically(target, render_html(payload))
         summary = summarize(payload)

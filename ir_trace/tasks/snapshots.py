@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
+from functools import cached_property
 from pathlib import Path
 
 import luigi
@@ -11,6 +13,7 @@ from ir_trace.diff import ALGORITHM_VERSION, count_changes, diff_snapshots, hunk
 from ir_trace.discovery import discover_snapshots, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.functions import slice_functions
+from ir_trace.outline import Segment, outline
 from ir_trace.tasks.base import RUN_RECORD_SECONDS, PipelineTask
 from ir_trace.tasks.targets import CacheTarget
 
@@ -21,12 +24,44 @@ def path_digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
-def read_verified(path: str, sha256: str) -> tuple[list[str], bool]:
-    """A snapshot's lines, refusing a file rewritten since it was validated."""
-    text, actual = read_snapshot_text(Path(path))
-    if actual != sha256:
-        raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
-    return split_lines(text)
+class LoadedSnapshot:
+    """One snapshot's text, with its lines and outline worked out once, when first needed."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    @cached_property
+    def split(self) -> tuple[list[str], bool]:
+        return split_lines(self.text)
+
+    @cached_property
+    def outline(self) -> list[Segment]:
+        return outline(self.split[0])
+
+
+_loaded: OrderedDict[str, LoadedSnapshot] = OrderedDict()
+_LOADED_LIMIT = 48  # snapshots kept per process: adjacent pairs and slices reuse each other's work
+
+
+def remember_text(sha256: str, text: str) -> None:
+    _loaded[sha256] = LoadedSnapshot(text)
+    _loaded.move_to_end(sha256)
+    while len(_loaded) > _LOADED_LIMIT:
+        _loaded.popitem(last=False)
+
+
+def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
+    """The snapshot whose bytes hash to `sha256`, refusing a file rewritten since validation.
+
+    A text already read in this process under that hash is the same text, so it is reused.
+    """
+    if sha256 not in _loaded:
+        text, actual = read_snapshot_text(Path(path))
+        if actual != sha256:
+            raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
+        remember_text(sha256, text)
+    _loaded.move_to_end(sha256)
+    return _loaded[sha256]
 
 
 class ValidateDump(PipelineTask):
@@ -40,7 +75,7 @@ class ValidateDump(PipelineTask):
 
     def run(self):
         try:
-            self.output().write(discover_snapshots(self.dump).to_json())
+            self.output().write(discover_snapshots(self.dump, on_text=remember_text).to_json())
         except IRTraceError as exc:
             self.output().write({"error": str(exc)})
 
@@ -57,8 +92,9 @@ class DiffPair(PipelineTask):
         return CacheTarget(f"diff/{ALGORITHM_VERSION}/{self.before_sha}/{self.after_sha}")
 
     def compute(self) -> dict:
-        (a, a_eol), (b, b_eol) = read_verified(self.before, self.before_sha), read_verified(self.after, self.after_sha)
-        hunks = diff_snapshots(a, b, a_eol, b_eol)
+        before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
+        (a, a_eol), (b, b_eol) = before.split, after.split
+        hunks = diff_snapshots(a, b, a_eol, b_eol, before.outline, after.outline)
         inserted, deleted = count_changes(hunks)
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 
@@ -76,7 +112,7 @@ class SliceFunctions(PipelineTask):
         return CacheTarget(f"functions/{SLICER_VERSION}/{self.sha}")
 
     def compute(self) -> dict:
-        lines, eol = read_verified(self.snapshot, self.sha)
+        lines, eol = load_snapshot(self.snapshot, self.sha).split
         return {**slice_functions(lines).to_json(), "eol": eol}
 
     def run(self):
