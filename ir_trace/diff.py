@@ -13,7 +13,7 @@ from difflib import SequenceMatcher
 
 from ir_trace.outline import Segment, outline
 
-ALGORITHM_VERSION = "diff-1"
+ALGORITHM_VERSION = "diff-2"
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 _QUALIFIED_CALL = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")
 _MAX_TOKEN_PRODUCT = 250_000  # bounds the intra-line diff of very long lines
@@ -144,15 +144,15 @@ def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
         return []
     pairs: list[tuple[int, int]] = []
     for gap in _anchored_gaps([s.lstrip() for s in a], [s.lstrip() for s in b], 0, len(a), 0, len(b), pairs):
-        ops_a = [_operation(line) for line in a[gap[0] : gap[1]]]
-        ops_b = [_operation(line) for line in b[gap[2] : gap[3]]]
+        ops_a = [_operation(line) or object() for line in a[gap[0] : gap[1]]]  # object(): never equal
+        ops_b = [_operation(line) or object() for line in b[gap[2] : gap[3]]]
         for sub in _anchored_gaps(ops_a, ops_b, *gap, pairs, offset=True):
             pairs += _similar_in_order(a, b, *sub)
     return sorted(pairs)
 
 
 def _anchored_gaps(keys_a, keys_b, a0, a1, b0, b1, pairs, offset=False):
-    """Pair equal keys (None never matches) and yield the unpaired gaps between them."""
+    """Pair equal keys and yield the unpaired gaps between them."""
     if offset:
         base_a, base_b = a0, b0
     else:
@@ -160,11 +160,8 @@ def _anchored_gaps(keys_a, keys_b, a0, a1, b0, b1, pairs, offset=False):
         keys_a, keys_b = keys_a[a0:a1], keys_b[b0:b1]
     i = j = 0
     for bi, bj, size in SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_matching_blocks():
-        run = [(bi + k, bj + k) for k in range(size) if keys_a[bi + k] is not None]
-        if size and not run:
-            continue
         yield base_a + i, base_a + bi, base_b + j, base_b + bj
-        pairs += [(base_a + x, base_b + y) for x, y in run]
+        pairs += [(base_a + bi + k, base_b + bj + k) for k in range(size)]
         i, j = bi + size, bj + size
 
 

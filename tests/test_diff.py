@@ -125,3 +125,9 @@ def test_counts_never_below_a_minimal_diff(dump):
         minimal = (sum(x.startswith("> ") for x in out.splitlines()), sum(x.startswith("< ") for x in out.splitlines()))
         inserted, deleted = count_changes(hunks)
         assert inserted >= minimal[0] and deleted >= minimal[1]
+
+
+def test_a_line_without_an_operation_after_matched_ones_still_pairs():
+    before = ["    out = pl.store(y, [i, 0], out)", "    return out"]
+    after = ["    out__ssa_v1 = pl.store(y, [i, 0], out)", "    return out__ssa_v1"]
+    assert align_replace_block(before, after) == [(0, 0), (1, 1)]
