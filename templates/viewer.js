@@ -118,9 +118,15 @@
     return { choices, error: null };
   }
 
-  /** Rows of the current pass restricted to one function's line ranges on each side. */
+  /** Rows of the current pass restricted to one function's line ranges on each side.
+   *  A function on one side only reads as wholly inserted / deleted, whatever the line diff paired. */
   function restrictRows(rows, choice) {
     if (!choice) return rows;
+    if (!choice.a || !choice.b) {
+      const [start, end] = choice.a || choice.b, kind = choice.a ? DEL : INS, out = [];
+      for (let i = start; i < end; i++) out.push(kind === DEL ? { kind, a: i, b: -1 } : { kind, a: -1, b: i });
+      return out;
+    }
     const [as, ae] = choice.a || [0, 0], [bs, be] = choice.b || [0, 0];
     return rows.filter((r) => (r.a >= as && r.a < ae) || (r.b >= bs && r.b < be));
   }
