@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import shutil
@@ -16,6 +17,7 @@ from ir_trace import __version__
 from ir_trace.cache import default_cache_dir, open_cache
 from ir_trace.errors import IRTraceError
 from ir_trace.progress import ProgressBar
+from ir_trace.render import write_atomically
 
 PROG = "pypto-ir-trace"
 
@@ -51,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"result cache (default: $XDG_CACHE_HOME/{PROG}, else ~/.cache/{PROG})")
     parser.add_argument("--no-cache", action="store_true", help="use a throw-away cache for this run only")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="Luigi worker processes (default: 1)")
+    parser.add_argument("--json", metavar="PATH", default=None,
+                        help="also write a machine-readable summary of the trace to PATH ('-' for stdout)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     parser.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -66,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
         outcome = run_pipeline(Path(args.passes_dump), Path(args.output), args.context, cache_dir,
                                args.workers, progress=not args.quiet, verbose=args.verbose)
+        if args.json:
+            write_json_summary(args.json, outcome["trace"])
     except IRTraceError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
@@ -105,6 +111,14 @@ def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, worker
     if not outcome["ok"]:
         raise IRTraceError(outcome["error"])
     return outcome
+
+
+def write_json_summary(destination: str, trace: dict) -> None:
+    text = json.dumps(trace, ensure_ascii=False, indent=2) + "\n"
+    if destination == "-":
+        sys.stdout.write(text)
+    else:
+        write_atomically(Path(destination), text)
 
 
 def summary_line(outcome: dict, seconds: float) -> str:

@@ -129,3 +129,24 @@ def test_bundled_example_renders(tmp_path, cache_dir):
     payload = payload_of(tmp_path / "r.html")
     assert any(p.get("log") for p in payload["passes"]) and not all(p.get("changed", True) for p in payload["passes"])
     assert REPO in EXAMPLE_DUMP.parents
+
+
+def test_json_summary_to_a_file_and_to_stdout(tmp_path, cache_dir):
+    out = tmp_path / "trace.json"
+    result = run_cli(EXAMPLE_DUMP, "-o", tmp_path / "r.html", "--cache-dir", cache_dir, "--json", out)
+    assert result.returncode == 0, result.stderr
+    trace = json.loads(out.read_text(encoding="utf-8"))
+    assert trace["schema"] == 1 and trace["title"] == "softmax" and trace["level"] == "CONCISE"
+    fields = {"index", "name", "file", "sha256", "changed", "inserted", "deleted", "functions",
+              "outside_functions", "warning", "warning_text"}
+    assert all(set(p) == fields for p in trace["passes"])
+    by_name = {p["name"]: p for p in trace["passes"]}
+    outlined = by_name["OutlineIncoreScopes"]
+    assert outlined["functions"]["SoftmaxProgram.main_incore_0"]["inserted"] > 0
+    assert sum(f["inserted"] for f in outlined["functions"].values()) + outlined["outside_functions"]["inserted"] \
+        == outlined["inserted"]
+    assert by_name["FlattenCallExpr"]["changed"] is False and by_name["FlattenCallExpr"]["functions"] == {}
+    assert by_name["InitMemRef"]["warning"] and "MemRefAliasCheck" in by_name["InitMemRef"]["warning_text"]
+
+    again = run_cli(EXAMPLE_DUMP, "-o", tmp_path / "r.html", "--cache-dir", cache_dir, "--json", "-", "-q")
+    assert again.returncode == 0 and json.loads(again.stdout) == trace

@@ -14,6 +14,8 @@ from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
 from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html, template_digest, write_atomically
+from ir_trace.summary import SCHEMA_VERSION as SUMMARY_VERSION
+from ir_trace.summary import trace_summary
 from ir_trace.tasks.base import RUN_RECORD_SECONDS, PipelineTask
 from ir_trace.tasks.config import shared_cache
 from ir_trace.tasks.snapshots import SLICER_VERSION, DiffPair, SliceFunctions, ValidateDump, load_snapshot, path_digest
@@ -75,7 +77,7 @@ class RenderReport(PipelineTask):
 
     def _write_report(self, manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions]) -> dict:
         fingerprint = path_digest(manifest.digest(), str(self.context), template_digest(),
-                                  ALGORITHM_VERSION, SLICER_VERSION, __version__)
+                                  ALGORITHM_VERSION, SLICER_VERSION, f"summary-{SUMMARY_VERSION}", __version__)
         target = Path(self.report).absolute()
         marker_key = f"written/{path_digest(str(target))}"
         marker = shared_cache().get(marker_key)
@@ -88,7 +90,7 @@ class RenderReport(PipelineTask):
         base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split
         payload = build_payload(manifest, base_lines, per_pass, slice_results, self.context)
         size = write_atomically(target, render_html(payload))
-        summary = summarize(payload)
+        summary = {**summarize(payload), "trace": trace_summary(payload)}
         shared_cache().put(marker_key, {"fingerprint": fingerprint, "state": _file_state(target),
                                         "bytes": size, "summary": summary})
         return {**summary, "ok": True, "bytes": size, "reused": False}
