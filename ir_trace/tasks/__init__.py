@@ -6,6 +6,7 @@
 from ir_trace.tasks.config import ir_trace
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump
+from ir_trace.tasks.sweep import Sweep, SweepDump
 from ir_trace.tasks.targets import CacheTarget
 
-__all__ = ["CacheTarget", "DiffPair", "RenderReport", "SliceFunctions", "ValidateDump", "ir_trace"]
+__all__ = ["CacheTarget", "DiffPair", "RenderReport", "SliceFunctions", "Sweep", "SweepDump", "ValidateDump", "ir_trace"]

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Sweep benchmarks: incremental reruns, and the cost of Luigi's scheduling per granularity.
+
+    python benchmarks/sweep_bench.py incremental [--dumps 20] [--workers 2]
+    python benchmarks/sweep_bench.py granularity [--dumps 100] [--passes 60] [--luigid]
+
+incremental: `--dumps` medium dumps (gen_dump.py --functions 40 --lines 40 --passes 40), swept
+with `luigi --module ir_trace.tasks Sweep --local-scheduler` (a fresh process each time, as cron
+runs it): a cold first sweep, a second with nothing changed, a third after every file was
+touched (tasks rerun, their work is all cached), a fourth after one pass of one dump changed.
+
+granularity: the same number of do-nothing units of work scheduled two ways: one Luigi task per
+unit (dumps x passes tasks, like RenderReport's per-pair graph) or one task per dump that does
+its units in-process (like SweepDump). No real work happens, so the times are Luigi's own cost.
+Each unit's completion is a marker file, so forked worker processes see it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import luigi
+
+REPO = Path(__file__).resolve().parents[1]
+GEN_DUMP = REPO.parent / "shared" / "bench" / "gen_dump.py"
+MEDIUM = ("--functions", "40", "--lines", "40", "--passes", "40")
+
+
+# ---------- incremental sweeps over real dumps ----------
+
+
+def timed_sweep(env: dict, root: Path, out: Path, workers: int, *extra: str) -> float:
+    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep", "--root", str(root),
+               "--out-dir", str(out), "--workers", str(workers), "--local-scheduler", *extra]
+    started = time.perf_counter()
+    subprocess.run(command, env=env, cwd=REPO, check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def work_done(out: Path) -> dict:
+    """How many reports were rendered and pairs rediffed, from the per-dump records."""
+    works = [json.loads(p.read_text())["work"] for p in (out / ".sweep" / "records").glob("*.json")]
+    return {"rendered": sum(not w["reused"] for w in works), "rediffed": sum(w["rediffed"] for w in works)}
+
+
+def bench_incremental(dumps: int, workers: int) -> dict:
+    scratch = Path(tempfile.mkdtemp(prefix="sweep-bench-"))
+    try:
+        root, out = scratch / "build_output", scratch / "reports"
+        for seed in range(1, dumps + 1):
+            subprocess.run([sys.executable, str(GEN_DUMP), str(root / f"prog{seed:03d}" / "passes_dump"), *MEDIUM,
+                            "--seed", str(seed)], check=True)
+        config = scratch / "luigi.cfg"
+        config.write_text(f"[ir_trace]\ncache_dir = {scratch / 'cache'}\n[core]\nlog_level = WARNING\n")
+        env = {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(REPO)}
+        results = {"dumps": dumps, "workers": workers}
+        results["first"] = {"seconds": timed_sweep(env, root, out, workers), **work_done(out)}
+        stamp = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+        results["unchanged"] = {"seconds": timed_sweep(env, root, out, workers),
+                                "files_rewritten": sum(p.stat().st_mtime_ns != t for p, t in stamp.items())}
+        for path in root.rglob("*.py"):
+            os.utime(path)
+        results["touched"] = {"seconds": timed_sweep(env, root, out, workers), **work_done(out)}
+        snapshot = next((root / "prog001" / "passes_dump").glob("20_after_*.py"))
+        snapshot.write_text(snapshot.read_text() + "# changed\n")
+        results["one_changed"] = {"seconds": timed_sweep(env, root, out, workers), **work_done(out)}
+        results["one_changed"]["rendered"] = 1 if results["one_changed"]["rendered"] else 0
+        return results
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+# ---------- scheduling cost per granularity ----------
+
+
+class Unit(luigi.Task):
+    """One unit of (no) work, complete once its marker file exists."""
+
+    marker_dir = luigi.Parameter()
+    dump = luigi.IntParameter()
+    index = luigi.IntParameter()
+
+    def output(self):
+        return luigi.LocalTarget(os.path.join(self.marker_dir, f"{self.dump}-{self.index}"))
+
+    def run(self):
+        Path(self.output().path).touch()
+
+
+class FineDump(luigi.Task):
+    """A dump whose units are scheduled as separate tasks."""
+
+    marker_dir = luigi.Parameter()
+    dump = luigi.IntParameter()
+    passes = luigi.IntParameter()
+
+    def requires(self):
+        return [Unit(self.marker_dir, self.dump, index) for index in range(self.passes)]
+
+    def output(self):
+        return luigi.LocalTarget(os.path.join(self.marker_dir, f"fine-{self.dump}"))
+
+    def run(self):
+        Path(self.output().path).touch()
+
+
+class CoarseDump(FineDump):
+    """A dump that does its units itself, as SweepDump runs RenderReport inline."""
+
+    def requires(self):
+        return []
+
+    def output(self):
+        return luigi.LocalTarget(os.path.join(self.marker_dir, f"coarse-{self.dump}"))
+
+    def run(self):
+        for index in range(self.passes):
+            unit = Unit(self.marker_dir, self.dump, index)
+            if not unit.complete():
+                unit.run()
+        Path(self.output().path).touch()
+
+
+class AllDumps(luigi.WrapperTask):
+    marker_dir = luigi.Parameter()
+    dumps = luigi.IntParameter()
+    passes = luigi.IntParameter()
+    coarse = luigi.BoolParameter()
+
+    def requires(self):
+        kind = CoarseDump if self.coarse else FineDump
+        return [kind(self.marker_dir, dump, self.passes) for dump in range(self.dumps)]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_luigid(state: Path) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", "from luigi.cmdline import luigid; luigid()", "--address",
+                                "127.0.0.1", "--port", str(port), "--state-path", str(state / "state.pickle"),
+                                "--logdir", str(state)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.terminate()
+    raise SystemExit("luigid did not start")
+
+
+def timed_graph(dumps: int, passes: int, coarse: bool, workers: int, port: int | None) -> float:
+    marker_dir = tempfile.mkdtemp(prefix="sweep-bench-markers-")
+    try:
+        task = AllDumps(marker_dir=marker_dir, dumps=dumps, passes=passes, coarse=coarse)
+        scheduler = {"local_scheduler": True} if port is None else {"scheduler_host": "127.0.0.1",
+                                                                     "scheduler_port": port}
+        started = time.perf_counter()
+        ok = luigi.build([task], workers=workers, log_level="ERROR", **scheduler)
+        elapsed = time.perf_counter() - started
+        assert ok, "the benchmark graph failed"
+        return elapsed
+    finally:
+        shutil.rmtree(marker_dir, ignore_errors=True)
+
+
+def bench_granularity(dumps: int, passes: int, use_luigid: bool) -> list[dict]:
+    rows = []
+    state = Path(tempfile.mkdtemp(prefix="sweep-bench-luigid-"))
+    luigid, port = start_luigid(state) if use_luigid else (None, None)
+    try:
+        for coarse in (False, True):
+            for workers in (1, 2):
+                tasks = 1 + dumps + (0 if coarse else dumps * passes)
+                seconds = timed_graph(dumps, passes, coarse, workers, port)
+                rows.append({"granularity": "per dump" if coarse else "per pass", "tasks": tasks,
+                             "workers": workers, "scheduler": "luigid" if port else "local", "seconds": seconds})
+                print(json.dumps(rows[-1]), flush=True)
+    finally:
+        if luigid:
+            luigid.terminate()
+            luigid.wait(timeout=30)
+        shutil.rmtree(state, ignore_errors=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="what", required=True)
+    incremental = sub.add_parser("incremental")
+    incremental.add_argument("--dumps", type=int, default=20)
+    incremental.add_argument("--workers", type=int, default=2)
+    granularity = sub.add_parser("granularity")
+    granularity.add_argument("--dumps", type=int, default=100)
+    granularity.add_argument("--passes", type=int, default=60)
+    granularity.add_argument("--luigid", action="store_true", help="schedule through a real luigid on 127.0.0.1")
+    args = parser.parse_args()
+    if args.what == "incremental":
+        print(json.dumps(bench_incremental(args.dumps, args.workers), indent=1))
+    else:
+        bench_granularity(args.dumps, args.passes, args.luigid)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,427 @@
+"""Regression sweeps without Luigi: find dumps, name reports, compare with a baseline, build
+sweep.json and the index page. `ir_trace.tasks.sweep` only wires these together.
+
+Layout of a sweep's output directory:
+
+    OUT/NAME.html                      one report per program (written by RenderReport)
+    OUT/index.html                     the overview page
+    OUT/sweep.json                     machine-readable results (schema below, docs/sweeps.md)
+    OUT/.sweep/records/NAME.json       one program's result, written by its per-dump task
+    OUT/.sweep/text/SHA256.txt.gz      each distinct snapshot text, so a later sweep that
+                                       uses this one as --baseline can diff text, not just hashes
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import stat
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ir_trace import __version__
+from ir_trace.diff import count_changes, diff_snapshots, split_lines
+from ir_trace.discovery import program_title
+from ir_trace.errors import IRTraceError
+from ir_trace.render import content_security_policy, payload_to_script_json, templates_dir, write_atomically
+
+SWEEP_SCHEMA = 1
+DUMP_DIR = "passes_dump"
+STATE_DIR = ".sweep"
+INDEX_FILES = ("index.html.j2", "index.js", "index.css")
+_RESERVED = {"index", "sweep"}  # index.html and sweep.json live beside the reports
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
+_IGNORED = ""  # --ignore matches are deleted before two texts are compared (so insertions can be ignored too)
+
+
+# ---------- finding dumps ----------
+
+
+@dataclass(frozen=True)
+class FoundDump:
+    """One passes_dump/ under the sweep root and the report name it gets."""
+
+    name: str
+    dump: Path
+    relative: str  # the program directory, relative to the root ("." for the root itself)
+
+
+def find_dumps(root: Path) -> list[FoundDump]:
+    """Every passes_dump/ directory under `root`, at any depth, in a stable order with unique names."""
+    root = Path(root).absolute()
+    if not root.is_dir():
+        raise IRTraceError(f"sweep root is not a directory: {root}")
+    dumps = _walk_for_dumps(root)
+    relatives = [_relative_program(root, dump) for dump in dumps]
+    names = unique_report_names([(program_title(dump), relative) for dump, relative in zip(dumps, relatives)])
+    return [FoundDump(name, dump, relative) for name, dump, relative in zip(names, dumps, relatives)]
+
+
+def _walk_for_dumps(root: Path) -> list[Path]:
+    """Depth-first, following symlinks, each real directory visited once (so loops end)."""
+    found, seen, stack = [], set(), [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = folder.stat()
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        if folder.name == DUMP_DIR:
+            found.append(folder)
+            continue  # a dump holds snapshots, never other dumps
+        stack.extend(reversed(_subdirectories(folder)))
+    return sorted(found, key=lambda path: path.parts)
+
+
+def _subdirectories(folder: Path) -> list[Path]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return []  # unreadable: nothing we could report on anyway
+    result = []
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=True) and not entry.name.startswith("."):
+                result.append(Path(entry.path))
+        except OSError:
+            continue
+    return result
+
+
+def _relative_program(root: Path, dump: Path) -> str:
+    program = dump.parent if dump.name == DUMP_DIR and dump != root else dump
+    try:
+        return program.relative_to(root).as_posix() if program != root else "."
+    except ValueError:
+        return program.name
+
+
+def safe_name(text: str) -> str:
+    """A file name stem made of [A-Za-z0-9._+-], never hidden, never empty."""
+    name = _UNSAFE.sub("_", text).strip("._") or "program"
+    return f"{name}_program" if name.casefold() in _RESERVED else name
+
+
+def unique_report_names(programs: list[tuple[str, str]]) -> list[str]:
+    """Report names from (program title, relative program dir): the title when it is unique,
+    else the relative path joined with "__", else a numeric suffix. Compared case-insensitively
+    so two reports never collide on a case-insensitive file system."""
+    titles = [safe_name(title) for title, _ in programs]
+    clashing = _duplicates(t.casefold() for t in titles)
+    names = [safe_name(relative.replace("/", "__")) if title.casefold() in clashing else title
+             for title, (_, relative) in zip(titles, programs)]
+    taken: set[str] = set()
+    result = []
+    for name in names:
+        candidate, number = name, 2
+        while candidate.casefold() in taken:
+            candidate, number = f"{name}-{number}", number + 1
+        taken.add(candidate.casefold())
+        result.append(candidate)
+    return result
+
+
+def _duplicates(items: Iterable[str]) -> set[str]:
+    seen, repeated = set(), set()
+    for item in items:
+        (repeated if item in seen else seen).add(item)
+    return repeated
+
+
+def stat_fingerprint(dump: Path) -> str:
+    """Identity of a dump as the file system sees it: every entry's name, size and mtime_ns.
+
+    Cheap (no file is read) and the same in every process that looks at the same files, so
+    Luigi workers on several hosts agree on task identities. Content hashes still decide
+    what gets rediffed; this only decides whether a dump needs looking at again.
+    """
+    digest = hashlib.sha256()
+    try:
+        entries = sorted(os.scandir(dump), key=lambda entry: entry.name)
+    except OSError as exc:
+        digest.update(f"unreadable:{exc.errno}".encode())
+        entries = []
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=True)
+            kind = "d" if stat.S_ISDIR(info.st_mode) else "f"
+            digest.update(f"{entry.name}\0{kind}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        except OSError:
+            digest.update(f"{entry.name}\0?\n".encode())
+    return digest.hexdigest()[:32]
+
+
+# ---------- snapshot texts kept for later comparisons ----------
+
+
+def text_store(out_dir: Path) -> Path:
+    return Path(out_dir) / STATE_DIR / "text"
+
+
+def records_dir(out_dir: Path) -> Path:
+    return Path(out_dir) / STATE_DIR / "records"
+
+
+def keep_text(store: Path, sha256: str, data: bytes) -> None:
+    """Store a snapshot's bytes under its hash (gzip, deterministic), once."""
+    target = store / f"{sha256}.txt.gz"
+    if not target.exists():
+        store.mkdir(parents=True, exist_ok=True)
+        tmp = store / f".{sha256}.{os.getpid()}.tmp"
+        tmp.write_bytes(gzip.compress(data, mtime=0))
+        os.replace(tmp, target)
+
+
+def load_text(store: Path, sha256: str) -> str | None:
+    try:
+        return gzip.decompress((store / f"{sha256}.txt.gz").read_bytes()).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile):
+        return None
+
+
+def prune_texts(store: Path, wanted: set[str]) -> None:
+    """Drop stored texts no program of this sweep refers to (older sweeps' leftovers)."""
+    if not store.is_dir():
+        return
+    for path in store.glob("*.txt.gz"):
+        if path.name.removesuffix(".txt.gz") not in wanted:
+            path.unlink(missing_ok=True)
+
+
+# ---------- one program's record ----------
+
+
+def pass_rows(manifest: dict, diff_counts: Callable[[str, str], tuple[int, int]]) -> list[dict]:
+    """sweep.json's per-pass entries from a manifest; `diff_counts(before_sha, after_sha)` gives
+    (inserted, deleted) for two different snapshots."""
+    rows, previous = [], None
+    for snapshot in manifest["snapshots"]:
+        sha = snapshot["sha256"]
+        changed = previous is not None and sha != previous
+        inserted, deleted = diff_counts(previous, sha) if changed else (0, 0)
+        rows.append({"index": snapshot["index"], "name": snapshot["name"], "sha256": sha, "changed": changed,
+                     "inserted": inserted, "deleted": deleted, "warning": snapshot["log_file"] is not None})
+        previous = sha
+    return rows
+
+
+# ---------- comparing with a baseline ----------
+
+
+def compile_ignores(patterns: Iterable[str]) -> list[re.Pattern]:
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern))
+        except re.error as exc:
+            raise IRTraceError(f"invalid --ignore regex {pattern!r}: {exc}") from None
+    return compiled
+
+
+def normalise(text: str, ignores: list[re.Pattern]) -> tuple[list[str], bool]:
+    """The text's lines with every --ignore match deleted."""
+    lines, eol = split_lines(text)
+    for pattern in ignores:
+        lines = [pattern.sub(_IGNORED, line) for line in lines]
+    return lines, eol
+
+
+def load_baseline(path: Path) -> dict:
+    """A previous sweep.json, or IRTraceError saying why it cannot be used."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise IRTraceError(f"baseline does not exist: {path} (pass the sweep.json of an earlier sweep)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise IRTraceError(f"cannot read baseline {path}: {exc}") from None
+    if not isinstance(data, dict) or data.get("schema") != SWEEP_SCHEMA or not isinstance(data.get("programs"), list):
+        raise IRTraceError(f"not a sweep.json of schema {SWEEP_SCHEMA}: {path}")
+    return data
+
+
+class TextSource:
+    """Snapshot texts by hash from a sweep's store, normalised and remembered for this run."""
+
+    def __init__(self, store: Path, ignores: list[re.Pattern]):
+        self.store, self.ignores, self._seen = store, ignores, {}
+
+    def lines(self, sha256: str) -> tuple[list[str], bool] | None:
+        if sha256 not in self._seen:
+            text = load_text(self.store, sha256)
+            self._seen[sha256] = None if text is None else normalise(text, self.ignores)
+        return self._seen[sha256]
+
+
+def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, then_texts: TextSource) -> dict:
+    """How a program's passes differ from the baseline's, pass by pass at equal index.
+
+    A pass differs when it exists on one side only, is renamed, or its text differs after the
+    --ignore substitutions; a difference that vanishes after them is counted as ignored.
+    Without the baseline's stored text a hash difference counts (nothing can be ignored).
+    """
+    differing, ignored, first = 0, 0, None
+    for index in range(max(len(now), len(then))):
+        a = then[index] if index < len(then) else None
+        b = now[index] if index < len(now) else None
+        verdict = _pass_verdict(a, b, now_texts, then_texts)
+        if verdict == "ignored":
+            ignored += 1
+        elif verdict == "differs":
+            differing += 1
+            first = index if first is None else first
+    result = {"diverged": differing > 0, "differing_passes": differing, "ignored_passes": ignored,
+              "first_divergent_pass": None, "first_divergent_name": None, "first_diff": None}
+    if first is not None:
+        a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
+        result.update(first_divergent_pass=first, first_divergent_name=(b or a)["name"],
+                      first_diff=_diff_size(a, b, now_texts, then_texts))
+    return result
+
+
+def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> str:
+    if a is None or b is None or a["name"] != b["name"]:
+        return "differs"
+    if a["sha256"] == b["sha256"]:
+        return "same"
+    if not now_texts.ignores:
+        return "differs"
+    before, after = then_texts.lines(a["sha256"]), now_texts.lines(b["sha256"])
+    return "ignored" if before is not None and before == after else "differs"
+
+
+def _diff_size(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> dict | None:
+    """Lines inserted/deleted between the baseline's and this sweep's output of one pass."""
+    before = then_texts.lines(a["sha256"]) if a else ([], True)
+    after = now_texts.lines(b["sha256"]) if b else ([], True)
+    if before is None or after is None:
+        return None  # the baseline kept only hashes
+    inserted, deleted = count_changes(diff_snapshots(before[0], after[0], before[1], after[1]))
+    return {"inserted": inserted, "deleted": deleted}
+
+
+# ---------- sweep.json ----------
+
+
+def program_entry(record: dict, baseline_entry: dict | None, has_baseline: bool, now_texts: TextSource,
+                  then_texts: TextSource) -> dict:
+    """One element of sweep.json's "programs" from a per-dump record."""
+    entry = {key: record[key] for key in ("name", "dump", "report", "ok", "error", "summary", "passes")}
+    entry["baseline"] = None
+    if not record["ok"]:
+        entry["status"] = "invalid"
+    elif not has_baseline:
+        entry["status"] = "ok"
+    elif baseline_entry is None or not baseline_entry.get("ok"):
+        entry["status"] = "new" if baseline_entry is None else "diverged"
+        if baseline_entry is not None:
+            entry["baseline"] = _against_invalid(record)
+    else:
+        entry["baseline"] = compare_passes(record["passes"], baseline_entry["passes"], now_texts, then_texts)
+        entry["status"] = "diverged" if entry["baseline"]["diverged"] else "same"
+    if entry["baseline"]:
+        first = entry["baseline"]["first_divergent_pass"]
+        entry["baseline"]["link"] = None if first is None else deep_link(record["report"], first)
+    return entry
+
+
+def _against_invalid(record: dict) -> dict:
+    """A program whose baseline dump was invalid: everything it prints now is new."""
+    passes = record["passes"]
+    return {"diverged": True, "differing_passes": len(passes), "ignored_passes": 0, "first_divergent_pass": 0,
+            "first_divergent_name": passes[0]["name"] if passes else None, "first_diff": None}
+
+
+def deep_link(report: str, index: int) -> str:
+    """The report opened at a pass; pass 0 (the frontend) has no diff of its own to open."""
+    return f"{report}#pass={index}" if index > 0 else report
+
+
+def build_sweep(records: list[dict], options: dict, baseline: dict | None, now_store: Path,
+                baseline_store: Path | None, ignores: list[re.Pattern], inputs: str = "",
+                created: float | None = None) -> dict:
+    """The whole sweep.json document; `inputs` identifies what it was built from."""
+    now_texts = TextSource(now_store, ignores)
+    then_texts = TextSource(baseline_store or now_store, ignores)
+    previous = {p["name"]: p for p in (baseline or {}).get("programs", [])}
+    programs = [program_entry(r, previous.get(r["name"]), baseline is not None, now_texts, then_texts)
+                for r in sorted(records, key=lambda r: r["name"])]
+    names = {p["name"] for p in programs}
+    gone = [{"name": p["name"], "dump": p.get("dump")} for p in previous.values() if p["name"] not in names]
+    statuses = [p["status"] for p in programs]
+    return {
+        "schema": SWEEP_SCHEMA,
+        "generator": f"pypto-ir-trace {__version__}",
+        "created": _utc(created if created is not None else time.time()),
+        "inputs": inputs,
+        "options": options,
+        "baseline": None if baseline is None else {"path": options.get("baseline"), "created": baseline.get("created")},
+        "totals": {"programs": len(programs), **{s: statuses.count(s) for s in ("ok", "same", "diverged", "new",
+                                                                              "invalid")}, "gone": len(gone)},
+        "programs": programs,
+        "gone": sorted(gone, key=lambda g: g["name"]),
+    }
+
+
+def _utc(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def referenced_texts(sweep: dict) -> set[str]:
+    return {p["sha256"] for program in sweep["programs"] for p in program["passes"] or []}
+
+
+# ---------- the index page ----------
+
+_STATUS_RANK = {"diverged": 0, "invalid": 1, "new": 2, "gone": 3, "ok": 4, "same": 4}
+
+
+def index_payload(sweep: dict) -> dict:
+    """Plain rows for index.js, regressions first."""
+    rows = [_index_row(p) for p in sweep["programs"]]
+    rows += [{"name": g["name"], "status": "gone", "report": None, "error": None, "summary": None,
+              "baseline": None, "dump": g["dump"]} for g in sweep["gone"]]
+    rows.sort(key=lambda r: (_STATUS_RANK[r["status"]], r["name"]))
+    return {"created": sweep["created"], "options": sweep["options"], "baseline": sweep["baseline"],
+            "totals": sweep["totals"], "rows": rows}
+
+
+def _index_row(program: dict) -> dict:
+    return {key: program[key] for key in ("name", "status", "report", "error", "summary", "baseline", "dump")}
+
+
+def index_template_digest() -> str:
+    digest = hashlib.sha256()
+    for name in INDEX_FILES:
+        digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def render_index(payload: dict) -> str:
+    """index.html: template, styles, script and rows inline, like the reports."""
+    import jinja2
+
+    folder = templates_dir()
+    script = (folder / "index.js").read_text(encoding="utf-8")
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), autoescape=True,
+                                     undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    return environment.get_template("index.html.j2").render(
+        title=f"pypto-ir-trace sweep · {payload['created']}",
+        css=(folder / "index.css").read_text(encoding="utf-8"),
+        js=script,
+        csp=content_security_policy(script),
+        payload_json=payload_to_script_json(payload),
+    )
+
+
+def write_sweep(out_dir: Path, sweep: dict) -> None:
+    """index.html first, sweep.json last: sweep.json's presence marks the sweep complete."""
+    write_atomically(Path(out_dir) / "index.html", render_index(index_payload(sweep)))
+    write_atomically(Path(out_dir) / "sweep.json", json.dumps(sweep, indent=1, ensure_ascii=False) + "\n")

@@ -1,0 +1,405 @@
+"""Regression sweeps: dump discovery, sweep.json, baselines, incremental reruns, two workers
+sharing one real luigid, and the index page in real Chromium."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from ir_trace.errors import IRTraceError
+from ir_trace.sweep import (
+    TextSource,
+    compare_passes,
+    compile_ignores,
+    find_dumps,
+    keep_text,
+    stat_fingerprint,
+    unique_report_names,
+)
+from tests.conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
+
+SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync"]
+
+
+# ---------- helpers ----------
+
+
+def luigi_env(tmp: Path, log_level: str = "WARNING") -> dict:
+    """A luigi.cfg with a private cache and failing exit codes, as the docs recommend for cron."""
+    config = tmp / "luigi.cfg"
+    config.write_text(f"[ir_trace]\ncache_dir = {tmp / 'cache'}\n\n[core]\nlog_level = {log_level}\n\n"
+                      "[retcode]\ntask_failed = 3\nscheduling_error = 4\nunhandled_exception = 5\n", encoding="utf-8")
+    return {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(REPO)}
+
+
+def luigi_command(*args: str | os.PathLike) -> list[str]:
+    return [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep", *map(str, args)]
+
+
+def sweep(env: dict, root: Path, out: Path, *extra: str | os.PathLike) -> subprocess.CompletedProcess:
+    result = subprocess.run(luigi_command("--root", root, "--out-dir", out, *extra, "--local-scheduler"),
+                            env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def make_corpus(root: Path) -> dict[str, Path]:
+    """Three generated programs (one nested deep), one invalid dump, and a symlink loop."""
+    dumps = {
+        "alpha": root / "alpha" / "passes_dump",
+        "beta": root / "group" / "beta" / "passes_dump",
+        "deep": root / "a" / "b" / "c" / "d" / "e" / "f" / "deep" / "passes_dump",
+    }
+    for seed, dump in enumerate(dumps.values(), 1):
+        generate_dump(dump, *SMALL, "--seed", str(seed))
+    broken = write_dump(root / "broken" / "passes_dump", [FRONTEND, FRONTEND])
+    (broken / "00_frontend.py").unlink()
+    (root / "group" / "loop").symlink_to("..", target_is_directory=True)
+    return dumps
+
+
+def load_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def programs(out: Path) -> dict[str, dict]:
+    return {p["name"]: p for p in load_json(out / "sweep.json")["programs"]}
+
+
+def records(out: Path) -> dict[str, dict]:
+    return {path.stem: load_json(path) for path in (out / ".sweep" / "records").glob("*.json")}
+
+
+def mtimes(out: Path) -> dict[str, int]:
+    return {path.name: path.stat().st_mtime_ns for path in out.rglob("*") if path.is_file()}
+
+
+def edit_pass(dump: Path, index: int) -> None:
+    """Change one line of one snapshot, keeping every other snapshot as it was."""
+    snapshot = next(dump.glob(f"{index:02d}_after_*.py"))
+    lines = snapshot.read_text(encoding="utf-8").split("\n")
+    lines[8] += "  # regressed"
+    snapshot.write_text("\n".join(lines), encoding="utf-8")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen) -> None:
+    for _ in range(300):
+        assert process.poll() is None, "luigid exited early"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"luigid never listened on 127.0.0.1:{port}")
+
+
+# ---------- the core, without Luigi ----------
+
+
+def test_find_dumps_walks_any_depth_survives_loops_and_names_reports_uniquely(tmp_path):
+    for relative in ("x/prog", "y/prog", "z/deep/er/still/Prog", "index", "we ird:name", "solo"):
+        write_dump(tmp_path / relative / "passes_dump", [FRONTEND])
+    (tmp_path / "x" / "back").symlink_to(tmp_path, target_is_directory=True)  # a loop to the root
+    (tmp_path / "alias").symlink_to(tmp_path / "solo", target_is_directory=True)  # the same dump twice
+    found = find_dumps(tmp_path)
+    names = {f.relative: f.name for f in found}
+    assert names == {"alias": "alias", "index": "index_program", "we ird:name": "we_ird_name", "x/prog": "x__prog",
+                     "y/prog": "y__prog", "z/deep/er/still/Prog": "z__deep__er__still__Prog"}
+    assert len({f.name.casefold() for f in found}) == len(found)
+
+
+def test_unique_report_names_fall_back_to_numbers():
+    assert unique_report_names([("p", "a/p"), ("p", "a_p"), ("q", "q")]) == ["a__p", "a_p", "q"]
+    assert unique_report_names([("p", "a__p"), ("p", "a/p")]) == ["a__p", "a__p-2"]
+
+
+def test_stat_fingerprint_is_stable_and_sees_rewrites(tmp_path):
+    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, FRONTEND])
+    first = stat_fingerprint(dump)
+    assert stat_fingerprint(dump) == first
+    os.utime(dump / "01_after_Pass1.py", ns=(1, 1))
+    assert stat_fingerprint(dump) != first
+
+
+def _passes(texts: list[str], store: Path) -> list[dict]:
+    rows = []
+    for index, text in enumerate(texts):
+        sha = hashlib.sha256(text.encode()).hexdigest()
+        keep_text(store, sha, text.encode())
+        rows.append({"index": index, "name": f"P{index}", "sha256": sha})
+    return rows
+
+
+def test_compare_passes_finds_first_divergence_and_ignores_noise(tmp_path):
+    then_store, now_store = tmp_path / "then", tmp_path / "now"
+    base = ["a = 1\n", "a = kb_inline5\nb = 2\n", "a = kb_inline5\nb = 3\n"]
+    noisy = ["a = 1\n", "a = kb_inline7\nb = 2\n", "a = kb_inline7\nb = 4\nc = 5\n"]
+    then, now = _passes(base, then_store), _passes(noisy, now_store)
+    plain = compare_passes(now, then, TextSource(now_store, []), TextSource(then_store, []))
+    assert (plain["first_divergent_pass"], plain["differing_passes"]) == (1, 2)
+    assert plain["first_diff"] == {"inserted": 1, "deleted": 1}
+    ignoring = compare_passes(now, then, TextSource(now_store, compile_ignores([r"kb_inline\d+"])),
+                              TextSource(then_store, compile_ignores([r"kb_inline\d+"])))
+    assert (ignoring["first_divergent_pass"], ignoring["differing_passes"], ignoring["ignored_passes"]) == (2, 1, 1)
+    assert ignoring["first_diff"] == {"inserted": 2, "deleted": 1}
+    shorter = compare_passes(now[:2], then, TextSource(now_store, []), TextSource(then_store, []))
+    assert shorter["differing_passes"] == 2  # pass 2 is gone: that is a difference too
+
+
+def test_compare_without_baseline_text_counts_hash_differences(tmp_path):
+    then = _passes(["x\n", "kb_inline5\n"], tmp_path / "then")
+    now = _passes(["x\n", "kb_inline7\n"], tmp_path / "now")
+    ignores = compile_ignores([r"kb_inline\d+"])
+    result = compare_passes(now, then, TextSource(tmp_path / "now", ignores), TextSource(tmp_path / "gone", ignores))
+    assert (result["first_divergent_pass"], result["first_diff"]) == (1, None)
+
+
+def test_invalid_ignore_regex_is_one_clear_error():
+    with pytest.raises(IRTraceError, match=r"invalid --ignore regex '\(unclosed'"):
+        compile_ignores(["(unclosed"])
+
+
+# ---------- a nightly sweep, then a sweep against it as the baseline ----------
+
+
+@pytest.fixture(scope="module")
+def nightly(tmp_path_factory):
+    """Sweep a corpus into OUT; copy OUT aside; change pass 5 of beta; sweep again with the copy as baseline."""
+    tmp = tmp_path_factory.mktemp("nightly")
+    env = luigi_env(tmp)
+    root, out, prev = tmp / "build_output", tmp / "reports", tmp / "reports.prev"
+    dumps = make_corpus(root)
+    first = sweep(env, root, out)
+    shutil.copytree(out, prev, symlinks=True)
+    before = mtimes(out)
+    edit_pass(dumps["beta"], 5)
+    sweep(env, root, out, "--baseline", prev / "sweep.json")
+    return SimpleNamespace(tmp=tmp, env=env, root=root, out=out, prev=prev, dumps=dumps, before=before,
+                           first_log=first.stdout + first.stderr)
+
+
+def test_every_dump_gets_the_report_the_cli_writes(nightly):
+    assert sorted(p.name for p in nightly.prev.glob("*.html")) == ["alpha.html", "beta.html", "deep.html", "index.html"]
+    cli_report = nightly.tmp / "cli-deep.html"
+    assert run_cli(nightly.dumps["deep"], "-o", cli_report, "--cache-dir", nightly.tmp / "cli-cache").returncode == 0
+    assert cli_report.read_bytes() == (nightly.prev / "deep.html").read_bytes()
+    assert not list(nightly.out.glob(".*.tmp")), "an atomic write left its temporary file behind"
+
+
+def test_sweep_json_describes_every_program_and_pass(nightly):
+    document = load_json(nightly.prev / "sweep.json")
+    assert document["schema"] == 1 and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", document["created"])
+    assert document["options"] == {"root": str(nightly.root), "out_dir": str(nightly.out), "baseline": None,
+                                   "context": 3, "ignore": []}
+    assert document["totals"]["programs"] == 4 and document["totals"]["invalid"] == 1
+    entries = {p["name"]: p for p in document["programs"]}
+    broken = entries["broken"]
+    assert (broken["status"], broken["report"], broken["passes"]) == ("invalid", None, None)
+    assert "missing 00_frontend.py" in broken["error"] and "\n" not in broken["error"]
+    alpha, dump = entries["alpha"], nightly.dumps["alpha"]
+    files = sorted(dump.glob("*.py"), key=lambda path: int(path.name.split("_")[0]))
+    assert [p["index"] for p in alpha["passes"]] == list(range(9))
+    assert [p["sha256"] for p in alpha["passes"]] == [hashlib.sha256(f.read_bytes()).hexdigest() for f in files]
+    assert [p["warning"] for p in alpha["passes"]] == [f.with_suffix(".log").exists() for f in files]
+    assert alpha["passes"][1]["name"] == files[1].stem.split("_after_")[1]
+    assert sum(p["inserted"] for p in alpha["passes"]) == alpha["summary"]["inserted"] > 0
+    assert sum(p["changed"] for p in alpha["passes"]) == alpha["summary"]["changed"]
+
+
+def test_index_is_self_contained_and_lists_every_program(nightly):
+    page = html.unescape((nightly.prev / "index.html").read_text(encoding="utf-8"))
+    assert "default-src 'none'" in page and "connect-src 'none'" in page
+    assert not re.search(r"""(src|href)=["']https?:""", page)
+    data = json.loads(re.search(r'<script type="application/json" id="sweep-data">(.*?)</script>', page, re.S)[1])
+    assert sorted(row["name"] for row in data["rows"]) == ["alpha", "beta", "broken", "deep"]
+    assert data["rows"][0]["name"] == "broken"  # problems first
+
+
+def test_baseline_flags_exactly_the_changed_program_at_the_changed_pass(nightly):
+    entries = programs(nightly.out)
+    assert {name: p["status"] for name, p in entries.items()} == {
+        "alpha": "same", "beta": "diverged", "broken": "invalid", "deep": "same"}
+    beta = entries["beta"]["baseline"]
+    assert (beta["first_divergent_pass"], beta["differing_passes"], beta["link"]) == (5, 1, "beta.html#pass=5")
+    assert beta["first_diff"] == {"inserted": 1, "deleted": 1}
+    assert load_json(nightly.out / "sweep.json")["totals"]["diverged"] == 1
+
+
+def test_after_one_dump_changes_only_its_report_is_rebuilt(nightly):
+    after = mtimes(nightly.out)
+    rewritten = {name for name, stamp in after.items() if nightly.before.get(name) != stamp}
+    assert rewritten >= {"beta.html", "beta.json", "index.html", "sweep.json"}
+    assert not rewritten & {"alpha.html", "deep.html", "alpha.json", "deep.json", "broken.json"}
+    work = records(nightly.out)["beta"]["work"]
+    assert work["reused"] is False and 1 <= work["rediffed"] <= 2 < work["pairs"]
+
+
+def test_new_and_gone_programs_are_reported(nightly, tmp_path):
+    root = tmp_path / "root"
+    shutil.copytree(nightly.root / "alpha", root / "alpha", symlinks=True)
+    generate_dump(root / "gamma" / "passes_dump", *SMALL, "--seed", "9")
+    out = tmp_path / "out"
+    sweep(nightly.env, root, out, "--baseline", nightly.prev / "sweep.json")
+    document = load_json(out / "sweep.json")
+    assert {p["name"]: p["status"] for p in document["programs"]} == {"alpha": "same", "gamma": "new"}
+    assert [g["name"] for g in document["gone"]] == ["beta", "broken", "deep"]
+    assert document["totals"]["gone"] == 3
+
+
+# ---------- reruns ----------
+
+
+def test_rerun_with_nothing_changed_does_no_diff_or_render_work(tmp_path):
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
+    for seed in (1, 2):
+        generate_dump(root / f"p{seed}" / "passes_dump", *SMALL, "--seed", str(seed))
+    sweep(env, root, out)
+    first = mtimes(out)
+    sweep(env, root, out)
+    assert mtimes(out) == first  # every task was already complete: nothing ran
+    for path in root.rglob("*.py"):
+        os.utime(path)  # a rebuild that printed the same text: the tasks rerun, the work does not
+    sweep(env, root, out)
+    work = [r["work"] for r in records(out).values()]
+    assert [(w["reused"], w["rediffed"]) for w in work] == [(True, 0), (True, 0)]
+    assert all(w["pairs"] > 0 for w in work)
+
+
+def test_ignore_makes_renumbered_names_count_as_the_same(tmp_path):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    numbered = [FRONTEND.replace("t1", f"kb_inline{n}") for n in (5, 5, 5)]
+    dump = write_dump(root / "qwen" / "passes_dump", [FRONTEND, *numbered])
+    sweep(env, root, tmp_path / "night1")
+    write_dump(dump, [FRONTEND, numbered[0], *(t.replace("kb_inline5", "kb_inline7") for t in numbered[1:])])
+    sweep(env, root, tmp_path / "night2", "--baseline", tmp_path / "night1" / "sweep.json")
+    noisy = programs(tmp_path / "night2")["qwen"]["baseline"]
+    assert (noisy["first_divergent_pass"], noisy["differing_passes"]) == (2, 2)
+    assert noisy["first_diff"] == {"inserted": 2, "deleted": 2}  # every line naming kb_inline changed
+    sweep(env, root, tmp_path / "night3", "--baseline", tmp_path / "night1" / "sweep.json",
+          "--ignore", r"kb_inline\d+", "--ignore", "unused")
+    quiet = programs(tmp_path / "night3")["qwen"]
+    assert quiet["status"] == "same" and quiet["baseline"]["ignored_passes"] == 2
+    assert load_json(tmp_path / "night3" / "sweep.json")["options"]["ignore"] == [r"kb_inline\d+", "unused"]
+    stored = tmp_path / "night3" / ".sweep" / "text"
+    assert {gzip.decompress(p.read_bytes()).decode() for p in stored.iterdir()} == {FRONTEND, numbered[0],
+                                                                                   numbered[1].replace("5", "7")}
+
+
+def test_a_bad_baseline_fails_the_sweep_with_one_line(tmp_path):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    write_dump(root / "p" / "passes_dump", [FRONTEND])
+    (tmp_path / "bogus.json").write_text("{}", encoding="utf-8")
+    result = subprocess.run(luigi_command("--root", root, "--out-dir", tmp_path / "out", "--baseline",
+                                          tmp_path / "bogus.json", "--local-scheduler"),
+                            env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 3
+    assert f"not a sweep.json of schema 1: {tmp_path / 'bogus.json'}" in result.stdout + result.stderr
+    assert not (tmp_path / "out" / "sweep.json").exists()
+
+
+# ---------- two workers, one luigid ----------
+
+
+def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
+    env = luigi_env(tmp_path, log_level="INFO")
+    root, out, port = tmp_path / "root", tmp_path / "out", free_port()
+    for seed in range(1, 7):
+        generate_dump(root / f"prog{seed}" / "passes_dump", *SMALL, "--seed", str(seed))
+    state = tmp_path / "luigid"
+    state.mkdir()
+    luigid = subprocess.Popen(
+        [sys.executable, "-c", "from luigi.cmdline import luigid; luigid()", "--address", "127.0.0.1",
+         "--port", str(port), "--state-path", str(state / "state.pickle"), "--logdir", str(state)],
+        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, luigid)
+        command = luigi_command("--root", root, "--out-dir", out, "--workers", "1", "--scheduler-host",
+                                "127.0.0.1", "--scheduler-port", str(port))
+        workers = [subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True) for _ in range(2)]
+        logs = [worker.communicate(timeout=300)[0] for worker in workers]
+    finally:
+        luigid.terminate()
+        luigid.wait(timeout=30)
+    assert [worker.returncode for worker in workers] == [0, 0], logs
+    done = [line for log in logs for line in log.splitlines() if re.search(r"\) done\s+Sweep(Dump)?\(", line)]
+    per_dump = [re.search(r"name=(prog\d)", line)[1] for line in done if "SweepDump(" in line]
+    assert sorted(per_dump) == [f"prog{n}" for n in range(1, 7)], "every report written exactly once"
+    assert len(done) - len(per_dump) == 1, "the index written exactly once"
+    assert sorted(programs(out)) == [f"prog{n}" for n in range(1, 7)]
+    for n in range(1, 7):
+        assert (out / f"prog{n}.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+
+
+# ---------- the index in Chromium ----------
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"chromium not found at {CHROMIUM}")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def row_names(page) -> list[str]:
+    return page.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.name)")
+
+
+def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, chromium):
+    page = chromium.new_page()
+    errors, requests = [], []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("request", lambda req: None if req.url.startswith(("file:", "data:")) else requests.append(req.url))
+    page.goto((nightly.out / "index.html").as_uri())
+    assert row_names(page) == ["beta", "broken", "alpha", "deep"]  # regressions first
+    table = page.get_by_role("table", name="Programs")
+    assert "missing 00_frontend.py" in table.locator("tr[data-name=broken]").inner_text()
+
+    page.get_by_role("button", name="Program").click()
+    assert row_names(page) == ["alpha", "beta", "broken", "deep"]
+    assert page.locator("th[data-key=name]").get_attribute("aria-sort") == "ascending"
+    page.get_by_role("button", name="Program").click()
+    assert row_names(page) == ["deep", "broken", "beta", "alpha"]
+    page.get_by_role("button", name="+Inserted").click()
+    inserted = {name: p["summary"]["inserted"] for name, p in programs(nightly.out).items() if p["summary"]}
+    assert row_names(page)[:3] == sorted(inserted, key=lambda name: (inserted[name], name))
+
+    page.get_by_role("searchbox", name="Filter programs").fill("ET")
+    assert row_names(page) == ["beta"]
+    page.get_by_role("searchbox", name="Filter programs").fill("")
+    assert len(row_names(page)) == 4
+
+    page.locator("tr[data-name=beta]").get_by_role("link", name="5 ").click()
+    page.wait_for_function("location.hash.startsWith('#pass=5')")
+    current = page.get_by_role("navigation", name="Passes").locator('button[aria-current="true"]')
+    assert current.get_attribute("data-k") == "5"
+    assert page.url.startswith((nightly.out / "beta.html").as_uri())
+    assert errors == [] and requests == []
+    page.close()
