@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"result cache (default: $XDG_CACHE_HOME/{PROG}, else ~/.cache/{PROG})")
     parser.add_argument("--no-cache", action="store_true", help="use a throw-away cache for this run only")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="Luigi worker processes (default: 1)")
+    parser.add_argument("--against", metavar="PASSES_DUMP", default=None,
+                        help="compare with another dump of the same program, pass by pass (run A against run B)")
     parser.add_argument("--json", metavar="PATH", default=None,
                         help="also write a machine-readable summary of the trace to PATH ('-' for stdout)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
@@ -68,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     scratch = tempfile.mkdtemp(prefix=f"{PROG}-cache-") if args.no_cache else None
     try:
         cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
-        outcome = run_pipeline(Path(args.passes_dump), Path(args.output), args.context, cache_dir,
-                               args.workers, progress=not args.quiet, verbose=args.verbose)
+        outcome = run_pipeline(Path(args.passes_dump), Path(args.output), args.context, cache_dir, args.workers,
+                               progress=not args.quiet, verbose=args.verbose,
+                               against=Path(args.against) if args.against else None)
         if args.json:
             write_json_summary(args.json, outcome["trace"])
     except IRTraceError as exc:
@@ -87,11 +90,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, workers: int = 1,
-                 progress: bool = False, verbose: bool = False) -> dict:
-    """Build the report through Luigi's local scheduler; returns the run's outcome record."""
+                 progress: bool = False, verbose: bool = False, against: Path | None = None) -> dict:
+    """Build the report through Luigi's local scheduler; returns the run's outcome record.
+
+    With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
+    """
     import luigi
 
-    from ir_trace.tasks import RenderReport
+    from ir_trace.tasks import RenderComparison, RenderReport
     from ir_trace.tasks.base import PipelineTask, failure_key
     from ir_trace.tasks.config import shared_cache
 
@@ -99,7 +105,11 @@ def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, worker
     _isolate_luigi_config(usable, verbose)
     run_id = uuid.uuid4().hex
     bar = ProgressBar(progress)
-    task = RenderReport(dump=str(dump.absolute()), report=str(output.absolute()), context=context, run_id=run_id)
+    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, run_id=run_id)
+    if against is None:
+        task = RenderReport(**common)
+    else:
+        task = RenderComparison(**common, against=str(against.absolute()))
     with _progress_events(luigi, PipelineTask, bar):
         result = luigi.build([task], local_scheduler=True, workers=workers, detailed_summary=True,
                              log_level="DEBUG" if verbose else "CRITICAL")
@@ -122,10 +132,12 @@ def write_json_summary(destination: str, trace: dict) -> None:
 
 
 def summary_line(outcome: dict, seconds: float) -> str:
-    passes = outcome["passes"]
-    if passes == 0:
+    if "compared" in outcome:
+        body = _comparison_body(outcome)
+    elif outcome["passes"] == 0:
         body = "no pass snapshot exists (only 00_frontend.py)"
     else:
+        passes = outcome["passes"]
         body = (f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
                 f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''})")
     rediffed, pairs = outcome["rediffed"], outcome["pairs"]
@@ -133,6 +145,13 @@ def summary_line(outcome: dict, seconds: float) -> str:
     if outcome.get("reused"):
         reuse += ", report unchanged"
     return f"wrote {_shown_path(outcome['report'])}: {body} · {reuse} · {_size(outcome['bytes'])} · {seconds:.1f} s"
+
+
+def _comparison_body(outcome: dict) -> str:
+    first = outcome["first_difference"]
+    where = f"first at pass {first['index']:02d} {first['name']}" if first else "identical outputs"
+    return (f"{outcome['compared']} passes compared ({outcome['differ']} differ, {outcome['renamed']} renamed, "
+            f"{outcome['only_a']} only in A, {outcome['only_b']} only in B; {where})")
 
 
 def _shown_path(path: str) -> str:

@@ -1,0 +1,58 @@
+"""Run against run: pass matching, the comparison payload and `--against` on the command line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from conftest import EXAMPLE_DUMP, run_cli
+from test_cli import expect_error, payload_of
+
+from ir_trace.compare import PassMatch, match_passes
+
+
+def test_matching_by_position_and_name():
+    a = ["frontend", "SSA", "Flatten", "Outline", "Sync"]
+    b = ["frontend", "SSA", "Outline", "Canon", "Sync2"]
+    assert match_passes(a, b) == [
+        PassMatch(0, 0, "matched"), PassMatch(1, 1, "matched"), PassMatch(2, None, "only-a"),
+        PassMatch(3, 2, "matched"), PassMatch(4, 3, "renamed"), PassMatch(None, 4, "only-b"),
+    ]
+
+
+def test_identical_pipelines_match_one_to_one():
+    names = ["frontend", "A", "B", "A"]
+    assert all(m.status == "matched" and m.a == m.b for m in match_passes(names, list(names)))
+
+
+def make_run_b(tmp_path):
+    run_b = tmp_path / "b" / "passes_dump"
+    shutil.copytree(EXAMPLE_DUMP, run_b)
+    sync = run_b / "06_after_InsertSync.py"
+    sync.write_text(sync.read_text().replace("event=0", "event=2"))
+    (run_b / "05_after_Simplify.py").rename(run_b / "05_after_Canonicalize.py")
+    return run_b
+
+
+def test_against_reports_where_runs_differ(tmp_path, cache_dir):
+    run_b = make_run_b(tmp_path)
+    out, summary = tmp_path / "cmp.html", tmp_path / "cmp.json"
+    result = run_cli(EXAMPLE_DUMP, "--against", run_b, "-o", out, "--cache-dir", cache_dir, "--json", summary)
+    assert result.returncode == 0, result.stderr
+    assert "6 passes compared (1 differ, 1 renamed, 0 only in A, 0 only in B; first at pass 06 InsertSync)" \
+        in result.stderr
+    rows = json.loads(summary.read_text())["passes"]
+    assert [(r["status"], r["differs"]) for r in rows] == [("matched", False)] * 5 + [("renamed", False),
+                                                                                     ("matched", True)]
+    assert rows[6]["inserted"] == rows[6]["deleted"] == 2
+    payload = payload_of(out)
+    assert payload["mode"] == "against" and len(payload["runs"]) == 2
+    hunks = payload["matches"][6]["hunks"]
+    assert all("event=2" in line for hunk in hunks for line in hunk[4])
+
+
+def test_against_errors_name_the_bad_input(tmp_path, cache_dir):
+    expect_error(run_cli(EXAMPLE_DUMP, "--against", tmp_path / "nope", "-o", tmp_path / "r.html",
+                         "--cache-dir", cache_dir), "input directory does not exist", str(tmp_path / "nope"))
+    expect_error(run_cli(tmp_path / "gone", "--against", EXAMPLE_DUMP, "-o", tmp_path / "r.html",
+                         "--cache-dir", cache_dir), "input directory does not exist", str(tmp_path / "gone"))
