@@ -3,10 +3,11 @@
     luigi --module ir_trace.tasks RenderReport --dump build/prog/passes_dump --report ir_trace.html --local-scheduler
 """
 
+from ir_trace.tasks.compare import RenderComparison
 from ir_trace.tasks.config import ir_trace
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump
 from ir_trace.tasks.sweep import Sweep, SweepDump
 from ir_trace.tasks.targets import CacheTarget
 
-__all__ = ["CacheTarget", "DiffPair", "RenderReport", "SliceFunctions", "Sweep", "SweepDump", "ValidateDump", "ir_trace"]
+__all__ = ["CacheTarget", "DiffPair", "RenderComparison", "RenderReport", "SliceFunctions", "Sweep", "SweepDump", "ValidateDump", "ir_trace"]
