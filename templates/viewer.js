@@ -411,37 +411,91 @@
   /** Recompute folding and the pane geometry; keepScroll leaves the scroll position alone. */
   function refreshDisplay(keepScroll) {
     view.display = foldRows(view.rows, state.expanded, state.expandAll);
-    measureView();
+    view.wrapFix = new Map();
+    layoutPanes();
     if (!keepScroll) {
       const first = view.display.findIndex((r) => r.kind !== EQ && r.kind !== FOLD);
-      const top = first > 3 ? (first - 3) * ROW_HEIGHT : 0;
-      for (const p of Object.values(panes)) { p.scroller.scrollTop = state.wrap ? 0 : top; p.scroller.scrollLeft = 0; }
+      const top = first > 3 ? rowTop(first - 3) : 0;
+      for (const p of Object.values(panes)) { p.scroller.scrollTop = top; p.scroller.scrollLeft = 0; }
     }
     renderRows(true);
-    if (state.wrap && !keepScroll) scrollWrappedToFirstChange();
   }
 
-  /** Width in ch of the widest line of the view (wide characters count double), shared by both panes. */
-  function measureView() {
+  /** Display width of a line in columns: wide (CJK) characters take two. */
+  function lineColumns(line) {
+    if (line === undefined) return 0;
+    let w = line.length;
+    if (/[^\x00-\x7f]/.test(line)) for (const ch of line) if (ch.codePointAt(0) >= 0x1100) w++;
+    return w;
+  }
+
+  /** Size both panes alike so their scroll ranges match: the widest line sets the width (unless
+   *  wrapping), the row heights set the height. */
+  function layoutPanes() {
     let chars = 0;
-    const width = (line) => {
-      if (line === undefined) return 0;
-      let w = line.length;
-      if (w > chars && /[^\x00-\x7f]/.test(line)) for (const ch of line) if (ch.codePointAt(0) >= 0x1100) w++;
-      return w;
-    };
     for (const r of view.rows) {
-      if (r.a >= 0) chars = Math.max(chars, width(view.before[r.a]));
-      if (r.b >= 0) chars = Math.max(chars, width(view.after[r.b]));
+      if (r.a >= 0 && view.before[r.a].length > chars) chars = Math.max(chars, lineColumns(view.before[r.a]));
+      if (r.b >= 0 && view.after[r.b].length > chars) chars = Math.max(chars, lineColumns(view.after[r.b]));
     }
     const digits = String(Math.max(view.before.length, view.after.length)).length;
     for (const p of Object.values(panes)) {
       const sizer = p.scroller.firstElementChild;
+      p.scroller.classList.toggle('wrap', state.wrap);
       sizer.style.setProperty('--gutter', `calc(${digits + 1}ch + 12px)`);
       sizer.style.width = state.wrap ? '' : `calc(${chars + digits + 4}ch + 28px)`;
-      sizer.style.height = state.wrap ? '' : `${view.display.length * ROW_HEIGHT}px`;
-      p.scroller.classList.toggle('wrap', state.wrap);
     }
+    view.offsets = state.wrap ? wrapOffsets(wrapColumns()) : null;
+    const height = `${rowTop(view.display.length)}px`;
+    for (const p of Object.values(panes)) p.scroller.firstElementChild.style.height = height;
+  }
+
+  /** Characters per visual line when wrapping, measured with a hidden probe row in the narrower pane. */
+  function wrapColumns() {
+    const host = panes.before.scroller.clientWidth <= panes.after.scroller.clientWidth ? panes.before : panes.after;
+    const probe = el('div', 'row');
+    const code = el('span', 'code');
+    const ruler = el('span', '', '0'.repeat(100));
+    code.appendChild(ruler);
+    probe.append(el('span', 'ln', '0'), el('span', 'mk'), code);
+    probe.style.visibility = 'hidden';
+    host.rows.appendChild(probe);
+    const charWidth = ruler.getBoundingClientRect().width / 100;
+    const usable = code.clientWidth - parseFloat(getComputedStyle(code).paddingRight);
+    probe.remove();
+    return Math.max(8, Math.floor(usable / charWidth));
+  }
+
+  /** Row tops when wrapping: on a monospace grid with break-all, a line of n columns takes
+   *  ceil(n / cols) visual lines, so heights are known without rendering every row. */
+  function wrapOffsets(cols) {
+    const display = view.display, n = display.length;
+    const offsets = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const r = display[i];
+      let lines = 1;
+      if (r.kind !== FOLD) {
+        const a = r.a >= 0 ? lineColumns(view.before[r.a]) : 0, b = r.b >= 0 ? lineColumns(view.after[r.b]) : 0;
+        lines = Math.max(1, Math.ceil(a / cols), Math.ceil(b / cols));
+      }
+      offsets[i + 1] = offsets[i] + (view.wrapFix.get(i) || lines * ROW_HEIGHT);
+    }
+    view.wrapCols = cols;
+    return offsets;
+  }
+
+  function rowTop(i) {
+    return view.offsets ? view.offsets[i] : i * ROW_HEIGHT;
+  }
+
+  /** Index of the row at vertical offset y. */
+  function rowAt(y) {
+    if (!view.offsets) return Math.floor(y / ROW_HEIGHT);
+    let lo = 0, hi = view.display.length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (view.offsets[mid] <= y) lo = mid; else hi = mid - 1;
+    }
+    return lo;
   }
 
   /* ---------- rendering ---------- */
@@ -473,45 +527,47 @@
     return row;
   }
 
-  /** Render the rows near the viewport into both panes (all rows when wrapping). */
+  /** Render the rows near the viewport into both panes, skipping the work while they cover it. */
   function renderRows(force) {
     const total = view.display.length;
-    let first = 0, last = total;
-    if (!state.wrap) {
-      const sc = panes.before.scroller;
-      const height = Math.max(sc.clientHeight, panes.after.scroller.clientHeight, ROW_HEIGHT);
-      const top = Math.floor(sc.scrollTop / ROW_HEIGHT), bottom = Math.ceil((sc.scrollTop + height) / ROW_HEIGHT);
-      if (!force && top >= rendered.first && bottom <= rendered.last) return;
-      first = Math.max(0, top - OVERSCAN);
-      last = Math.min(total, bottom + OVERSCAN);
-    }
+    const sc = panes.before.scroller;
+    const height = Math.max(sc.clientHeight, panes.after.scroller.clientHeight, ROW_HEIGHT);
+    const top = rowAt(sc.scrollTop), bottom = rowAt(sc.scrollTop + height) + 1;
+    if (!force && top >= rendered.first && bottom <= rendered.last) return;
+    const first = Math.max(0, top - OVERSCAN), last = Math.min(total, bottom + OVERSCAN);
     rendered = { first, last };
     for (const p of Object.values(panes)) {
       const fragment = document.createDocumentFragment();
-      for (let i = first; i < last; i++) fragment.appendChild(rowElement(view.display[i], i, p.side));
+      for (let i = first; i < last; i++) {
+        const row = rowElement(view.display[i], i, p.side);
+        if (view.offsets) row.style.height = `${rowTop(i + 1) - rowTop(i)}px`;
+        fragment.appendChild(row);
+      }
       p.rows.textContent = '';
       p.rows.appendChild(fragment);
-      p.rows.style.transform = state.wrap ? '' : `translateY(${first * ROW_HEIGHT}px)`;
+      p.rows.style.transform = `translateY(${rowTop(first)}px)`;
     }
-    if (state.wrap) equaliseRowHeights();
+    if (view.offsets && fixWrapHeights(first)) renderRows(true);
   }
 
-  /** Wrapped rows differ in height; give each pair the taller height so both panes stay aligned. */
-  function equaliseRowHeights() {
+  /** The predicted wrapped heights can fall short (odd glyph widths); grow those rows once. */
+  function fixWrapHeights(first) {
     const a = panes.before.rows.children, b = panes.after.rows.children;
-    const heights = [];
-    for (let i = 0; i < a.length; i++) heights.push(Math.max(a[i].offsetHeight, b[i].offsetHeight));
+    let grew = false;
     for (let i = 0; i < a.length; i++) {
-      if (a[i].offsetHeight !== heights[i]) a[i].style.height = `${heights[i]}px`;
-      if (b[i].offsetHeight !== heights[i]) b[i].style.height = `${heights[i]}px`;
+      const need = Math.max(a[i].lastChild.offsetHeight, b[i].lastChild.offsetHeight);
+      const has = rowTop(first + i + 1) - rowTop(first + i);
+      if (need > has + 1 && !view.wrapFix.has(first + i)) {
+        view.wrapFix.set(first + i, Math.ceil(need / ROW_HEIGHT) * ROW_HEIGHT);
+        grew = true;
+      }
     }
-  }
-
-  function scrollWrappedToFirstChange() {
-    const first = view.display.findIndex((r) => r.kind !== EQ && r.kind !== FOLD);
-    if (first <= 3) return;
-    const top = panes.before.rows.children[first - 3].offsetTop;
-    for (const p of Object.values(panes)) p.scroller.scrollTop = top;
+    if (grew) {
+      view.offsets = wrapOffsets(view.wrapCols);
+      const height = `${rowTop(view.display.length)}px`;
+      for (const p of Object.values(panes)) p.scroller.firstElementChild.style.height = height;
+    }
+    return grew;
   }
 
   /** Call back with performance.now() once the current DOM has been painted. */
@@ -525,7 +581,7 @@
   function onScroll(source, other) {
     if (other.scroller.scrollTop !== source.scroller.scrollTop) other.scroller.scrollTop = source.scroller.scrollTop;
     if (other.scroller.scrollLeft !== source.scroller.scrollLeft) other.scroller.scrollLeft = source.scroller.scrollLeft;
-    if (state.wrap || renderQueued) return;
+    if (renderQueued) return;
     renderQueued = true;
     requestAnimationFrame(() => { renderQueued = false; renderRows(false); });
   }
@@ -571,7 +627,10 @@
     $('panes').className = `panes ${stacked ? 'stacked' : 'side'}`;
     $('layout-side').setAttribute('aria-pressed', String(!stacked));
     $('layout-stacked').setAttribute('aria-pressed', String(stacked));
-    if (view) { renderRows(true); updateHash(); }
+    if (view) {
+      if (state.wrap) refreshDisplay(true); else renderRows(true);
+      updateHash();
+    }
   }
 
   function setWrap(wrap) {
@@ -684,7 +743,7 @@
     }
     panes.before.scroller.addEventListener('scroll', () => onScroll(panes.before, panes.after), { passive: true });
     panes.after.scroller.addEventListener('scroll', () => onScroll(panes.after, panes.before), { passive: true });
-    window.addEventListener('resize', () => view && renderRows(!state.wrap ? false : true));
+    window.addEventListener('resize', () => view && (state.wrap ? refreshDisplay(true) : renderRows(false)));
     wireCopy('copy-before', 'copied-before', () => state.sel - 1);
     wireCopy('copy-after', 'copied-after', () => state.sel);
     $('theme-toggle').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));

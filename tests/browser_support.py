@@ -27,6 +27,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
+# A function, not an expression: the report's CSP forbids the eval Playwright uses for strings.
+PAINTED = """() => (window.__irTrace && window.__irTrace.firstDiffPainted !== null)
+                   || !document.getElementById('only-frontend').hidden"""
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -80,7 +83,7 @@ def open_report(page, report: Path, fragment: str = "") -> PageLog:
     """Open a report via file:// and wait until the viewer has painted its first diff."""
     log = watch(page)
     page.goto(report.resolve().as_uri() + fragment)
-    page.wait_for_function("window.__irTrace && window.__irTrace.firstDiffPainted !== null || document.getElementById('only-frontend') && !document.getElementById('only-frontend').hidden")
+    page.wait_for_function(PAINTED)
     return log
 
 

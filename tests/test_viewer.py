@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_support import (  # noqa: F401  (fixtures are used by name)
+from browser_support import (  # noqa: F401  (fixtures are used by name)
+    PAINTED,
     SAMPLES,
     browser,
     build_report,
@@ -500,7 +501,7 @@ def test_deep_link_round_trip(page, demo):
 
     page.goto("about:blank")
     page.goto(url)
-    page.wait_for_function("window.__irTrace && window.__irTrace.firstDiffPainted !== null")
+    page.wait_for_function(PAINTED)
     expect(pass_button(page, 5)).to_have_attribute("aria-current", "true")
     expect(function_select(page)).to_have_value("Program.kernel")
     expect(page.get_by_role("button", name="Side by side")).to_have_attribute("aria-pressed", "true")

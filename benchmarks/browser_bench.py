@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Time a report in headless Chromium: open to first painted diff, pass switch, Expand all.
+
+    python benchmarks/browser_bench.py REPORT.html [--runs 3] [--switches 30] [--json]
+
+The viewer records its own timings in `window.__irTrace` (performance.now() once the DOM it
+just built has been painted: a requestAnimationFrame followed by a task):
+  firstDiffPainted  ms from navigation start to the first painted diff
+  switches[]        ms from handling `j` to the new pass's diff being painted
+  expands[]         ms from clicking `Expand all` to the expanded rows being painted
+Prints medians; --json prints one JSON object instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync"]
+
+
+def measure(page, report: Path, switches: int) -> dict:
+    page.goto(report.resolve().as_uri())
+    page.wait_for_function("() => window.__irTrace && window.__irTrace.firstDiffPainted !== null", timeout=60_000)
+    first = page.evaluate("window.__irTrace.firstDiffPainted")
+    page.locator("body").click(position={"x": 2, "y": 2})  # focus the page, not a field
+    remaining = page.evaluate(
+        "document.querySelectorAll('.pass-btn').length - Number(document.querySelector('.pass-btn[aria-current]').dataset.k)")
+    for i in range(min(switches, remaining)):
+        page.keyboard.press("j")
+        page.wait_for_function("(n) => window.__irTrace.switches.length > n", arg=i, timeout=60_000)
+    switch_times = page.evaluate("window.__irTrace.switches")
+    expand = largest_pass_expand(page)
+    return {"first_diff_ms": first, "switch_ms": switch_times, "expand_all_ms": expand}
+
+
+def largest_pass_expand(page) -> float:
+    """Select the pass with the most changed lines, then time `Expand all` on it."""
+    k = page.evaluate(
+        """() => { const p = JSON.parse(document.getElementById('ir-trace-data').textContent).passes;
+                   let best = 1; for (let i = 1; i < p.length; i++)
+                     if (p[i].inserted + p[i].deleted > p[best].inserted + p[best].deleted) best = i;
+                   return best; }"""
+    )
+    page.locator(f'.pass-btn[data-k="{k}"]').click()
+    page.get_by_role("button", name="Expand all").click()
+    page.wait_for_function("() => window.__irTrace.expands.length > 0", timeout=60_000)
+    return page.evaluate("window.__irTrace.expands[0]")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("report", type=Path)
+    parser.add_argument("--runs", type=int, default=3, help="page loads (default 3)")
+    parser.add_argument("--switches", type=int, default=30, help="j presses per load (default 30)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if not args.report.is_file():
+        parser.error(f"no such report: {args.report}")
+
+    from playwright.sync_api import sync_playwright
+
+    firsts, switches, expands = [], [], []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        for _ in range(args.runs):
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            result = measure(page, args.report, args.switches)
+            page.close()
+            firsts.append(result["first_diff_ms"])
+            switches += result["switch_ms"]
+            expands.append(result["expand_all_ms"])
+        browser.close()
+
+    summary = {
+        "report": str(args.report),
+        "size_mb": round(args.report.stat().st_size / 1e6, 2),
+        "first_diff_ms_median": round(statistics.median(firsts), 1),
+        "switch_ms_median": round(statistics.median(switches), 1) if switches else None,
+        "switch_ms_max": round(max(switches), 1) if switches else None,
+        "switch_count": len(switches),
+        "expand_all_ms_median": round(statistics.median(expands), 1),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"report               {summary['report']} ({summary['size_mb']} MB)")
+        print(f"open to first diff   {summary['first_diff_ms_median']} ms (median of {args.runs})")
+        print(f"pass switch          {summary['switch_ms_median']} ms median, {summary['switch_ms_max']} ms max "
+              f"({summary['switch_count']} switches)")
+        print(f"Expand all (largest) {summary['expand_all_ms_median']} ms (median of {args.runs})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
