@@ -248,8 +248,12 @@
       button.dataset.k = k;
       button.title = p.file;
       button.append(el('span', 'idx', String(p.index)), ' ', el('span', 'name', p.name), ' ', statsNode(p));
-      if (p.log) button.append(' ', el('span', 'badge warn', 'warning'));
-      if (!p.changed) button.append(' ', el('span', 'badge noop', 'no-op'));
+      const badges = el('span', 'badges');
+      if (p.log) badges.append(' ', el('span', 'badge warn', 'warning'));
+      if (!p.changed) badges.append(' ', el('span', 'badge noop', 'no-op'));
+      if (badges.childElementCount) button.append(badges);
+      // Two badges do not fit beside a long name: they move to a second line.
+      if (badges.childElementCount > 1) button.classList.add('badges-below');
       button.addEventListener('click', () => selectPass(k));
       const item = el('li');
       item.appendChild(button);
