@@ -98,7 +98,11 @@ class ResultCache:
                 warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
 
     def __contains__(self, key: str) -> bool:
-        return self.get(key) is not None
+        """Presence only (cheap, for Luigi's completeness checks); `get` validates the value."""
+        try:
+            return key in self._cache
+        except (sqlite3.Error, OSError, UnsafeEntry):
+            return False
 
     def close(self) -> None:
         self._cache.close()

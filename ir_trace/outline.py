@@ -34,10 +34,9 @@ def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segm
     segments: list[list] = []  # [start, kind, name, cls, indent, awaiting_def]
     cls_name: str | None = None
     body_indent: int | None = None
-    for i, line in enumerate(lines):
-        indent = _statement_indent(line)
-        if indent < 0 or (boundaries is not None and not boundaries[i]):
-            continue
+    indents = list(map(_statement_indent, lines))
+    for i in _candidate_lines(lines, indents, boundaries):
+        line, indent = lines[i], indents[i]
         stripped = line[indent:]
         if indent == 0:
             cls_name, body_indent = None, None
@@ -66,6 +65,25 @@ def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segm
         segments.insert(0, [0, "statement", None, None, 0, False])
     ends = [s[0] for s in segments[1:]] + [len(lines)]
     return [Segment(s[0], end, s[1], s[2], s[3], s[4]) for s, end in zip(segments, ends) if end > s[0] or not lines]
+
+
+def _candidate_lines(lines: list[str], indents: list[int], boundaries: list[bool] | None) -> list[int]:
+    """Lines that may start a segment: code at column 0, and code at the body indent of a class.
+
+    Picking them with comprehensions keeps the per-line work in C; `outline` then looks only
+    at these few hundred lines of an 11k-line snapshot.
+    """
+    allowed = boundaries if boundaries is not None else [True] * len(lines)
+    tops = [i for i, indent in enumerate(indents) if indent == 0 and allowed[i]]
+    found = []
+    for k, top in enumerate(tops):
+        found.append(top)
+        if not _CLASS.match(lines[top]):
+            continue
+        end = tops[k + 1] if k + 1 < len(tops) else len(lines)
+        body = next((indents[j] for j in range(top + 1, end) if indents[j] > 0 and allowed[j]), None)
+        found += [j for j in range(top + 1, end) if indents[j] == body and allowed[j]]
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
