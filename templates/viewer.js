@@ -289,6 +289,7 @@
   }
 
   function stepPass(delta) {
+    if (lastPass < 1) return;
     const visible = visiblePasses();
     if (!visible.length) return;
     let target;
@@ -694,7 +695,9 @@
   function onKeyDown(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (!$('help').hidden) {
+      // Modal: Close is its only control, so focus stays there.
       if (event.key === 'Escape' || event.key === '?') { event.preventDefault(); closeHelp(); }
+      else if (event.key === 'Tab') { event.preventDefault(); $('help-close').focus(); }
       return;
     }
     if (isTyping(event.target)) {
@@ -750,12 +753,16 @@
     window.addEventListener('resize', () => view && (state.wrap ? refreshDisplay(true) : renderRows(false)));
     wireCopy('copy-before', 'copied-before', () => state.sel - 1);
     wireCopy('copy-after', 'copied-after', () => state.sel);
+    window.addEventListener('hashchange', applyHash);
+  }
+
+  /** Controls that work even when the dump has no pass to show. */
+  function wireGlobalControls() {
     $('theme-toggle').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
     $('help-open').addEventListener('click', openHelp);
     $('help-close').addEventListener('click', closeHelp);
     $('help').addEventListener('click', (event) => { if (event.target.id === 'help') closeHelp(); });
     document.addEventListener('keydown', onKeyDown);
-    window.addEventListener('hashchange', applyHash);
   }
 
   function showLevelBanner() {
@@ -769,13 +776,13 @@
   function init() {
     setTheme(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
     showLevelBanner();
+    wireGlobalControls();
     if (lastPass < 1) {
-      for (const id of ['toolbar', 'overview', 'panes']) $(id).hidden = true;
+      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text']) $(id).hidden = true;
       $('only-frontend').hidden = false;
       $('pass-empty').hidden = false;
       $('pass-empty').textContent = 'No pass snapshot exists.';
       $('report-sub').textContent = '0 passes';
-      $('theme-toggle').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
       return;
     }
     buildSidebar();

@@ -528,6 +528,9 @@ def test_dump_with_only_the_frontend_says_so(page, tmp_path):
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
     expect(page.get_by_text("No pass snapshot exists")).to_have_count(2)
     expect(page.locator("#only-frontend")).to_contain_text("every pass would read as a no-op")
+    expect(page.get_by_role("checkbox", name="Changed")).to_be_hidden()
+    page.keyboard.press("?")
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
     log.assert_clean()
 
 
