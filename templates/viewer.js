@@ -384,11 +384,18 @@
 
   /* ---------- function select ---------- */
 
+  let selectSignature = null;
+
   function fillFunctionSelect(choices, error) {
     const select = $('fn-select');
-    select.textContent = '';
-    select.appendChild(new Option('Whole file', ''));
-    for (const c of choices) select.appendChild(new Option(c.label, c.key));
+    // Most passes leave the function list alone: rebuilding hundreds of options costs milliseconds.
+    const signature = choices.map((c) => `${c.key}\u0000${c.label}`).join('\n');
+    if (signature !== selectSignature) {
+      selectSignature = signature;
+      select.textContent = '';
+      select.appendChild(new Option('Whole file', ''));
+      for (const c of choices) select.appendChild(new Option(c.label, c.key));
+    }
     select.value = state.fn;
     select.disabled = Boolean(error);
     const note = $('fn-note');
@@ -417,6 +424,8 @@
   function refreshDisplay(keepScroll) {
     view.display = foldRows(view.rows, state.expanded, state.expandAll);
     view.wrapFix = new Map();
+    // Drop the old rows first: resizing and scrolling then lays out almost nothing.
+    for (const p of Object.values(panes)) p.rows.textContent = '';
     layoutPanes();
     if (!keepScroll) {
       const first = view.display.findIndex((r) => r.kind !== EQ && r.kind !== FOLD);
