@@ -404,7 +404,7 @@
   }
 
   /** Rebuild the row model of the current pass and function, then render. */
-  function buildView(keep = 'both', keepScroll = false) {
+  function buildView(keep = 'both') {
     const k = state.sel;
     const { choices, error } = functionChoices(k);
     let choice = state.fn ? choices.find((c) => c.key === state.fn) || null : null;
@@ -417,7 +417,7 @@
       before: snapshotLines(k - 1),
       after: snapshotLines(k),
     };
-    refreshDisplay(keepScroll);
+    refreshDisplay(false);
   }
 
   /** Recompute folding and the pane geometry; keepScroll leaves the scroll position alone. */
@@ -514,7 +514,7 @@
 
   /* ---------- rendering ---------- */
 
-  function rowElement(item, index, side) {
+  function rowElement(item, side) {
     if (item.kind === FOLD) {
       const row = el('div', 'row fold');
       const count = item.end - item.start;
@@ -553,7 +553,7 @@
     for (const p of Object.values(panes)) {
       const fragment = document.createDocumentFragment();
       for (let i = first; i < last; i++) {
-        const row = rowElement(view.display[i], i, p.side);
+        const row = rowElement(view.display[i], p.side);
         if (view.offsets) row.style.height = `${rowTop(i + 1) - rowTop(i)}px`;
         fragment.appendChild(row);
       }

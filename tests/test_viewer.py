@@ -505,6 +505,11 @@ def test_deep_link_round_trip(page, demo):
     expect(pass_button(page, 5)).to_have_attribute("aria-current", "true")
     expect(function_select(page)).to_have_value("Program.kernel")
     expect(page.get_by_role("button", name="Side by side")).to_have_attribute("aria-pressed", "true")
+    # Following a link inside the open report (hashchange) navigates too.
+    page.evaluate("location.hash = '#pass=3&layout=stacked'")
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    expect(function_select(page)).to_have_value("")
+    expect(page.get_by_role("button", name="Stacked")).to_have_attribute("aria-pressed", "true")
 
 
 def test_overview_strip_bars_select_passes(demo_page):
