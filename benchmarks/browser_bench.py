@@ -20,8 +20,14 @@ import sys
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
 def measure(page, report: Path, switches: int) -> dict:
@@ -30,7 +36,9 @@ def measure(page, report: Path, switches: int) -> dict:
     first = page.evaluate("window.__irTrace.firstDiffPainted")
     page.locator("body").click(position={"x": 2, "y": 2})  # focus the page, not a field
     remaining = page.evaluate(
-        "document.querySelectorAll('.pass-btn').length - Number(document.querySelector('.pass-btn[aria-current]').dataset.k)")
+        "document.querySelectorAll('.pass-btn').length"
+        " - Number(document.querySelector('.pass-btn[aria-current]').dataset.k)"
+    )
     for i in range(min(switches, remaining)):
         page.keyboard.press("j")
         page.wait_for_function("(n) => window.__irTrace.switches.length > n", arg=i, timeout=60_000)
@@ -91,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"report               {summary['report']} ({summary['size_mb']} MB)")
         print(f"open to first diff   {summary['first_diff_ms_median']} ms (median of {args.runs})")
-        print(f"pass switch          {summary['switch_ms_median']} ms median, {summary['switch_ms_max']} ms max "
-              f"({summary['switch_count']} switches)")
+        print(
+            f"pass switch          {summary['switch_ms_median']} ms median, {summary['switch_ms_max']} ms max "
+            f"({summary['switch_count']} switches)"
+        )
         print(f"Expand all (largest) {summary['expand_all_ms_median']} ms (median of {args.runs})")
     return 0
 

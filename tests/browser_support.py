@@ -142,14 +142,6 @@ def pass_button(page, index: int):
     return page.get_by_role("navigation", name="Passes").locator(f'button[data-k="{index}"]')
 
 
-def current_pass(page) -> str:
-    return page.get_by_role("navigation", name="Passes").locator('button[aria-current="true"]').inner_text()
-
-
 def pane(page, which: str):
     """The scroll container of the `Before snapshot` / `After snapshot` region."""
     return page.get_by_role("region", name=f"{which} snapshot").locator(".scroller")
-
-
-def pane_text(page, which: str) -> str:
-    return pane(page, which).inner_text()

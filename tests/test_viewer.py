@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Browser tests of the report viewer: real headless Chromium, driven like a person would.
 
 Reports are built with the project's CLI from small PyPTO-like dumps written here; every test
@@ -10,18 +11,15 @@ import re
 from pathlib import Path
 
 import pytest
-
-from browser_support import (  # noqa: F401  (fixtures are used by name)
+from browser_support import (  # noqa: F401  (browser, context, page: fixtures used by name)
     PAINTED,
     SAMPLES,
     browser,
     build_report,
     context,
-    current_pass,
     open_report,
     page,
     pane,
-    pane_text,
     pass_button,
     render_payload,
     write_dump,
@@ -29,8 +27,10 @@ from browser_support import (  # noqa: F401  (fixtures are used by name)
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
-LONG_TYPE = ("pl.Tile[[64, 128], pl.FP32, pl.MemRef(pl.MemorySpace.Vec, 0, 32768), pl.Mem.Vec, "
-             "pl.Shape(valid=[64, 128], stride=[128, 1], start_offset=0, pad=pl.PadValue.zero)]")
+LONG_TYPE = (
+    "pl.Tile[[64, 128], pl.FP32, pl.MemRef(pl.MemorySpace.Vec, 0, 32768), pl.Mem.Vec, "
+    "pl.Shape(valid=[64, 128], stride=[128, 1], start_offset=0, pad=pl.PadValue.zero)]"
+)
 
 
 def function(name: str, body_lines: int, op: str = "pl.add", decorator: str = "InCore") -> list[str]:
@@ -55,17 +55,25 @@ def program(functions: dict[str, list[str]], aux_kernel: list[str]) -> str:
 
 def demo_snapshots() -> tuple[list[tuple[str, str]], dict[int, str]]:
     """Frontend, then: no-op, SSA renames, inserted lines (+log), no-op, outline/delete, edits."""
-    kernel, helper, main = function("kernel", 40), function("helper", 30, "pl.mul"), function("main", 30, "pl.sub", "Orchestration")
+    kernel, helper, main = (
+        function("kernel", 40),
+        function("helper", 30, "pl.mul"),
+        function("main", 30, "pl.sub", "Orchestration"),
+    )
     aux = function("kernel", 12, "pl.exp")
     frontend = program({"kernel": kernel, "helper": helper, "main": main}, aux)
 
     kernel_ssa = [re.sub(r"\bt5\b", "t5__ssa_v0", line) for line in kernel]
     ssa = program({"kernel": kernel_ssa, "helper": helper, "main": main}, aux)
 
-    main_mem = main[:10] + [
-        "        mem_0: pl.MemRef = pl.alloc(pl.MemorySpace.Vec, 0, 32768)",
-        "        mem_1: pl.MemRef = pl.alloc(pl.MemorySpace.Vec, 32768, 32768)",
-    ] + main[10:]
+    main_mem = (
+        main[:10]
+        + [
+            "        mem_0: pl.MemRef = pl.alloc(pl.MemorySpace.Vec, 0, 32768)",
+            "        mem_1: pl.MemRef = pl.alloc(pl.MemorySpace.Vec, 32768, 32768)",
+        ]
+        + main[10:]
+    )
     memref = program({"kernel": kernel_ssa, "helper": helper, "main": main_mem}, aux)
 
     outlined = function("kernel_outlined", 8, "pl.max")
@@ -123,7 +131,13 @@ def test_sidebar_lists_passes_in_order_with_stats_and_badges(demo_page):
     buttons = nav(demo_page).get_by_role("button")
     expect(buttons).to_have_count(6)  # passes 1..6; the frontend is the starting point, not a pass
     assert visible_pass_names(demo_page) == [
-        "Simplify", "ConvertToSSA", "InitMemRef", "Cleanup", "OutlineIncoreScopes", "Canonicalize"]
+        "Simplify",
+        "ConvertToSSA",
+        "InitMemRef",
+        "Cleanup",
+        "OutlineIncoreScopes",
+        "Canonicalize",
+    ]
     ssa = pass_button(demo_page, 2)
     expect(ssa).to_contain_text("2")
     expect(ssa).to_contain_text("+2 \u22122")
@@ -250,7 +264,8 @@ def wait_synced(page, top_min: int, left_min: int) -> dict:
     page.wait_for_function(
         """([top, left]) => {
              const a = document.getElementById('scroll-before'), b = document.getElementById('scroll-after');
-             return a.scrollTop >= top && a.scrollLeft >= left && a.scrollTop === b.scrollTop && a.scrollLeft === b.scrollLeft;
+             return a.scrollTop >= top && a.scrollLeft >= left
+                 && a.scrollTop === b.scrollTop && a.scrollLeft === b.scrollLeft;
            }""",
         arg=[top_min, left_min],
     )
@@ -344,7 +359,9 @@ def test_wrap_lines_toggle_keeps_rows_aligned(demo_page):
     )
     assert rows[0] == rows[1]
     assert max(h for _, h in rows[1]) > 30  # long lines wrap onto several visual lines
-    assert page.evaluate("document.getElementById('scroll-after').scrollWidth <= document.getElementById('scroll-after').clientWidth")
+    assert page.evaluate(
+        "document.getElementById('scroll-after').scrollWidth <= document.getElementById('scroll-after').clientWidth"
+    )
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "false")
 
@@ -405,7 +422,9 @@ def test_function_select_disabled_with_reason_when_a_snapshot_cannot_be_sliced(p
 
 def test_copy_full_source_copies_each_snapshot_exactly(browser, demo):
     report, dump = demo
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, permissions=["clipboard-read", "clipboard-write"])
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, permissions=["clipboard-read", "clipboard-write"]
+    )
     page = context.new_page()
     try:
         log = open_report(page, report)
@@ -520,8 +539,10 @@ def test_overview_strip_bars_select_passes(demo_page):
     expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
     expect(bar).to_have_class(re.compile(r"\bselected\b"))
     expect(page.get_by_role("button", name="Pass 4 Cleanup")).to_have_class(re.compile(r"\bnoop\b"))
-    heights = [page.get_by_role("button", name=f"Pass {k} {n}").locator(".fill").bounding_box()["height"]
-               for k, n in ((1, "Simplify"), (2, "ConvertToSSA"))]
+    heights = [
+        page.get_by_role("button", name=f"Pass {k} {n}").locator(".fill").bounding_box()["height"]
+        for k, n in ((1, "Simplify"), (2, "ConvertToSSA"))
+    ]
     assert heights[0] < heights[1]  # a no-op bar is flat
 
 
@@ -560,15 +581,42 @@ def test_snapshot_text_pass_name_and_log_are_inert(page, tmp_path):
 
 def test_hand_built_payload_with_functions_null_disables_select(page, tmp_path):
     payload = {
-        "schema": 1, "generator": "test", "title": "hand", "dump": "/x", "context": 3, "level": "UNKNOWN",
+        "schema": 1,
+        "generator": "test",
+        "title": "hand",
+        "dump": "/x",
+        "context": 3,
+        "level": "UNKNOWN",
         "passes": [
-            {"index": 0, "name": "frontend", "file": "00_frontend.py", "sha256": "", "eol": True,
-             "lines": ["def f():", "    return 1"], "changed": False, "inserted": 0, "deleted": 0,
-             "log": None, "log_file": None, "functions": [["f", 0, 2]]},
-            {"index": 1, "name": "P", "file": "01_after_P.py", "sha256": "", "eol": False,
-             "hunks": [[1, 2, 1, 2, ["    return (2"], [[1, 1, [[11, 12]], [[11, 13]]]]]],
-             "changed": True, "inserted": 1, "deleted": 1, "log": None, "log_file": None,
-             "functions": None, "parse_error": "line 2: '(' is never closed"},
+            {
+                "index": 0,
+                "name": "frontend",
+                "file": "00_frontend.py",
+                "sha256": "",
+                "eol": True,
+                "lines": ["def f():", "    return 1"],
+                "changed": False,
+                "inserted": 0,
+                "deleted": 0,
+                "log": None,
+                "log_file": None,
+                "functions": [["f", 0, 2]],
+            },
+            {
+                "index": 1,
+                "name": "P",
+                "file": "01_after_P.py",
+                "sha256": "",
+                "eol": False,
+                "hunks": [[1, 2, 1, 2, ["    return (2"], [[1, 1, [[11, 12]], [[11, 13]]]]]],
+                "changed": True,
+                "inserted": 1,
+                "deleted": 1,
+                "log": None,
+                "log_file": None,
+                "functions": None,
+                "parse_error": "line 2: '(' is never closed",
+            },
         ],
     }
     log = open_report(page, render_payload(payload, tmp_path / "r.html"))
@@ -586,14 +634,27 @@ def test_controls_are_keyboard_reachable_with_visible_focus(demo_page):
         page.keyboard.press("Tab")
         info = page.evaluate(
             """() => { const e = document.activeElement; const s = getComputedStyle(e);
-                       return [e.getAttribute('aria-label') || e.id || e.textContent.trim().slice(0, 40), s.outlineStyle, s.outlineWidth, e.tagName]; }"""
+                       const name = e.getAttribute('aria-label') || e.id || e.textContent.trim().slice(0, 40);
+                       return [name, s.outlineStyle, s.outlineWidth, e.tagName]; }"""
         )
         if info[3] == "BODY":
             break
         seen.add(info[0])
         assert info[1] != "none" and info[2] != "0px", f"no visible focus on {info}"
-    for name in ("filter-changed", "filter-noop", "Filter passes", "fn-select", "layout-side", "layout-stacked",
-                 "wrap-toggle", "expand-all", "collapse-all", "theme-toggle", "Keyboard shortcuts", "copy-before"):
+    for name in (
+        "filter-changed",
+        "filter-noop",
+        "Filter passes",
+        "fn-select",
+        "layout-side",
+        "layout-stacked",
+        "wrap-toggle",
+        "expand-all",
+        "collapse-all",
+        "theme-toggle",
+        "Keyboard shortcuts",
+        "copy-before",
+    ):
         assert name in seen, f"{name} not reachable by Tab"
 
 
