@@ -47,13 +47,16 @@ EMPTY_DIFF = {"hunks": [], "inserted": 0, "deleted": 0}
 
 
 def detect_dump_level(lines_seen) -> str:
-    """EXPLICIT dumps spell tile layouts out (`pl.TileView(`); CONCISE ones print tiles without."""
-    saw_tile = False
+    """EXPLICIT dumps give every tile a layout (`pl.TileView(`); CONCISE ones print only the
+    layouts that differ from the default, so most of their tiles carry none."""
+    tiles = views = 0
     for line in lines_seen:
-        if "pl.TileView(" in line:
-            return "EXPLICIT"
-        saw_tile = saw_tile or "pl.Tile[" in line
-    return "CONCISE" if saw_tile else "UNKNOWN"
+        if "pl.Tile" in line:
+            tiles += line.count("pl.Tile[")
+            views += line.count("pl.TileView(")
+    if not tiles:
+        return "UNKNOWN"
+    return "EXPLICIT" if views >= 0.9 * tiles else "CONCISE"
 
 
 def build_payload(manifest: Manifest, base_lines: list[str], diffs: list[dict], slices: dict[str, dict],

@@ -19,7 +19,9 @@ def test_real_dump_report_is_faithful(dump, tmp_path):
     out = tmp_path / "r.html"
     outcome = run_pipeline(dump, out, 3, tmp_path / "cache")
     assert outcome["ok"]
-    passes = payload_of(out)["passes"]
+    payload = payload_of(out)
+    passes = payload["passes"]
+    assert payload["level"] == ("EXPLICIT" if dump.parent.name.endswith("_explicit") else "CONCISE")
     files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
     assert [p["file"] for p in passes] == [f.name for f in files]
     functions = None
@@ -38,3 +40,13 @@ def test_real_dump_report_is_faithful(dump, tmp_path):
         removed = sum(line.startswith("< ") for line in out_lines.splitlines())
         assert entry["inserted"] >= added and entry["deleted"] >= removed, path.name
         assert (entry["inserted"] + entry["deleted"] == 0) == (not entry["changed"])
+
+
+@pytest.mark.parametrize("dump", real_dumps(), ids=lambda p: p.parent.parent.name + "/" + p.parent.name)
+def test_dump_level_is_recognised(dump):
+    from ir_trace.diff import split_lines
+    from ir_trace.payload import detect_dump_level
+
+    lines = [line for path in sorted(dump.glob("*.py")) for line in split_lines(path.read_text(encoding="utf-8"))[0]]
+    expected = "EXPLICIT" if dump.parent.name.endswith("_explicit") else "CONCISE"
+    assert detect_dump_level(lines) == expected
