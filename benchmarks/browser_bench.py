@@ -50,7 +50,7 @@ def measure(page, report: Path, switches: int) -> dict:
 def largest_pass_expand(page) -> float:
     """Select the pass with the most changed lines, then time `Expand all` on it."""
     k = page.evaluate(
-        """() => { const p = JSON.parse(document.getElementById('ir-trace-data').textContent).passes;
+        """() => { const p = window.__irTrace.payload.passes;
                    let best = 1; for (let i = 1; i < p.length; i++)
                      if (p[i].inserted + p[i].deleted > p[best].inserted + p[best].deleted) best = i;
                    return best; }"""

@@ -1,7 +1,8 @@
 """The report payload: plain JSON data the viewer turns into rows in the browser.
 
 Schema (version 1). Nothing here is HTML: the page builds every row itself, so the payload
-grows with the changes, not with passes x lines.
+grows with the changes, not with passes x lines. In the page it travels as gzip + base64
+(`render.encode_payload`; `render.read_payload` reads it back).
 
     {
       "schema": 1,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import os
+import re
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +55,23 @@ def payload_to_script_json(payload: dict) -> str:
     return text
 
 
+def encode_payload(payload: dict) -> str:
+    """Compact JSON, gzip-compressed (fixed mtime, so equal payloads give equal bytes), base64.
+
+    Printed IR compresses about tenfold, and base64 text cannot close or escape its element.
+    """
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
+
+
+def read_payload(html: str) -> dict:
+    """The payload embedded in a report page (for tests, benchmarks and other tools)."""
+    match = re.search(r'<script type="application/octet-stream" id="ir-trace-data"[^>]*>([^<]*)</script>', html)
+    if match is None:
+        raise ValueError("no report payload in this page")
+    return json.loads(gzip.decompress(base64.b64decode(match.group(1))))
+
+
 def content_security_policy(script: str) -> str:
     """Forbid every fetch; allow only our own inline script (by hash) and inline styles."""
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
@@ -73,7 +92,7 @@ def render_html(payload: dict) -> str:
         css=(folder / "viewer.css").read_text(encoding="utf-8"),
         js=script,
         csp=content_security_policy(script),
-        payload_json=payload_to_script_json(payload),
+        payload_data=encode_payload(payload),
     )
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLE_DUMP, FRONTEND, REPO, run_cli, write_dump
 
+from ir_trace.render import read_payload
+
 
 def payload_of(report: Path) -> dict:
-    html = report.read_text(encoding="utf-8")
-    match = re.search(r'<script type="application/json" id="ir-trace-data">(.*?)</script>', html, re.S)
-    return json.loads(match.group(1))
+    return read_payload(report.read_text(encoding="utf-8"))
 
 
 def test_writes_a_self_contained_report(demo_dump, tmp_path, cache_dir):
@@ -23,6 +23,7 @@ def test_writes_a_self_contained_report(demo_dump, tmp_path, cache_dir):
     result = run_cli(demo_dump, "-o", out, "--cache-dir", cache_dir)
     assert result.returncode == 0, result.stderr
     html = out.read_text(encoding="utf-8")
+    assert '"ConvertToSSA"' not in html  # the data travels compressed
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html)
     assert csp and "default-src 'none'" in unescape(csp.group(1)) and "connect-src 'none'" in unescape(csp.group(1))
     assert not re.search(r'<(script|link|img)[^>]+(src|href)="(?!data:)', html)

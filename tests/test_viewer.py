@@ -668,7 +668,7 @@ def test_every_real_sample_renders_a_diff(page, tmp_path):
         report = build_report(dump, tmp_path / f"{dump.parent.parent.name}_{dump.parent.name}.html", "--no-cache", "-q")
         log = open_report(page, report)
         expect(page.locator(".scroller .row.ins, .scroller .row.del").first).to_be_visible()
-        concise = page.evaluate("JSON.parse(document.getElementById('ir-trace-data').textContent).level") == "CONCISE"
+        concise = page.evaluate("() => window.__irTrace.payload.level") == "CONCISE"
         expect(page.locator("#level-banner")).to_be_visible(visible=concise)
         assert nav(page).get_by_role("button").count() == 49
         page.keyboard.press("j")
