@@ -98,7 +98,7 @@ def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, worker
     import luigi
 
     from ir_trace.tasks import RenderComparison, RenderReport
-    from ir_trace.tasks.base import PipelineTask, failure_key
+    from ir_trace.tasks.base import failure_key
     from ir_trace.tasks.config import shared_cache
 
     usable = open_cache(cache_dir).directory  # falls back to a private directory, with a warning
@@ -110,7 +110,7 @@ def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, worker
         task = RenderReport(**common)
     else:
         task = RenderComparison(**common, against=str(against.absolute()))
-    with _progress_events(luigi, PipelineTask, bar):
+    with _progress_events(bar):
         result = luigi.build([task], local_scheduler=True, workers=workers, detailed_summary=True,
                              log_level="DEBUG" if verbose else "CRITICAL")
     bar.clear()
@@ -200,25 +200,23 @@ def _isolate_luigi_config(cache_dir: Path, verbose: bool) -> None:
 
 
 class _progress_events:
-    """Count scheduled and finished pipeline tasks into the bar while Luigi runs."""
+    """Feed the bar while Luigi runs: work planned by the report tasks, diffs and slices finished."""
 
-    def __init__(self, luigi, task_class, bar: ProgressBar):
-        self.luigi, self.task_class, self.bar = luigi, task_class, bar
+    def __init__(self, bar: ProgressBar):
+        from luigi import Event
 
-    def _discovered(self, *_args):
-        self.bar.add_work()
+        from ir_trace.tasks import DiffPair, SliceFunctions
+        from ir_trace.tasks.base import PipelineTask
+        from ir_trace.tasks.report import WORK_PLANNED
 
-    def _succeeded(self, *_args):
-        self.bar.advance()
+        self.handlers = [(PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count))]
+        self.handlers += [(cls, Event.SUCCESS, lambda *_args: bar.advance()) for cls in (DiffPair, SliceFunctions)]
 
     def __enter__(self):
-        events = self.luigi.Event
-        self.task_class.event_handler(events.DEPENDENCY_DISCOVERED)(self._discovered)
-        self.task_class.event_handler(events.SUCCESS)(self._succeeded)
+        for cls, event, handler in self.handlers:
+            cls.event_handler(event)(handler)
         return self
 
     def __exit__(self, *_exc):
-        handlers = self.task_class._event_callbacks.get(self.task_class, {})
-        for event, function in ((self.luigi.Event.DEPENDENCY_DISCOVERED, self._discovered),
-                                (self.luigi.Event.SUCCESS, self._succeeded)):
-            handlers.get(event, set()).discard(function)
+        for cls, event, handler in self.handlers:
+            cls._event_callbacks.get(cls, {}).get(event, set()).discard(handler)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import time
 
-_DELAY = 0.5  # short runs finish before a bar would be worth drawing
+_DELAY = float(os.environ.get("PYPTO_IR_TRACE_PROGRESS_DELAY", "0.5"))  # short runs finish before a bar helps
+_REDRAW = 0.05  # seconds between redraws, so a slow terminal is not flooded
 
 
 class ProgressBar:
+    """`[#####.....] 12/40 diffs and function slices`, redrawn in place, erased at the end."""
+
     def __init__(self, enabled: bool, stream=None):
         self.stream = stream or sys.stderr
         self.enabled = enabled and self.stream.isatty()
@@ -18,6 +22,7 @@ class ProgressBar:
         self._done = multiprocessing.Value("i", 0)
         self._total = multiprocessing.Value("i", 0)
         self._drawn = multiprocessing.Value("b", 0)
+        self._last_draw = multiprocessing.Value("d", 0.0)
 
     def add_work(self, count: int = 1) -> None:
         with self._total.get_lock():
@@ -29,15 +34,17 @@ class ProgressBar:
         self.draw()
 
     def draw(self) -> None:
-        if not self.enabled or time.monotonic() - self.started < _DELAY:
+        now = time.monotonic()
+        if not self.enabled or now - self.started < _DELAY or now - self._last_draw.value < _REDRAW:
             return
+        self._last_draw.value = now
         done, total = self._done.value, max(self._total.value, self._done.value, 1)
         filled = int(30 * done / total)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} tasks")
+        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} diffs and function slices")
         self.stream.flush()
         self._drawn.value = 1
 
     def clear(self) -> None:
         if self._drawn.value:
-            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.write("\r" + " " * 80 + "\r")
             self.stream.flush()

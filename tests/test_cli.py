@@ -151,3 +151,35 @@ def test_json_summary_to_a_file_and_to_stdout(tmp_path, cache_dir):
 
     again = run_cli(EXAMPLE_DUMP, "-o", tmp_path / "r.html", "--cache-dir", cache_dir, "--json", "-", "-q")
     assert again.returncode == 0 and json.loads(again.stdout) == trace
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path, cache_dir):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from conftest import generate_dump
+
+    dump = generate_dump(tmp_path / "p" / "passes_dump", "--functions", "4", "--lines", "8", "--passes", "6",
+                         "--noop-ratio", "0")
+    controller, terminal = pty.openpty()
+    env = {**os.environ, "PYPTO_IR_TRACE_PROGRESS_DELAY": "0"}
+    result = subprocess.run([sys.executable, "-m", "ir_trace", str(dump), "-o", str(tmp_path / "r.html"),
+                             "--cache-dir", str(cache_dir)], stderr=terminal, stdout=subprocess.DEVNULL, env=env,
+                            timeout=120)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    assert result.returncode == 0
+    text = shown.decode()
+    assert re.search(r"\[[#.]{30}\] \d+/13 diffs and function slices", text), text
+    assert text.rstrip().splitlines()[-1].lstrip("\r ").startswith("wrote ")

@@ -22,6 +22,7 @@ from ir_trace.tasks.snapshots import SLICER_VERSION, DiffPair, SliceFunctions, V
 from ir_trace.tasks.targets import CacheTarget
 
 PROCESS_RUN_ID = f"{os.getpid()}-{time.time_ns()}"  # one `luigi --module` command is one run
+WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): how many tasks this report still needs
 OUTPUT_VERSION = "|".join([ALGORITHM_VERSION, SLICER_VERSION, f"summary-{SUMMARY_VERSION}", __version__])
 
 
@@ -89,9 +90,16 @@ class ReportWriter(PipelineTask):
         return CacheTarget(outcome_key(self.run_id, *self.outcome_parts()), expire=RUN_RECORD_SECONDS)
 
     def schedule(self, diffs: list[DiffPair], slices: list[SliceFunctions]):
-        """Record how many diffs this run must compute (first attempt only), then yield the work."""
+        """Record how many diffs this run must compute (first attempt only), then yield the work.
+
+        Luigi restarts `run` once the yielded work is done, so the plan is made only once.
+        """
         plan_key = f"plan/{self.run_id}/{path_digest(*self.outcome_parts())}"
-        shared_cache().add(plan_key, {"rediffed": sum(not t.complete() for t in diffs)}, expire=RUN_RECORD_SECONDS)
+        if shared_cache().get(plan_key) is None:
+            missing = [t for t in diffs + slices if not t.complete()]
+            self.trigger_event(WORK_PLANNED, self, len(missing))
+            rediffed = sum(isinstance(t, DiffPair) for t in missing)
+            shared_cache().add(plan_key, {"rediffed": rediffed}, expire=RUN_RECORD_SECONDS)
         yield diffs + slices
         self.rediffed = (shared_cache().get(plan_key) or {}).get("rediffed", len(diffs))
 
