@@ -10,6 +10,7 @@ import pytest
 from conftest import REPO, generate_dump
 
 from ir_trace.cli import run_pipeline
+from ir_trace.render import read_payload
 from ir_trace.tasks import DiffPair, SliceFunctions
 
 
@@ -58,7 +59,7 @@ def test_context_changes_the_report_not_the_diffs(tmp_path, ran, demo_dump):
     ran.clear()
     outcome = run_pipeline(demo_dump, out, 0, cache)
     assert ran == [] and not outcome["reused"]
-    assert '"context":0' in out.read_text()
+    assert read_payload(out.read_text())["context"] == 0
 
 
 def test_two_workers_build_the_same_report(tmp_path, demo_dump):
@@ -76,4 +77,4 @@ def test_luigi_module_entry_point(tmp_path, demo_dump):
         capture_output=True, text=True, cwd=REPO, timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    assert out.is_file() and "ConvertToSSA" in out.read_text()
+    assert out.is_file() and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
