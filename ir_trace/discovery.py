@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -104,12 +105,24 @@ def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], No
 
 
 def _read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file; a FIFO would block forever and a device never end, so both are refused."""
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except IsADirectoryError:
         raise DumpError(f"snapshot is a directory, not a file: {path}") from None
     except OSError as exc:
         raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise DumpError(f"snapshot is a directory, not a file: {path}")
+        raise DumpError(f"not a regular file: {path} (a pipe or device cannot be a snapshot)")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _check_directory(folder: Path) -> None:
@@ -130,6 +143,8 @@ def _classify_entries(folder: Path) -> tuple[dict[int, tuple[str, str]], dict[in
     for file in names:
         if file.startswith(".") or not file.endswith((".py", ".log")):
             continue
+        if not _is_utf8(file):
+            raise DumpError(f"file name is not UTF-8: {printable_path(folder / file)} (rename it)")
         match = _SNAPSHOT_NAME.match(file)
         if not match or (match["frontend"] and int(match["index"]) != 0) or (match["name"] and int(match["index"]) == 0):
             raise DumpError(f"malformed snapshot name: {folder / file} ({_EXPECTED})")
@@ -142,6 +157,20 @@ def _classify_entries(folder: Path) -> tuple[dict[int, tuple[str, str]], dict[in
     if not snapshots:
         raise DumpError(_no_snapshots_message(folder))
     return snapshots, logs
+
+
+def _is_utf8(name: str) -> bool:
+    """False for a name os.listdir decoded with surrogate escapes (its bytes are not UTF-8)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable_path(path: str | os.PathLike) -> str:
+    """A path for a message, its non-UTF-8 bytes shown as \\xNN escapes."""
+    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
 
 
 def _no_snapshots_message(folder: Path) -> str:
