@@ -3,7 +3,9 @@
 Entries are keyed by content hashes, so they never go stale; eviction is off so an entry
 cannot vanish between a completeness check and its use. Anything damaged (a garbage or
 truncated database, a missing or altered value file, a planted pickle) is treated as a
-miss and rebuilt, with one warning; a cache that cannot be opened at all is moved aside.
+miss and rebuilt, with one warning; a damaged database is moved aside. A directory that
+cannot be used (unwritable, locked) is left as it is and the run uses a temporary cache.
+A tampered database can make the cache read or delete only its own value files.
 """
 
 from __future__ import annotations
@@ -11,17 +13,26 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import atexit
 import os
+import re
+import shutil
 import sqlite3
+import stat
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 import diskcache
-from diskcache.core import MODE_BINARY, MODE_RAW, MODE_TEXT, UNKNOWN
+from diskcache.core import DEFAULT_SETTINGS, METADATA, MODE_BINARY, MODE_RAW, MODE_TEXT, UNKNOWN
 
 log = logging.getLogger("ir_trace")
 _warned: set[str] = set()
+# How diskcache names value files (Disk.filename): anything else in the database was planted.
+_VALUE_FILE = re.compile(r"[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{28}\.val")
+# diskcache runs `PRAGMA <key> = <value>` for stored sqlite_* settings and passes disk_* ones to the Disk.
+_SETTING_VALUE = re.compile(r"[\w.-]{1,64}")
 
 
 def warn_once(message: str) -> None:
@@ -50,7 +61,18 @@ class TextOnlyDisk(diskcache.Disk):
     def fetch(self, mode, filename, value, read):
         if mode not in (MODE_RAW, MODE_BINARY, MODE_TEXT):
             raise UnsafeEntry(f"entry stored in mode {mode}")
+        if mode != MODE_RAW:
+            if not isinstance(filename, str) or not _VALUE_FILE.fullmatch(filename):
+                raise UnsafeEntry(f"value file name not made by the cache: {filename!r}")
+            # lstat: a missing file raises OSError, which diskcache reports as a miss
+            if not stat.S_ISREG(os.lstat(os.path.join(self._directory, filename)).st_mode):
+                raise UnsafeEntry(f"value file is not a regular file: {filename}")
         return super().fetch(mode, filename, value, read)
+
+    def remove(self, file_path):
+        """Delete a value file, never a path a tampered database names outside the cache."""
+        if isinstance(file_path, str) and _VALUE_FILE.fullmatch(file_path):
+            super().remove(file_path)
 
 
 def default_cache_dir() -> Path:
@@ -69,6 +91,10 @@ class ResultCache:
         """The stored value, or None when absent or damaged (a damaged entry is dropped)."""
         try:
             stored = self._cache.get(key)
+            if stored is None and key in self._cache:  # the row is there, its value file is not
+                stored = self._cache.get(key)  # unless another process replaced the entry just now
+                if stored is None:
+                    raise UnsafeEntry("value file missing")
         except (sqlite3.Error, OSError, UnsafeEntry, UnicodeDecodeError) as exc:
             return self._drop(key, exc)
         if stored is None:
@@ -121,19 +147,43 @@ def _checksum(body: str) -> str:
 
 
 def _open(directory: Path) -> diskcache.Cache:
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(directory, 0o700)
+    try:
+        directory.mkdir(mode=0o700, parents=True)
+        os.chmod(directory, 0o700)  # owner only, whatever the umask; an existing directory keeps its mode
+    except FileExistsError:
+        pass
     settings = dict(disk=TextOnlyDisk, eviction_policy="none", size_limit=2**62, timeout=60)
     try:
+        _check_settings(directory / "cache.db")
         cache = diskcache.Cache(str(directory), **settings)
         cache.get("probe")  # a garbage or truncated database fails here rather than mid-run
         return cache
+    except sqlite3.OperationalError:
+        raise  # cannot open, read-only or locked: not damage, so the directory stays where it is
     except (sqlite3.DatabaseError, UnsafeEntry) as exc:
         aside = directory.with_name(f"{directory.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
         os.replace(directory, aside)
         warn_once(f"the cache {directory} was damaged ({exc}); moved it to {aside} and started a new one")
         directory.mkdir(mode=0o700)
         return diskcache.Cache(str(directory), **settings)
+
+
+def _check_settings(database: Path) -> None:
+    """Refuse a Settings table diskcache would obey blindly: unknown keys, values that are not plain words."""
+    if not database.exists():
+        return
+    if not database.is_file():
+        raise sqlite3.DatabaseError(f"{database.name} is not a regular file")
+    with closing(sqlite3.connect(database, timeout=60)) as connection:
+        try:
+            rows = connection.execute("SELECT key, value FROM Settings").fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return
+            raise
+    for key, value in rows:
+        if (key not in DEFAULT_SETTINGS and key not in METADATA) or not _SETTING_VALUE.fullmatch(str(value)):
+            raise sqlite3.DatabaseError(f"unexpected setting {str(key)[:40]!r}")
 
 
 def open_cache(directory: Path | None) -> ResultCache:
@@ -143,4 +193,6 @@ def open_cache(directory: Path | None) -> ResultCache:
             return ResultCache(Path(directory))
         except (OSError, sqlite3.Error) as exc:
             warn_once(f"cannot use the cache directory {directory} ({exc}); running without the cache")
-    return ResultCache(Path(tempfile.mkdtemp(prefix="pypto-ir-trace-cache-")))
+    scratch = tempfile.mkdtemp(prefix="pypto-ir-trace-cache-")
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # forked workers leave via os._exit
+    return ResultCache(Path(scratch))
