@@ -42,14 +42,22 @@ def timed_sweep(env: dict, root: Path, out: Path, workers: int, *extra: str) -> 
     command = [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep", "--root", str(root),
                "--out-dir", str(out), "--workers", str(workers), "--local-scheduler", *extra]
     started = time.perf_counter()
-    subprocess.run(command, env=env, cwd=REPO, check=True, capture_output=True)
+    subprocess.run(command, env=env, cwd=root.parent, check=True, capture_output=True)
     return time.perf_counter() - started
 
 
-def work_done(out: Path) -> dict:
-    """How many reports were rendered and pairs rediffed, from the per-dump records."""
-    works = [json.loads(p.read_text())["work"] for p in (out / ".sweep" / "records").glob("*.json")]
-    return {"rendered": sum(not w["reused"] for w in works), "rediffed": sum(w["rediffed"] for w in works)}
+def work_done(out: Path, since_ns: int) -> dict:
+    """Dumps looked at again, reports rendered and pairs rediffed by the sweep that started at `since_ns`."""
+    fresh = [p for p in (out / ".sweep" / "records").glob("*.json") if p.stat().st_mtime_ns >= since_ns]
+    works = [json.loads(p.read_text())["work"] for p in fresh]
+    return {"dumps_rerun": len(works), "rendered": sum(w["reused"] is False for w in works),
+            "rediffed": sum(w["rediffed"] or 0 for w in works)}
+
+
+def measured_sweep(env: dict, root: Path, out: Path, workers: int) -> dict:
+    since = time.time_ns()
+    seconds = timed_sweep(env, root, out, workers)
+    return {"seconds": round(seconds, 2), **work_done(out, since)}
 
 
 def bench_incremental(dumps: int, workers: int) -> dict:
@@ -61,19 +69,19 @@ def bench_incremental(dumps: int, workers: int) -> dict:
                             "--seed", str(seed)], check=True)
         config = scratch / "luigi.cfg"
         config.write_text(f"[ir_trace]\ncache_dir = {scratch / 'cache'}\n[core]\nlog_level = WARNING\n")
-        env = {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(REPO)}
+        code = scratch / "code"  # a frozen copy, so edits made meanwhile cannot invalidate the reports
+        for part in ("ir_trace", "templates"):
+            shutil.copytree(REPO / part, code / part, ignore=shutil.ignore_patterns("__pycache__"))
+        env = {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(code)}
         results = {"dumps": dumps, "workers": workers}
-        results["first"] = {"seconds": timed_sweep(env, root, out, workers), **work_done(out)}
-        stamp = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
-        results["unchanged"] = {"seconds": timed_sweep(env, root, out, workers),
-                                "files_rewritten": sum(p.stat().st_mtime_ns != t for p, t in stamp.items())}
+        results["first"] = measured_sweep(env, root, out, workers)
+        results["unchanged"] = measured_sweep(env, root, out, workers)
         for path in root.rglob("*.py"):
             os.utime(path)
-        results["touched"] = {"seconds": timed_sweep(env, root, out, workers), **work_done(out)}
+        results["touched"] = measured_sweep(env, root, out, workers)
         snapshot = next((root / "prog001" / "passes_dump").glob("20_after_*.py"))
         snapshot.write_text(snapshot.read_text() + "# changed\n")
-        results["one_changed"] = {"seconds": timed_sweep(env, root, out, workers), **work_done(out)}
-        results["one_changed"]["rendered"] = 1 if results["one_changed"]["rendered"] else 0
+        results["one_changed"] = measured_sweep(env, root, out, workers)
         return results
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -14,10 +14,13 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 
 from ir_trace.errors import IRTraceError
 from ir_trace.sweep import (
@@ -29,7 +32,6 @@ from ir_trace.sweep import (
     stat_fingerprint,
     unique_report_names,
 )
-from tests.conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 
 SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
 CHROMIUM = "/usr/bin/chromium"
@@ -113,6 +115,13 @@ def wait_for_port(port: int, process: subprocess.Popen) -> None:
         except OSError:
             time.sleep(0.1)
     raise AssertionError(f"luigid never listened on 127.0.0.1:{port}")
+
+
+def done_tasks(port: int) -> dict:
+    """luigid's own view of the finished tasks, through the API its web page uses."""
+    query = urllib.parse.quote(json.dumps({"status": "DONE"}))
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/task_list?data={query}", timeout=30) as response:
+        return json.load(response)["response"]
 
 
 # ---------- the core, without Luigi ----------
@@ -340,6 +349,7 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
         workers = [subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     text=True) for _ in range(2)]
         logs = [worker.communicate(timeout=300)[0] for worker in workers]
+        reported = done_tasks(port)
     finally:
         luigid.terminate()
         luigid.wait(timeout=30)
@@ -351,6 +361,11 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
     assert sorted(programs(out)) == [f"prog{n}" for n in range(1, 7)]
     for n in range(1, 7):
         assert (out / f"prog{n}.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+    progress = {task["params"]["name"]: (task["progress_percentage"], task["status_message"])
+                for task in reported.values() if task["name"] == "SweepDump"}
+    assert progress["prog1"] == (100, "prog1: done")  # what luigid's web page shows
+    assert [t["status_message"] for t in reported.values() if t["name"] == "Sweep"] == [
+        "6 programs: 0 diverged, 0 invalid, 0 new, 0 gone"]
 
 
 # ---------- the index in Chromium ----------
