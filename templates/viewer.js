@@ -1,6 +1,8 @@
 /* pypto-ir-trace viewer.
- * Builds every diff row in the browser from the payload (schema 1, see ir_trace/payload.py).
- * Snapshots are rebuilt lazily by replaying hunks; only rows near the viewport are in the DOM.
+ * Builds every diff row in the browser from the payload (schema 1, see ir_trace/payload.py; the
+ * run-against-run form is ir_trace/compare.py). Snapshots are rebuilt lazily by replaying hunks;
+ * only rows near the viewport are in the DOM. A diff between two snapshots the payload does not
+ * pair (Compare with) is computed here by a port of ir_trace/diff.py.
  * Data is only ever inserted with textContent: snapshot text is data, never markup. */
 (() => {
   'use strict';
@@ -21,18 +23,264 @@
     document.body.prepend(note);
   }
 
+  /* ================= line diff: a compact port of ir_trace/diff.py ================= */
+
+  const MAX_EDITS = 2000;           // Myers gives up beyond this many edits; patience anchors take over
+  const MAX_BLOCK_PRODUCT = 4e6;    // no pairing inside a huge replaced block (as diff.py)
+  const MAX_TOKEN_PRODUCT = 250000; // whole-middle emphasis for very long edited lines (as diff.py)
+  const TOKEN_SPLIT = /[\p{L}\p{N}_]+|\s+|[^\p{L}\p{N}_\s]/gu;
+  const QUALIFIED_CALL = /([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(/;
+
+  /** Myers O(ND): append the matched (i, j) of a shortest edit script of a[a0,a1) -> b[b0,b1) to
+   *  `out` (flat, increasing). False, appending nothing, when it needs more than MAX_EDITS edits. */
+  function myers(a, b, a0, a1, b0, b1, out) {
+    const n = a1 - a0, m = b1 - b0;
+    if (!n || !m) return true;
+    const limit = Math.min(n + m, MAX_EDITS), off = limit + 1;
+    const v = new Int32Array(2 * limit + 3);
+    const trace = [];
+    let found = -1;
+    for (let d = 0; d <= limit && found < 0; d++) {
+      for (let k = -d; k <= d; k += 2) {
+        let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+        let y = x - k;
+        while (x < n && y < m && a[a0 + x] === b[b0 + y]) { x++; y++; }
+        v[off + k] = x;
+        if (x >= n && y >= m) { found = d; break; }
+      }
+      trace.push(v.slice(off - d, off + d + 1));
+    }
+    if (found < 0) return false;
+    const back = [];
+    let x = n, y = m;
+    for (let d = found; d > 0; d--) {
+      const prev = trace[d - 1], k = x - y;
+      const pk = k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]) ? k + 1 : k - 1;
+      const px = prev[pk + d - 1], py = px - pk;
+      while (x > px && y > py) back.push(--x, --y);
+      x = px; y = py;
+    }
+    while (x > 0 && y > 0) back.push(--x, --y);
+    for (let t = back.length - 2; t >= 0; t -= 2) out.push(a0 + back[t], b0 + back[t + 1]);
+    return true;
+  }
+
+  /** Matched (i, j) of a[a0,a1) and b[b0,b1), flat and increasing: common ends trimmed, then Myers;
+   *  when the middle is too different for that, lines unique to both sides anchor it (patience). */
+  function matchSeq(a, b, a0, a1, b0, b1, out, depth = 0) {
+    while (a0 < a1 && b0 < b1 && a[a0] === b[b0]) out.push(a0++, b0++);
+    const tail = [];
+    while (a1 > a0 && b1 > b0 && a[a1 - 1] === b[b1 - 1]) tail.push(--a1, --b1);
+    if (a0 < a1 && b0 < b1 && !myers(a, b, a0, a1, b0, b1, out) && depth < 8) {
+      const anchors = uniqueAnchors(a, b, a0, a1, b0, b1);
+      let i = a0, j = b0;
+      for (let t = 0; t < anchors.length; t += 2) {
+        matchSeq(a, b, i, anchors[t], j, anchors[t + 1], out, depth + 1);
+        out.push(anchors[t], anchors[t + 1]);
+        i = anchors[t] + 1; j = anchors[t + 1] + 1;
+      }
+      if (anchors.length) matchSeq(a, b, i, a1, j, b1, out, depth + 1);
+    }
+    for (let t = tail.length - 2; t >= 0; t -= 2) out.push(tail[t], tail[t + 1]);
+    return out;
+  }
+
+  /** Lines occurring once on each side, reduced to their longest run increasing on both sides. */
+  function uniqueAnchors(a, b, a0, a1, b0, b1) {
+    const seen = new Map();     // value -> [count in a, position in a, count in b, position in b]
+    for (let i = a0; i < a1; i++) {
+      const s = seen.get(a[i]);
+      if (s) s[0]++; else seen.set(a[i], [1, i, 0, -1]);
+    }
+    for (let j = b0; j < b1; j++) {
+      const s = seen.get(b[j]);
+      if (s) { s[2]++; s[3] = j; }
+    }
+    const cand = [];
+    for (let i = a0; i < a1; i++) {
+      const s = seen.get(a[i]);
+      if (s[0] === 1 && s[2] === 1) cand.push(i, s[3]);
+    }
+    const tails = [], tailAt = [], prev = new Int32Array(cand.length >> 1);
+    for (let c = 0; c < cand.length >> 1; c++) {
+      const bj = cand[2 * c + 1];
+      let lo = 0, hi = tails.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (tails[mid] < bj) lo = mid + 1; else hi = mid; }
+      tails[lo] = bj; tailAt[lo] = c; prev[c] = lo ? tailAt[lo - 1] : -1;
+    }
+    const chain = [];
+    for (let c = tails.length ? tailAt[tails.length - 1] : -1; c >= 0; c = prev[c]) chain.push(cand[2 * c + 1], cand[2 * c]);
+    return chain.reverse();
+  }
+
+  /** Call fn(i0, i1, j0, j1) for every gap between matches (flat pairs) within [0,n) x [0,m). */
+  function forEachGap(matches, n, m, fn) {
+    let i = 0, j = 0;
+    for (let t = 0; t <= matches.length; t += 2) {
+      const mi = t < matches.length ? matches[t] : n, mj = t < matches.length ? matches[t + 1] : m;
+      if (mi > i || mj > j) fn(i, mi, j, mj);
+      i = mi + 1; j = mj + 1;
+    }
+  }
+
+  function operation(line) {
+    const at = line.indexOf(' = ');
+    const m = QUALIFIED_CALL.exec(at >= 0 ? line.slice(at + 3) : line);
+    return m ? m[1] : null;
+  }
+
+  function sharesMostTokens(x, y) {
+    if (!x.trim() || !y.trim()) return false;
+    const tx = x.match(TOKEN_SPLIT) || [], ty = y.match(TOKEN_SPLIT) || [];
+    const counts = new Map();
+    for (const t of ty) counts.set(t, (counts.get(t) || 0) + 1);
+    let common = 0;
+    for (const t of tx) {
+      const c = counts.get(t);
+      if (c) { common++; counts.set(t, c - 1); }
+    }
+    return (2 * common) / (tx.length + ty.length) >= 0.6;
+  }
+
+  /** SPEC's alignment rules inside one replaced block: lines equal after removing leading
+   *  whitespace pair up, then lines calling the same qualified operation, then the rest in order
+   *  when they share most of their tokens. Returns absolute [i, j] pairs, increasing. */
+  function alignBlock(a, b, a0, a1, b0, b1) {
+    const n = a1 - a0, m = b1 - b0, pairs = [];
+    if (!n || !m || n * m > MAX_BLOCK_PRODUCT) return pairs;
+    const sa = a.slice(a0, a1).map((s) => s.trimStart()), sb = b.slice(b0, b1).map((s) => s.trimStart());
+    const first = matchSeq(sa, sb, 0, n, 0, m, []);
+    for (let t = 0; t < first.length; t += 2) pairs.push([a0 + first[t], b0 + first[t + 1]]);
+    forEachGap(first, n, m, (g0, g1, h0, h1) => {
+      const oa = [], ob = [];
+      for (let i = g0; i < g1; i++) oa.push(operation(a[a0 + i]) || `\u0000a${i}`);
+      for (let j = h0; j < h1; j++) ob.push(operation(b[b0 + j]) || `\u0000b${j}`);
+      const second = matchSeq(oa, ob, 0, oa.length, 0, ob.length, []);
+      for (let t = 0; t < second.length; t += 2) pairs.push([a0 + g0 + second[t], b0 + h0 + second[t + 1]]);
+      forEachGap(second, oa.length, ob.length, (c0, c1, d0, d1) => {
+        for (let t = 0; t < Math.min(c1 - c0, d1 - d0); t++) {
+          const i = a0 + g0 + c0 + t, j = b0 + h0 + d0 + t;
+          if (sharesMostTokens(a[i], b[j])) pairs.push([i, j]);
+        }
+      });
+    });
+    return pairs.sort((x, y) => x[0] - y[0]);
+  }
+
+  /** Changed character ranges of an edited line (UTF-16 offsets): common ends trimmed, then tokens. */
+  function changedRanges(a, b) {
+    const n = Math.min(a.length, b.length);
+    let p = 0;
+    while (p < n && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+    let s = 0;
+    while (s < n - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+    const midA = a.slice(p, a.length - s), midB = b.slice(p, b.length - s);
+    const ta = midA.match(TOKEN_SPLIT) || [], tb = midB.match(TOKEN_SPLIT) || [];
+    if (!ta.length || !tb.length || ta.length * tb.length > MAX_TOKEN_PRODUCT) {
+      return [midA ? [[p, p + midA.length]] : [], midB ? [[p, p + midB.length]] : []];
+    }
+    const matches = matchSeq(ta, tb, 0, ta.length, 0, tb.length, []);
+    const keptA = new Uint8Array(ta.length), keptB = new Uint8Array(tb.length);
+    for (let t = 0; t < matches.length; t += 2) { keptA[matches[t]] = 1; keptB[matches[t + 1]] = 1; }
+    return [tokenRanges(ta, keptA, p), tokenRanges(tb, keptB, p)];
+  }
+
+  function tokenRanges(tokens, kept, pos) {
+    const ranges = [];
+    for (let t = 0; t < tokens.length; t++) {
+      const end = pos + tokens[t].length;
+      if (!kept[t]) {
+        if (ranges.length && ranges[ranges.length - 1][1] === pos) ranges[ranges.length - 1][1] = end;
+        else ranges.push([pos, end]);
+      }
+      pos = end;
+    }
+    return ranges;
+  }
+
+  /** Line ranges to diff separately: functions matched by key, and the stretches between them
+   *  (diff.py's segment trick, which keeps 11k-line snapshots fast). */
+  function segmentRanges(A, B) {
+    const whole = [[0, A.lines.length, 0, B.lines.length]];
+    if (!A.fns || !B.fns || !ordered(A.fns) || !ordered(B.fns)) return whole;
+    const ka = A.fns.map((f) => f[0]), kb = B.fns.map((f) => f[0]);
+    const matched = matchSeq(ka, kb, 0, ka.length, 0, kb.length, []);
+    const ranges = [];
+    let pa = 0, pb = 0;
+    for (let t = 0; t < matched.length; t += 2) {
+      const fa = A.fns[matched[t]], fb = B.fns[matched[t + 1]];
+      ranges.push([pa, fa[1], pb, fb[1]], [fa[1], fa[2], fb[1], fb[2]]);
+      pa = fa[2]; pb = fb[2];
+    }
+    ranges.push([pa, A.lines.length, pb, B.lines.length]);
+    return ranges;
+  }
+
+  function ordered(fns) {
+    for (let i = 0; i < fns.length; i++) if (fns[i][1] > fns[i][2] || (i && fns[i][1] < fns[i - 1][2])) return false;
+    return true;
+  }
+
+  /** Hunks (payload form) turning snapshot A into snapshot B; A, B = { lines, ids, fns }. */
+  function diffSnapshots(A, B) {
+    const blocks = [];
+    for (const [a0, a1, b0, b1] of segmentRanges(A, B)) {
+      let same = a1 - a0 === b1 - b0;
+      for (let t = 0; same && t < a1 - a0; t++) same = A.ids[a0 + t] === B.ids[b0 + t];
+      if (same) continue;
+      const matches = matchSeq(A.ids, B.ids, a0, a1, b0, b1, []);
+      let i = a0, j = b0;
+      for (let t = 0; t <= matches.length; t += 2) {
+        const mi = t < matches.length ? matches[t] : a1, mj = t < matches.length ? matches[t + 1] : b1;
+        if (mi > i || mj > j) {
+          const last = blocks[blocks.length - 1];
+          if (last && last[1] === i && last[3] === j) { last[1] = mi; last[3] = mj; } else blocks.push([i, mi, j, mj]);
+        }
+        i = mi + 1; j = mj + 1;
+      }
+    }
+    return blocks.map(([a0, a1, b0, b1]) => [
+      a0, a1, b0, b1, B.lines.slice(b0, b1),
+      alignBlock(A.lines, B.lines, a0, a1, b0, b1).map(([i, j]) => [i, j, ...changedRanges(A.lines[i], B.lines[j])]),
+    ]);
+  }
+
+  /* ================= warnings in .log files ================= */
+
+  // passes_dump/NN_after_X.py:LINE:COL: warning: MESSAGE [Check]   (the compiler's formatter)
+  const WARNING_LINE = /^\s*(\S*?\.py):(\d+)(?::(\d+))?:\s*warning:\s*(.*?)\s*$/;
+  // warning: NN_after_X.py:LINE: MESSAGE                           (an older form)
+  const WARNING_LINE_OLD = /^\s*warning:\s*(\S*?\.py):(\d+)(?::(\d+))?:\s*(.*?)\s*$/;
+  const CHECK_SUFFIX = /^(.*?)\s*\[([^\][]+)\]$/;
+
+  /** Warnings of one log: { file, line (1-based), col, message, check, key }. */
+  function parseWarnings(log) {
+    const found = [];
+    for (const text of log.split('\n')) {
+      const m = WARNING_LINE.exec(text) || WARNING_LINE_OLD.exec(text);
+      if (!m) continue;
+      const c = CHECK_SUFFIX.exec(m[4]);
+      const message = c ? c[1] : m[4], check = c ? c[2] : '';
+      found.push({
+        file: m[1].slice(m[1].lastIndexOf('/') + 1), line: Number(m[2]), col: m[3] ? Number(m[3]) : null,
+        message, check, key: `${check}\u0000${message}`, text: text.trim(),
+      });
+    }
+    return found;
+  }
+
+  /* ================= the viewer ================= */
+
   function startViewer(payload) {
     const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
     const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
     const EQ = 0, DEL = 1, INS = 2, CHG = 3;
     const FOLD = 'fold';
-
-    const passes = payload.passes;
-    const lastPass = passes.length - 1;
+    const against = payload.mode === 'against';
     const context = Math.max(0, payload.context | 0);
 
     // Timing hooks for benchmarks/browser_bench.py; harmless otherwise.
-    const trace = { firstDiffPainted: null, switches: [], expands: [] };
+    const trace = { firstDiffPainted: null, switches: [], expands: [], finds: [] };
     window.__irTrace = trace;
 
     const $ = (id) => document.getElementById(id);
@@ -43,16 +291,62 @@
       return node;
     }
 
-    /* ---------- snapshots ---------- */
+    /* ---------- runs: snapshots, function indexes, warnings ---------- */
 
-    const snapshotCache = [passes[0].lines];
+    const lineIds = new Map();  // line text -> small integer, shared by every snapshot of every run
 
-    /** Lines of snapshot k, replaying hunks from the nearest snapshot already built. */
-    function snapshotLines(k) {
-      let j = k;
-      while (!snapshotCache[j]) j--;
-      for (j++; j <= k; j++) snapshotCache[j] = applyHunks(snapshotCache[j - 1], passes[j].hunks);
-      return snapshotCache[k];
+    function makeRun(data, label) {
+      const passes = data.passes;
+      const cache = [passes[0].lines], idsCache = [], warnCache = [], parsedCache = [];
+
+      /** Lines of snapshot k, replaying hunks from the nearest snapshot already built. */
+      function lines(k) {
+        let j = k;
+        while (!cache[j]) j--;
+        for (j++; j <= k; j++) cache[j] = applyHunks(cache[j - 1], passes[j].hunks);
+        return cache[k];
+      }
+
+      /** Function index of snapshot k; an unchanged snapshot omits it and reuses the previous one. */
+      function fns(k) {
+        for (let j = k; j >= 0; j--) {
+          if ('functions' in passes[j]) return { list: passes[j].functions, error: passes[j].parse_error || null };
+        }
+        return { list: null, error: 'no function index in the report' };
+      }
+
+      /** Interned line ids (a last line without "\n" differs from the same line with one). */
+      function ids(k) {
+        if (idsCache[k]) return idsCache[k];
+        const ls = lines(k), out = new Int32Array(ls.length);
+        for (let i = 0; i < ls.length; i++) {
+          const key = i === ls.length - 1 && !passes[k].eol ? `${ls[i]}\u0000no newline` : ls[i];
+          let id = lineIds.get(key);
+          if (id === undefined) lineIds.set(key, (id = lineIds.size));
+          out[i] = id;
+        }
+        return (idsCache[k] = out);
+      }
+
+      function parsed(k) {
+        if (!parsedCache[k]) parsedCache[k] = passes[k].log ? parseWarnings(passes[k].log) : [];
+        return parsedCache[k];
+      }
+
+      /** Warnings of pass k, each marked carried when pass k-1 raised the same check and message,
+       *  and linked when it points into snapshot k itself. */
+      function warnings(k) {
+        if (warnCache[k]) return warnCache[k];
+        const before = new Set(k > 0 ? parsed(k - 1).map((w) => w.key) : []);
+        const list = parsed(k).map((w) => ({ ...w, carried: before.has(w.key), linked: w.file === passes[k].file && w.line >= 1 }));
+        return (warnCache[k] = list);
+      }
+
+      return {
+        data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
+        text: (k) => lines(k).join('\n') + (passes[k].eol ? '\n' : ''),
+        snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list }),
+      };
     }
 
     function applyHunks(prev, hunks) {
@@ -68,29 +362,118 @@
       return out;
     }
 
-    function snapshotText(k) {
-      return snapshotLines(k).join('\n') + (passes[k].eol ? '\n' : '');
+    const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A')) : [makeRun(payload, '')];
+    const main = runs[0];
+
+    /* ---------- entries: the sidebar's items ---------- */
+
+    const pad = (index) => String(index).padStart(2, '0');
+
+    /** One sidebar item: a pass (its own diff), or in run-against-run mode a matched pass. */
+    const entries = [];
+    if (!against) {
+      for (let k = 1; k <= main.last; k++) {
+        const p = main.passes[k];
+        entries[k] = {
+          k, index: p.index, name: p.name, title: p.file, changed: p.changed, inserted: p.inserted,
+          deleted: p.deleted, log: { run: 0, pos: k }, badges: p.changed ? [] : [['noop', 'no-op']],
+          history: () => passSpec(0, k),
+        };
+      }
+    } else {
+      payload.matches.forEach((m, k) => {
+        const pa = m.a != null ? runs[0].passes[m.a] : null, pb = m.b != null ? runs[1].passes[m.b] : null;
+        const both = pa && pb;
+        const badges = [];
+        if (m.status === 'renamed') badges.push(['renamed', 'renamed']);
+        if (m.status === 'only-a') badges.push(['only', 'only in A']);
+        else if (m.status === 'only-b') badges.push(['only', 'only in B']);
+        else badges.push(m.differs ? ['differs', 'differs'] : ['noop', 'same']);
+        entries[k] = {
+          k, match: m, index: (pa || pb).index,
+          name: m.status === 'renamed' ? `${pa.name} \u2192 ${pb.name}` : (pa || pb).name,
+          title: [pa && `A: ${pa.file}`, pb && `B: ${pb.file}`].filter(Boolean).join(' \u00b7 '),
+          changed: m.differs, inserted: both ? m.inserted : null, deleted: both ? m.deleted : null,
+          log: pb ? { run: 1, pos: m.b } : { run: 0, pos: m.a }, badges,
+          history: () => (both ? crossSpec(k) : null),
+        };
+      });
+    }
+    const firstEntry = against ? 0 : 1;
+    const lastEntry = entries.length - 1;
+
+    /* ---------- diff specs: which two snapshots a view compares ---------- */
+
+    const specCache = new Map();
+
+    /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload. */
+    function passSpec(r, k) {
+      return { key: `${r}:${k - 1}>${r}:${k}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks: runs[r].passes[k].hunks || [] };
     }
 
-    /** Function index of snapshot k; an unchanged snapshot omits it and reuses the previous one. */
-    function functionIndex(k) {
-      for (let j = k; j >= 0; j--) {
-        if ('functions' in passes[j]) return { list: passes[j].functions, error: passes[j].parse_error || null };
+    /** Run A's snapshot against run B's at one matched pass, hunks from the payload. */
+    function crossSpec(k) {
+      const m = entries[k].match;
+      return { key: `0:${m.a}>1:${m.b}`, before: { run: 0, pos: m.a }, after: { run: 1, pos: m.b }, hunks: m.hunks || [] };
+    }
+
+    /** Snapshot j -> k of one run, diffed here (Compare with). */
+    function rangeSpec(r, j, k) {
+      const key = `${r}:${j}>${r}:${k}`;
+      if (specCache.has(key)) return specCache.get(key);
+      const started = performance.now();
+      const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks: diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k)) };
+      trace.lastRangeDiffMs = performance.now() - started;
+      if (specCache.size > 8) specCache.delete(specCache.keys().next().value);
+      specCache.set(key, spec);
+      return spec;
+    }
+
+    function countHunks(hunks) {
+      let inserted = 0, deleted = 0;
+      for (const [a0, a1, b0, b1] of hunks) { inserted += b1 - b0; deleted += a1 - a0; }
+      return { inserted, deleted };
+    }
+
+    /** The views a run-against-run entry offers: A vs B, and each run's own pass diff. */
+    function runViews(k) {
+      const m = entries[k].match;
+      return { ab: m.a != null && m.b != null, a: m.a != null && m.a > 0, b: m.b != null && m.b > 0 };
+    }
+
+    function effectiveRunView(k) {
+      const ok = runViews(k);
+      if (ok[state.runView]) return state.runView;
+      return ok.ab ? 'ab' : ok.a ? 'a' : 'b';
+    }
+
+    /** Before position for pass k: the chosen earlier snapshot, or the previous one. */
+    function fromOf(k) {
+      return state.from >= 0 && state.from < k ? state.from : k - 1;
+    }
+
+    function currentSpec() {
+      const k = state.sel;
+      if (!against) {
+        const j = fromOf(k);
+        return j === k - 1 ? passSpec(0, k) : rangeSpec(0, j, k);
       }
-      return { list: null, error: 'no function index in the report' };
+      const viewName = effectiveRunView(k), m = entries[k].match;
+      if (viewName === 'ab') return crossSpec(k);
+      return viewName === 'a' ? passSpec(0, m.a) : passSpec(1, m.b);
     }
 
     /* ---------- row model ---------- */
 
     const alignedCache = new Map();
 
-    /** Side-by-side rows for pass k: equal lines, paired edits, unpaired deletions then insertions. */
-    function alignedRows(k) {
-      if (alignedCache.has(k)) return alignedCache.get(k);
+    /** Side-by-side rows for a spec: equal lines, paired edits, unpaired deletions then insertions. */
+    function alignedRows(spec) {
+      if (alignedCache.has(spec.key)) return alignedCache.get(spec.key);
       const rows = [];
-      const beforeCount = snapshotLines(k - 1).length;
+      const beforeCount = runs[spec.before.run].lines(spec.before.pos).length;
       let a = 0, b = 0;
-      for (const [a0, a1, , b1, , pairs] of passes[k].hunks || []) {
+      for (const [a0, a1, , b1, , pairs] of spec.hunks) {
         while (a < a0) rows.push({ kind: EQ, a: a++, b: b++ });
         for (const [ai, bi, ar, br] of pairs || []) {
           while (a < ai) rows.push({ kind: DEL, a: a++, b: -1 });
@@ -102,13 +485,13 @@
       }
       while (a < beforeCount) rows.push({ kind: EQ, a: a++, b: b++ });
       if (alignedCache.size > 12) alignedCache.delete(alignedCache.keys().next().value);
-      alignedCache.set(k, rows);
+      alignedCache.set(spec.key, rows);
       return rows;
     }
 
-    /** Function choices for pass k: the union of both sides, or the reason none can be offered. */
-    function functionChoices(k) {
-      const before = functionIndex(k - 1), after = functionIndex(k);
+    /** Function choices for a spec: the union of both sides, or the reason none can be offered. */
+    function functionChoices(spec) {
+      const before = runs[spec.before.run].fns(spec.before.pos), after = runs[spec.after.run].fns(spec.after.pos);
       if (!after.list || !before.list) {
         const side = !after.list ? 'after' : 'before';
         const reason = (!after.list ? after.error : before.error) || 'it cannot be parsed safely';
@@ -123,7 +506,7 @@
       const choices = [...byKey.values()];
       const shortCount = new Map();
       for (const c of choices) {
-        c.short = c.key.slice(c.key.lastIndexOf('.') + 1);
+        c.short = shortName(c.key);
         shortCount.set(c.short, (shortCount.get(c.short) || 0) + 1);
       }
       for (const c of choices) {
@@ -134,7 +517,9 @@
       return { choices, error: null };
     }
 
-    /** Rows of the current pass restricted to one function's line ranges on each side.
+    const shortName = (key) => key.slice(key.lastIndexOf('.') + 1);
+
+    /** Rows restricted to one function's line ranges on each side.
      *  A function on one side only reads as wholly inserted / deleted, whatever the line diff paired. */
     function restrictRows(rows, choice) {
       if (!choice) return rows;
@@ -143,7 +528,7 @@
         for (let i = start; i < end; i++) out.push(kind === DEL ? { kind, a: i, b: -1 } : { kind, a: -1, b: i });
         return out;
       }
-      const [as, ae] = choice.a || [0, 0], [bs, be] = choice.b || [0, 0];
+      const [as, ae] = choice.a, [bs, be] = choice.b;
       return rows.filter((r) => (r.a >= as && r.a < ae) || (r.b >= bs && r.b < be));
     }
 
@@ -171,6 +556,141 @@
       return display;
     }
 
+    /* ---------- function history ---------- */
+
+    const fnStatsCache = [];
+
+    function functionAt(list, line) {
+      let lo = 0, hi = list.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, f = list[mid];
+        if (line < f[1]) hi = mid - 1; else if (line >= f[2]) lo = mid + 1; else return f[0];
+      }
+      return null;
+    }
+
+    /** Per-function change of an entry: key -> { ins, del, created, removed }; null when a side
+     *  cannot be sliced. Deleted lines belong to the before snapshot's function, inserted lines
+     *  to the after snapshot's. */
+    function fnStatsOf(k) {
+      if (fnStatsCache[k] !== undefined) return fnStatsCache[k];
+      const spec = entries[k].history();
+      const before = spec && runs[spec.before.run].fns(spec.before.pos).list;
+      const after = spec && runs[spec.after.run].fns(spec.after.pos).list;
+      if (!before || !after) return (fnStatsCache[k] = null);
+      const stats = new Map();
+      const of = (key) => {
+        let s = stats.get(key);
+        if (!s) stats.set(key, (s = { ins: 0, del: 0, created: false, removed: false }));
+        return s;
+      };
+      for (const [a0, a1, b0, b1] of spec.hunks) {
+        for (let i = a0; i < a1; i++) { const key = functionAt(before, i); if (key) of(key).del++; }
+        for (let j = b0; j < b1; j++) { const key = functionAt(after, j); if (key) of(key).ins++; }
+      }
+      const keysA = new Set(before.map((f) => f[0])), keysB = new Set(after.map((f) => f[0]));
+      for (const key of keysB) if (!keysA.has(key)) of(key).created = true;
+      for (const key of keysA) if (!keysB.has(key)) of(key).removed = true;
+      return (fnStatsCache[k] = stats);
+    }
+
+    /** The selected function's change at entry k, or null when untouched (undefined: unknown). */
+    function fnChange(k, key) {
+      const stats = fnStatsOf(k);
+      if (!stats) return undefined;
+      const s = stats.get(key);
+      return s && (s.ins || s.del || s.created || s.removed) ? s : null;
+    }
+
+    /* ---------- find ---------- */
+
+    const find = { text: '', regex: false, matchCase: false, re: null, error: '', memo: new Map(), series: [] };
+
+    function compileFind() {
+      find.memo = new Map();
+      find.series = [];
+      find.re = null;
+      find.error = '';
+      if (!find.text) return;
+      const source = find.regex ? find.text : find.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      try {
+        find.re = new RegExp(source, find.matchCase ? 'gu' : 'giu');
+      } catch (err) {
+        find.error = `Not a valid regular expression: ${err.message}`;
+      }
+    }
+
+    /** [start, end] of every non-empty match in a line. */
+    function findRanges(line) {
+      const re = find.re, out = [];
+      re.lastIndex = 0;
+      let m;
+      while ((m = re.exec(line)) !== null) {
+        if (m[0] === '') { re.lastIndex++; continue; }
+        out.push([m.index, m.index + m[0].length]);
+      }
+      return out;
+    }
+
+    function countLine(line) {
+      let c = find.memo.get(line);
+      if (c !== undefined) return c;
+      const re = find.re;
+      c = 0;
+      re.lastIndex = 0;
+      let m;
+      while ((m = re.exec(line)) !== null) {
+        if (m[0] === '') re.lastIndex++; else c++;
+      }
+      if (find.memo.size > 500000) find.memo.clear();
+      find.memo.set(line, c);
+      return c;
+    }
+
+    /** Matches in every snapshot of run r, over the delta-encoded data: the base snapshot's count,
+     *  then per pass minus the matches in deleted lines, plus those in inserted lines. */
+    function findSeries(r) {
+      if (find.series[r]) return find.series[r];
+      const run = runs[r], counts = new Array(run.last + 1);
+      let c = 0;
+      for (const line of run.passes[0].lines) c += countLine(line);
+      counts[0] = c;
+      for (let k = 1; k <= run.last; k++) {
+        const hunks = run.passes[k].hunks;
+        if (hunks && hunks.length) {
+          const prev = run.lines(k - 1);
+          for (const [a0, a1, , , bLines] of hunks) {
+            for (let i = a0; i < a1; i++) c -= countLine(prev[i]);
+            for (const line of bLines) c += countLine(line);
+          }
+        }
+        counts[k] = c;
+      }
+      return (find.series[r] = counts);
+    }
+
+    /** Match counts on the two sides of an entry's own diff: [before, after]. */
+    function findCounts(k) {
+      if (!against) { const s = findSeries(0); return [s[k - 1], s[k]]; }
+      const m = entries[k].match;
+      return [m.a != null ? findSeries(0)[m.a] : null, m.b != null ? findSeries(1)[m.b] : null];
+    }
+
+    /** How the match count changes at entry k: { kind, label } or null. */
+    function findChange(k) {
+      if (!find.re) return null;
+      const [before, after] = findCounts(k);
+      if (before === null || after === null || before === after) return null;
+      if (against) {
+        if (!before) return { kind: 'in', label: `only in B (${after})` };
+        if (!after) return { kind: 'out', label: `only in A (${before})` };
+        return { kind: 'count', label: `A ${before} \u00b7 B ${after}` };
+      }
+      if (!before) return { kind: 'in', label: `introduced (${after})` };
+      if (!after) return { kind: 'out', label: `removed (${before})` };
+      return { kind: 'count', label: `count ${before} \u2192 ${after}` };
+    }
+
     /* ---------- syntax colouring ---------- */
 
     // One pass over the line; groups map to classes in CLASS_OF. Only rendered rows are coloured.
@@ -184,7 +704,7 @@
       '(?<=\\b(?:def|class) )([A-Za-z_]\\w*)',                 // 7 defined name
     ].join('|'), 'g');
     const CLASS_OF = ['', 't-c', 't-s', 't-d', 't-p', 't-k', 't-n', 't-f'];
-    const EMPHASIS = 8;
+    const EMPHASIS = 8, HIT = 16;
     const tokenCache = new Map();
 
     /** Flat [start, end, class, ...] token list for one line, memoised by text. */
@@ -204,21 +724,26 @@
       return tokens;
     }
 
-    /** Fill a code cell with coloured spans, emphasising the changed character ranges. */
+    /** Fill a code cell with coloured spans, emphasising changed ranges and find matches. */
     function paintCode(cell, text, ranges) {
       const n = text.length;
       if (!n) return;
       const tokens = tokenize(text);
-      if (!tokens.length && !ranges) { cell.textContent = text; return; }
+      const hits = find.re ? findRanges(text) : null;
+      if (!tokens.length && !ranges && !(hits && hits.length)) { cell.textContent = text; return; }
       const cls = new Uint8Array(n);
       for (let t = 0; t < tokens.length; t += 3) cls.fill(tokens[t + 2], tokens[t], tokens[t + 1]);
       if (ranges) for (const [s, e] of ranges) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= EMPHASIS;
+      if (hits) for (const [s, e] of hits) for (let i = s; i < e; i++) cls[i] |= HIT;
       let start = 0;
       for (let i = 1; i <= n; i++) {
         if (i < n && cls[i] === cls[start]) continue;
         const c = cls[start], piece = text.slice(start, i);
         if (c === 0) cell.appendChild(document.createTextNode(piece));
-        else cell.appendChild(el('span', [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : ''].join(' ').trim(), piece));
+        else {
+          const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : ''].filter(Boolean).join(' ');
+          cell.appendChild(el(c & HIT ? 'mark' : 'span', names, piece));
+        }
         start = i;
       }
     }
@@ -226,7 +751,7 @@
     /* ---------- state ---------- */
 
     const state = {
-      sel: 0,                   // position in passes of the selected pass (0 = none yet)
+      sel: -1,                  // entry shown (-1 = none yet)
       fn: '',                   // '' = whole file, else a function key
       layout: 'side',
       wrap: false,
@@ -234,9 +759,12 @@
       expanded: new Set(),      // fold starts opened by a click, for the current view only
       showChanged: true,
       showNoop: true,
+      fnOnly: false,            // Only passes that change this function
       query: '',
+      from: -1,                 // Compare with: before snapshot position (-1 = the previous one)
+      runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
     };
-    let view = null;            // { choices, choice, rows, display, before, after, width, gutter }
+    let view = null;            // { spec, choice, rows, display, before, after, warnMarks, ... }
     let rendered = { first: -1, last: -1 };
 
     const panes = {
@@ -247,57 +775,93 @@
 
     /* ---------- sidebar ---------- */
 
-    const passButtons = [];     // by pass position k (1..last)
+    const passButtons = [];     // by entry k
+    const markNodes = [];       // by entry k: { box, fn, find }
 
-    function statsNode(p) {
+    function statsNode(inserted, deleted) {
       const node = el('span', 'stats');
-      node.append(el('span', 'plus', `+${p.inserted}`), ' ', el('span', 'minus', `\u2212${p.deleted}`));
+      node.append(el('span', 'plus', `+${inserted}`), ' ', el('span', 'minus', `\u2212${deleted}`));
       return node;
+    }
+
+    /** The warning badge of entry k: new warnings, or only ones carried over from the previous pass. */
+    function warningBadge(k) {
+      const { run, pos } = entries[k].log;
+      const p = runs[run].passes[pos];
+      if (!p.log) return null;
+      const list = runs[run].warnings(pos);
+      const fresh = list.filter((w) => !w.carried).length;
+      if (list.length && !fresh) {
+        return { text: 'warning (carried)', cls: 'warn carried', title: `${list.length} warning(s), all carried over from the previous pass` };
+      }
+      return { text: 'warning', cls: 'warn', title: list.length ? `${fresh} new warning(s)${list.length > fresh ? `, ${list.length - fresh} carried` : ''}` : 'this pass wrote a log' };
     }
 
     function buildSidebar() {
       const list = $('pass-list');
-      for (let k = 1; k <= lastPass; k++) {
-        const p = passes[k];
-        const button = el('button', p.changed ? 'pass-btn' : 'pass-btn noop');
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k];
+        const button = el('button', e.changed ? 'pass-btn' : 'pass-btn noop');
         button.type = 'button';
         button.dataset.k = k;
-        button.title = p.file;
-        button.append(el('span', 'idx', String(p.index)), ' ', el('span', 'name', p.name), ' ', statsNode(p));
+        button.title = e.title;
+        button.append(el('span', 'idx', String(e.index)), ' ', el('span', 'name', e.name));
+        if (e.inserted !== null) button.append(' ', statsNode(e.inserted, e.deleted));
         const badges = el('span', 'badges');
-        if (p.log) badges.append(' ', el('span', 'badge warn', 'warning'));
-        if (!p.changed) badges.append(' ', el('span', 'badge noop', 'no-op'));
+        const warn = warningBadge(k);
+        if (warn) {
+          const badge = el('span', `badge ${warn.cls}`, warn.text);
+          badge.title = warn.title;
+          badges.append(' ', badge);
+        }
+        for (const [cls, text] of e.badges) badges.append(' ', el('span', `badge ${cls}`, text));
         if (badges.childElementCount) button.append(badges);
         // Two badges do not fit beside a long name: they move to a second line.
         if (badges.childElementCount > 1) button.classList.add('badges-below');
+        const box = el('span', 'marks'), fnMark = el('span', 'fn-mark'), findMark = el('span', 'find-mark');
+        box.append(fnMark, findMark);
+        box.hidden = true;
+        button.append(box);
+        markNodes[k] = { box, fn: fnMark, find: findMark };
         button.addEventListener('click', () => selectPass(k));
         const item = el('li');
         item.appendChild(button);
         list.appendChild(item);
         passButtons[k] = button;
       }
-      const changed = passes.slice(1).filter((p) => p.changed).length;
-      $('report-sub').textContent = `${lastPass} passes \u00b7 ${changed} changed \u00b7 ${lastPass - changed} no-op`;
+      if (against) {
+        const ms = payload.matches, both = ms.filter((m) => m.a != null && m.b != null);
+        const differ = both.filter((m) => m.differs).length;
+        const count = (s) => ms.filter((m) => m.status === s).length;
+        $('report-sub').textContent = `${ms.length - 1} passes compared \u00b7 ${differ} differ \u00b7 ${count('renamed')} renamed` +
+          ` \u00b7 ${count('only-a')} only in A \u00b7 ${count('only-b')} only in B`;
+      } else {
+        const changed = entries.slice(1).filter((e) => e.changed).length;
+        const n = main.last;
+        $('report-sub').textContent = `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op`;
+      }
     }
 
     function isVisible(k) {
-      const p = passes[k];
-      if (p.changed ? !state.showChanged : !state.showNoop) return false;
-      return !state.query || p.name.toLowerCase().includes(state.query);
+      const e = entries[k];
+      if (e.changed ? !state.showChanged : !state.showNoop) return false;
+      if (state.query && !e.name.toLowerCase().includes(state.query)) return false;
+      if (state.fnOnly && state.fn && fnChange(k, state.fn) === null) return false;
+      return true;
     }
 
     function visiblePasses() {
       const out = [];
-      for (let k = 1; k <= lastPass; k++) if (isVisible(k)) out.push(k);
+      for (let k = firstEntry; k <= lastEntry; k++) if (isVisible(k)) out.push(k);
       return out;
     }
 
     /** Apply the filters; a filtered-out selection moves to the nearest visible pass. */
     function applyFilters() {
-      const visible = visiblePasses();
-      for (let k = 1; k <= lastPass; k++) passButtons[k].parentElement.hidden = !visible.includes(k);
+      const visible = visiblePasses(), shown = new Set(visible);
+      for (let k = firstEntry; k <= lastEntry; k++) passButtons[k].parentElement.hidden = !shown.has(k);
       $('pass-empty').hidden = visible.length > 0;
-      if (visible.length && !visible.includes(state.sel)) {
+      if (visible.length && !shown.has(state.sel)) {
         let best = visible[0];
         for (const k of visible) if (Math.abs(k - state.sel) < Math.abs(best - state.sel)) best = k;
         selectPass(best);
@@ -305,7 +869,6 @@
     }
 
     function stepPass(delta) {
-      if (lastPass < 1) return;
       const visible = visiblePasses();
       if (!visible.length) return;
       let target;
@@ -317,30 +880,52 @@
       if (focusInNav) passButtons[target].focus();
     }
 
+    /** Function-history and find marks on every sidebar item (only when either changes). */
+    function paintMarks() {
+      const key = state.fn, short = key ? shortName(key) : '';
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const nodes = markNodes[k];
+        let fnText = '', fnClass = 'fn-mark', fnTitle = '';
+        if (key) {
+          const s = fnChange(k, key);
+          if (s === undefined) { fnText = `${short} ?`; fnTitle = 'a snapshot of this pass cannot be sliced into functions'; }
+          else if (s) {
+            const created = against ? 'only in B' : 'created', removed = against ? 'only in A' : 'removed';
+            fnText = s.created ? `${short} ${created} +${s.ins}` : s.removed ? `${short} ${removed} \u2212${s.del}` : `${short} +${s.ins} \u2212${s.del}`;
+            fnClass += s.created ? ' created' : s.removed ? ' removed' : '';
+            fnTitle = `${key}: ${fnText.slice(short.length + 1)} ${against ? 'between run A and run B' : 'in this pass'}`;
+          }
+        }
+        nodes.fn.textContent = fnText;
+        nodes.fn.className = fnClass;
+        nodes.fn.title = fnTitle;
+        passButtons[k].classList.toggle('fn-untouched', Boolean(key) && fnChange(k, key) === null);
+        const change = findChange(k);
+        nodes.find.textContent = change ? change.label : '';
+        nodes.find.className = change ? `find-mark ${change.kind}` : 'find-mark';
+        nodes.find.title = change ? `Find \u201c${find.text}\u201d: ${change.label}` : '';
+        nodes.box.hidden = !fnText && !change;
+        passButtons[k].classList.toggle('has-marks', !nodes.box.hidden);
+      }
+    }
+
     /* ---------- overview strip ---------- */
 
     const bars = [];
 
     function buildOverview() {
       const strip = $('overview');
-      let max = 1;
-      for (let k = 1; k <= lastPass; k++) max = Math.max(max, passes[k].inserted + passes[k].deleted);
-      const scale = Math.log1p(max);
-      for (let k = 1; k <= lastPass; k++) {
-        const p = passes[k];
-        const bar = el('button', `bar${p.changed ? '' : ' noop'}${p.log ? ' warn' : ''}`);
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k];
+        const bar = el('button', 'bar');
         bar.type = 'button';
         bar.tabIndex = -1;
-        bar.setAttribute('aria-label', `Pass ${p.index} ${p.name}`);
-        bar.title = `${p.index} ${p.name}: +${p.inserted} \u2212${p.deleted}${p.log ? ', warnings' : ''}`;
-        const fill = el('span', 'fill');
-        const changed = p.inserted + p.deleted;
-        fill.style.height = p.changed ? `${Math.max(12, (100 * Math.log1p(changed)) / scale)}%` : '2px';
-        bar.appendChild(fill);
+        bar.setAttribute('aria-label', `Pass ${e.index} ${e.name}`);
+        bar.appendChild(el('span', 'fill'));
         bar.addEventListener('click', () => selectPass(k));
         bar.addEventListener('keydown', (event) => {
           const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-          if (!delta || k + delta < 1 || k + delta > lastPass) return;
+          if (!delta || k + delta < firstEntry || k + delta > lastEntry) return;
           event.preventDefault();
           selectPass(k + delta);
           bars[k + delta].focus();
@@ -348,28 +933,66 @@
         strip.appendChild(bar);
         bars[k] = bar;
       }
+      paintOverview();
+    }
+
+    /** Bar heights: lines changed per pass (log-scaled), or the selected function's own change. */
+    function paintOverview() {
+      const key = state.fn;
+      const value = [], marks = [];
+      let max = 1;
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k];
+        if (key) {
+          const s = fnChange(k, key);
+          value[k] = s ? s.ins + s.del : 0;
+          marks[k] = s ? (s.created ? 'created' : s.removed ? 'removed' : '') : '';
+        } else {
+          value[k] = e.changed ? (e.inserted || 0) + (e.deleted || 0) : 0;
+          marks[k] = '';
+        }
+        max = Math.max(max, value[k]);
+      }
+      const scale = Math.log1p(max);
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k], bar = bars[k];
+        const warn = warningBadge(k);
+        const only = e.match && e.match.status.startsWith('only');
+        const active = key ? value[k] > 0 || marks[k] : e.changed;
+        bar.className = ['bar', active ? '' : 'noop', warn ? 'warn' : '', warn && warn.cls.includes('carried') ? 'carried' : '',
+          only && !key ? 'only' : '', marks[k] ? `fn-${marks[k]}` : '', k === state.sel ? 'selected' : ''].filter(Boolean).join(' ');
+        const fill = bar.firstChild;
+        fill.style.height = only && !key ? '100%' : active ? `${Math.max(12, (100 * Math.log1p(value[k])) / scale)}%` : '2px';
+        let title = `${e.index} ${e.name}: `;
+        if (key) {
+          const s = fnChange(k, key);
+          title += s ? `${shortName(key)} +${s.ins} \u2212${s.del}${marks[k] ? ` (${marks[k]})` : ''}` : `${shortName(key)} unchanged`;
+        } else {
+          title += e.inserted !== null ? `+${e.inserted} \u2212${e.deleted}` : e.badges.map((b) => b[1]).join(', ');
+        }
+        bar.title = title + (warn ? `, ${warn.text}` : '');
+      }
     }
 
     /* ---------- selecting a pass ---------- */
 
-    /** Show pass k. keep: 'both' keeps the function only if it exists on both sides (pass switch),
-     *  'either' keeps it if it exists at all (deep links, the select itself). */
-    function selectPass(k, { keep = 'both', initial = false } = {}) {
+    /** Show entry k. keep: 'both' keeps the function only if it exists on both sides (pass switch),
+     *  'either' keeps it if it exists at all (deep links, the select itself, function history). */
+    function selectPass(k, { keep = state.fnOnly ? 'either' : 'both', initial = false } = {}) {
       const started = performance.now();
-      if (k < 1 || k > lastPass) return;
+      if (k < firstEntry || k > lastEntry) return;
       const switched = k !== state.sel;
       if (switched) { state.expandAll = false; state.expanded.clear(); }
+      if (!against && state.from >= k) state.from = -1;
       state.sel = k;
       markSelected(k);
-      showPassHeader(k);
-      showWarnings(k);
       buildView(keep);
       updateHash();
       if (switched && !initial) afterPaint((t) => trace.switches.push(t - started));
     }
 
     function markSelected(k) {
-      for (let j = 1; j <= lastPass; j++) {
+      for (let j = firstEntry; j <= lastEntry; j++) {
         const on = j === k;
         if (on) passButtons[j].setAttribute('aria-current', 'true');
         else passButtons[j].removeAttribute('aria-current');
@@ -379,26 +1002,119 @@
       if (!passButtons[k].parentElement.hidden) passButtons[k].scrollIntoView({ block: 'nearest' });
     }
 
-    function showPassHeader(k) {
-      const p = passes[k], prev = passes[k - 1];
+    function snapshotName(ref) {
+      return runs[ref.run].passes[ref.pos].file;
+    }
+
+    function showHeader(spec) {
+      const e = entries[state.sel];
       const title = $('pass-title');
       title.textContent = '';
-      title.append(el('span', 'idx', String(p.index)), p.name, statsNode(p));
-      $('file-before').textContent = prev.file;
-      $('file-after').textContent = p.file;
+      const counts = countHunks(spec.hunks);
+      title.append(el('span', 'idx', String(e.index)), e.name, statsNode(counts.inserted, counts.deleted));
+      const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
+      const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
+      $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
+      $('label-after').textContent = afterRun ? `After \u00b7 ${afterRun}` : 'After';
+      $('file-before').textContent = snapshotName(spec.before);
+      $('file-after').textContent = snapshotName(spec.after);
       const note = $('view-note');
-      note.hidden = p.changed;
-      note.textContent = p.changed ? '' : 'This pass changed nothing: its snapshot equals the previous one.';
+      note.textContent = '';
+      const identical = !spec.hunks.length;
+      if (!against && spec.before.pos !== state.sel - 1) {
+        const span = state.sel - spec.before.pos;
+        note.append(`Cumulative change from ${snapshotName(spec.before)} to ${snapshotName(spec.after)}: ${span} passes` +
+          `${identical ? ' \u2014 the two snapshots are identical' : ''}. `);
+        const back = el('button', 'link-btn', 'Compare with the previous snapshot');
+        back.type = 'button';
+        back.addEventListener('click', () => setFrom(-1));
+        note.append(back);
+        note.hidden = false;
+      } else if (identical) {
+        note.textContent = spec.before.run !== spec.after.run
+          ? 'Run A and run B printed the same snapshot at this pass.'
+          : `This pass changed nothing${against ? ` in run ${runs[spec.after.run].label}` : ''}: its snapshot equals the previous one.`;
+        note.hidden = false;
+      } else {
+        note.hidden = true;
+      }
     }
 
-    function showWarnings(k) {
-      const p = passes[k];
+    /* ---------- warnings ---------- */
+
+    function showWarnings(spec) {
+      const run = runs[spec.after.run], pos = spec.after.pos, p = run.passes[pos];
+      const list = p.log ? run.warnings(pos) : [];
+      const count = run.lines(pos).length;
       $('warnings').hidden = !p.log;
-      $('warnings-title').textContent = p.log_file ? `Warnings \u00b7 ${p.log_file}` : 'Warnings';
+      const who = against ? `run ${run.label} \u00b7 ` : '';
+      $('warnings-title').textContent = p.log_file ? `Warnings \u00b7 ${who}${p.log_file}` : 'Warnings';
       $('warnings-text').textContent = p.log || '';
+      $('warn-log').open = !list.length;
+      const ul = $('warn-list');
+      ul.textContent = '';
+      ul.hidden = !list.length;
+      for (const w of list) {
+        const item = el('li', w.carried ? 'warn-item carried' : 'warn-item');
+        const at = `line ${w.line}${w.col ? `:${w.col}` : ''}`;
+        if (w.linked && w.line <= count) {
+          const link = el('button', 'warn-link', at);
+          link.type = 'button';
+          link.title = `Show ${w.file} line ${w.line} in the After pane`;
+          link.addEventListener('click', () => revealAfterLine(w.line - 1));
+          item.append(link);
+        } else {
+          item.append(el('span', 'warn-at', `${w.file} ${at}`));
+        }
+        item.append(' ', el('span', 'warn-msg', w.message));
+        if (w.check) item.append(' ', el('span', 'warn-check', `[${w.check}]`));
+        const tag = el('span', `badge ${w.carried ? 'carried' : 'new'}`, w.carried ? 'carried' : 'new');
+        tag.title = w.carried ? 'the previous pass raised the same warning' : 'first raised at this pass';
+        item.append(' ', tag);
+        ul.appendChild(item);
+      }
     }
 
-    /* ---------- function select ---------- */
+    /** After-pane line -> its warnings, for the gutter markers. */
+    function warningMarks(spec) {
+      const marks = new Map();
+      const run = runs[spec.after.run];
+      if (!run.passes[spec.after.pos].log) return marks;
+      const count = run.lines(spec.after.pos).length;
+      for (const w of run.warnings(spec.after.pos)) {
+        if (!w.linked || w.line > count) continue;
+        if (!marks.has(w.line - 1)) marks.set(w.line - 1, []);
+        marks.get(w.line - 1).push(w);
+      }
+      return marks;
+    }
+
+    /** Scroll the After pane to a line, opening its fold (or leaving a function that hides it). */
+    function revealAfterLine(line) {
+      if (view.choice && view.choice.b && (line < view.choice.b[0] || line >= view.choice.b[1])) {
+        state.fn = '';
+        buildView('either');
+        updateHash();
+      }
+      let at = view.display.findIndex((r) => r.kind !== FOLD && r.b === line);
+      if (at < 0) {
+        const ri = view.rows.findIndex((r) => r.b === line);
+        const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
+        if (!fold) return;
+        state.expanded.add(fold.start);
+        refreshDisplay(true);
+        at = view.display.findIndex((r) => r.kind !== FOLD && r.b === line);
+      }
+      view.flash = line;
+      clearTimeout(view.flashTimer);
+      view.flashTimer = setTimeout(() => { if (view) view.flash = -1; }, 1800);
+      const sc = panes.after.scroller;
+      sc.scrollTop = Math.max(0, rowTop(at) - Math.floor(sc.clientHeight / 3));
+      panes.before.scroller.scrollTop = sc.scrollTop;
+      renderRows(true);
+    }
+
+    /* ---------- function select, compare-with select, run views ---------- */
 
     let selectSignature = null;
 
@@ -419,21 +1135,83 @@
       note.textContent = error || '';
     }
 
-    /** Rebuild the row model of the current pass and function, then render. */
+    let fromSignature = -1;
+
+    /** Compare with: every snapshot before pass k, oldest first; the previous one is the default. */
+    function fillFromSelect(k) {
+      const select = $('from-select');
+      if (fromSignature !== k) {
+        fromSignature = k;
+        select.textContent = '';
+        for (let j = 0; j < k; j++) {
+          const p = main.passes[j];
+          select.appendChild(new Option(`${pad(p.index)} ${p.name}${j === k - 1 ? ' (previous)' : ''}`, String(j)));
+        }
+      }
+      select.value = String(fromOf(k));
+    }
+
+    function setFrom(j) {
+      state.from = j >= 0 && j !== state.sel - 1 ? j : -1;
+      state.expandAll = false;
+      state.expanded.clear();
+      buildView('either');
+      updateHash();
+    }
+
+    function showRunViews(k) {
+      const ok = runViews(k), current = effectiveRunView(k);
+      for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) {
+        const button = $(id);
+        button.disabled = !ok[name];
+        button.setAttribute('aria-pressed', String(name === current));
+      }
+    }
+
+    function setRunView(name) {
+      state.runView = name;
+      state.expandAll = false;
+      state.expanded.clear();
+      buildView('either');
+      updateHash();
+    }
+
+    /** Rebuild the row model of the current entry, spec and function, then render. */
     function buildView(keep = 'both') {
-      const k = state.sel;
-      const { choices, error } = functionChoices(k);
+      const spec = currentSpec();
+      const { choices, error } = functionChoices(spec);
       let choice = state.fn ? choices.find((c) => c.key === state.fn) || null : null;
       if (choice && keep === 'both' && !(choice.a && choice.b)) choice = null;
       if (!choice) state.fn = '';
       fillFunctionSelect(choices, error);
+      if (against) showRunViews(state.sel); else fillFromSelect(state.sel);
+      showHeader(spec);
+      showWarnings(spec);
       view = {
+        spec,
         choice,
-        rows: restrictRows(alignedRows(k), choice),
-        before: snapshotLines(k - 1),
-        after: snapshotLines(k),
+        rows: restrictRows(alignedRows(spec), choice),
+        before: runs[spec.before.run].lines(spec.before.pos),
+        after: runs[spec.after.run].lines(spec.after.pos),
+        warnMarks: warningMarks(spec),
+        flash: -1,
       };
+      showFindStatus();
       refreshDisplay(false);
+      if (state.fn !== decoratedFn) afterFunctionChange();
+    }
+
+    let decoratedFn = '';
+
+    /** The selected function changed: history marks, the overview, the history filter. */
+    function afterFunctionChange() {
+      decoratedFn = state.fn;
+      const box = $('filter-fn');
+      box.disabled = !state.fn;
+      $('fn-only').classList.toggle('disabled', !state.fn);
+      paintMarks();
+      paintOverview();
+      if (state.fnOnly) applyFilters();
     }
 
     /** Recompute folding and the pane geometry; keepScroll leaves the scroll position alone. */
@@ -471,7 +1249,7 @@
       for (const p of Object.values(panes)) {
         const sizer = p.scroller.firstElementChild;
         p.scroller.classList.toggle('wrap', state.wrap);
-        sizer.style.setProperty('--gutter', `calc(${digits + 1}ch + 12px)`);
+        sizer.style.setProperty('--gutter', `calc(${digits + 2}ch + 12px)`);
         sizer.style.width = state.wrap ? '' : `calc(${chars + digits + 4}ch + 28px)`;
       }
       view.offsets = state.wrap ? wrapOffsets(wrapColumns()) : null;
@@ -550,7 +1328,19 @@
       if (item.kind === DEL || (item.kind === CHG && side === 'a')) kind = 'del';
       else if (item.kind === INS || (item.kind === CHG && side === 'b')) kind = 'ins';
       const row = el('div', kind ? `row ${kind}` : 'row');
-      row.append(el('span', 'ln', String(line + 1)), el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
+      const ln = el('span', 'ln', String(line + 1));
+      const warned = side === 'b' && view.warnMarks.get(line);
+      if (warned) {
+        row.classList.add('warned');
+        const text = warned.map((w) => `warning: ${w.message}${w.check ? ` [${w.check}]` : ''}`).join('\n');
+        const marker = el('span', 'wmark', '\u26a0');
+        marker.setAttribute('role', 'img');
+        marker.setAttribute('aria-label', text);
+        marker.title = text;
+        ln.prepend(marker);
+      }
+      if (side === 'b' && line === view.flash) row.classList.add('flash');
+      row.append(ln, el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
       const code = el('span', 'code');
       paintCode(code, side === 'a' ? view.before[line] : view.after[line], item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null);
       row.appendChild(code);
@@ -616,6 +1406,45 @@
       requestAnimationFrame(() => { renderQueued = false; renderRows(false); });
     }
 
+    /* ---------- find box ---------- */
+
+    let findTimer = 0;
+
+    function runFind() {
+      const started = performance.now();
+      find.text = $('find-text').value;
+      find.regex = $('find-regex').checked;
+      find.matchCase = $('find-case').checked;
+      compileFind();
+      $('find-text').setAttribute('aria-invalid', String(Boolean(find.error)));
+      paintMarks();
+      showFindStatus();
+      if (view) renderRows(true);
+      updateHash();
+      afterPaint((t) => trace.finds.push(t - started));
+    }
+
+    function showFindStatus() {
+      const status = $('find-status');
+      if (find.error) { status.textContent = find.error; status.className = 'find-status error'; return; }
+      status.className = 'find-status';
+      if (!find.re || !view) { status.textContent = ''; return; }
+      const spec = view.spec;
+      const before = findSeries(spec.before.run)[spec.before.pos], after = findSeries(spec.after.run)[spec.after.pos];
+      let changes = 0;
+      for (let k = firstEntry; k <= lastEntry; k++) if (findChange(k)) changes++;
+      status.textContent = `${before} in Before \u00b7 ${after} in After \u00b7 count changes at ${changes} ` +
+        `pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
+    }
+
+    /** Next (or previous) visible entry where the match count changes. */
+    function stepFind(delta) {
+      if (!find.re) return;
+      const visible = visiblePasses().filter((k) => findChange(k));
+      const target = delta > 0 ? visible.find((k) => k > state.sel) : visible.reverse().find((k) => k < state.sel);
+      if (target !== undefined) selectPass(target);
+    }
+
     /* ---------- copy ---------- */
 
     async function copyText(text) {
@@ -638,10 +1467,11 @@
       }
     }
 
-    function wireCopy(buttonId, feedbackId, snapshotOf) {
+    function wireCopy(buttonId, feedbackId, side) {
       let timer = 0;
       $(buttonId).addEventListener('click', async () => {
-        const ok = await copyText(snapshotText(snapshotOf()));
+        const ref = view.spec[side];
+        const ok = await copyText(runs[ref.run].text(ref.pos));
         const feedback = $(feedbackId);
         feedback.textContent = ok ? 'Copied' : 'Copy failed';
         clearTimeout(timer);
@@ -687,25 +1517,72 @@
 
     /* ---------- deep links ---------- */
 
+    /** #pass=12&from=3&fn=Program.kernel&layout=stacked&find=pl.alloc( (run against run:
+     *  #a=12&b=12&view=a&...). */
     function updateHash() {
+      if (state.sel < 0) return;
       const params = new URLSearchParams();
-      params.set('pass', String(passes[state.sel].index));
+      if (against) {
+        const m = entries[state.sel].match;
+        if (m.a != null) params.set('a', String(runs[0].passes[m.a].index));
+        if (m.b != null) params.set('b', String(runs[1].passes[m.b].index));
+        if (state.runView !== 'ab') params.set('view', state.runView);
+      } else {
+        params.set('pass', String(entries[state.sel].index));
+        const j = fromOf(state.sel);
+        if (j !== state.sel - 1) params.set('from', String(main.passes[j].index));
+      }
       if (state.fn) params.set('fn', state.fn);
+      if (state.fnOnly) params.set('history', '1');
       params.set('layout', state.layout);
+      if (find.text) {
+        params.set('find', find.text);
+        if (find.regex) params.set('regex', '1');
+        if (find.matchCase) params.set('case', '1');
+      }
       const hash = `#${params.toString()}`;
       if (location.hash !== hash) history.replaceState(null, '', hash);
     }
 
-    /** Restore pass, function and layout from #pass=12&fn=Program.kernel&layout=stacked. */
+    function entryFromHash(params) {
+      if (against) {
+        if (!params.has('a') && !params.has('b')) return -1;
+        const want = (name) => (params.has(name) ? Number(params.get(name)) : null);
+        const a = want('a'), b = want('b');
+        return entries.findIndex((e) => {
+          const m = e.match;
+          return (m.a != null ? runs[0].passes[m.a].index : null) === a && (m.b != null ? runs[1].passes[m.b].index : null) === b;
+        });
+      }
+      const index = Number(params.get('pass'));
+      return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
+    }
+
+    /** Restore the view from the fragment; false when it names no pass. */
     function applyHash() {
       const params = new URLSearchParams(location.hash.slice(1));
       if (params.has('layout')) setLayout(params.get('layout'));
-      const index = Number(params.get('pass'));
-      const k = params.has('pass') ? passes.findIndex((p, i) => i > 0 && p.index === index) : -1;
-      if (k < 1) return false;
+      if (params.has('find') !== Boolean(find.text) || (params.get('find') || '') !== find.text ||
+          (params.get('regex') === '1') !== find.regex || (params.get('case') === '1') !== find.matchCase) {
+        $('find-text').value = params.get('find') || '';
+        $('find-regex').checked = params.get('regex') === '1';
+        $('find-case').checked = params.get('case') === '1';
+        runFind();
+      }
+      const k = entryFromHash(params);
+      if (k < firstEntry) return false;
       state.fn = params.get('fn') || '';
-      state.sel = 0;          // force a full rebuild even when the pass is unchanged
+      state.fnOnly = params.get('history') === '1';
+      $('filter-fn').checked = state.fnOnly;
+      if (against) {
+        state.runView = ['ab', 'a', 'b'].includes(params.get('view')) ? params.get('view') : 'ab';
+      } else {
+        const from = params.has('from') ? main.passes.findIndex((p) => p.index === Number(params.get('from'))) : -1;
+        state.from = from >= 0 && from < k ? from : -1;
+      }
+      state.sel = -1;         // force a full rebuild even when the pass is unchanged
       selectPass(k, { keep: 'either', initial: true });
+      if (state.fnOnly) applyFilters();
       return true;
     }
 
@@ -726,14 +1603,24 @@
         return;
       }
       if (isTyping(event.target)) {
-        if (event.key === 'Escape' && event.target.id === 'filter-text') event.target.blur();
+        if (event.key === 'Escape' && (event.target.id === 'filter-text' || event.target.id === 'find-text')) event.target.blur();
+        if (event.key === 'Enter' && event.target.id === 'find-text') {
+          event.preventDefault();
+          clearTimeout(findTimer);
+          if (event.target.value !== find.text) runFind();
+          stepFind(event.shiftKey ? -1 : 1);
+        }
         return;
       }
+      if (lastEntry < firstEntry && event.key !== '?') return;
       switch (event.key) {
         case 'j': case 'ArrowDown': event.preventDefault(); stepPass(1); break;
         case 'k': case 'ArrowUp': event.preventDefault(); stepPass(-1); break;
+        case 'n': event.preventDefault(); stepFind(1); break;
+        case 'N': event.preventDefault(); stepFind(-1); break;
         case '?': event.preventDefault(); openHelp(); break;
         case '/': event.preventDefault(); $('filter-text').focus(); break;
+        case 'f': event.preventDefault(); $('find-text').focus(); break;
         default:
       }
     }
@@ -743,7 +1630,11 @@
     function wireControls() {
       $('filter-changed').addEventListener('change', (e) => { state.showChanged = e.target.checked; applyFilters(); });
       $('filter-noop').addEventListener('change', (e) => { state.showNoop = e.target.checked; applyFilters(); });
+      $('filter-fn').addEventListener('change', (e) => { state.fnOnly = e.target.checked; applyFilters(); updateHash(); });
       $('filter-text').addEventListener('input', (e) => { state.query = e.target.value.trim().toLowerCase(); applyFilters(); });
+      $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
+      $('find-regex').addEventListener('change', runFind);
+      $('find-case').addEventListener('change', runFind);
       $('fn-select').addEventListener('change', (e) => {
         state.fn = e.target.value;
         state.expandAll = false;
@@ -751,6 +1642,8 @@
         buildView('either');
         updateHash();
       });
+      $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
+      for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
       $('layout-side').addEventListener('click', () => setLayout('side'));
       $('layout-stacked').addEventListener('click', () => setLayout('stacked'));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
@@ -776,8 +1669,8 @@
       panes.before.scroller.addEventListener('scroll', () => onScroll(panes.before, panes.after), { passive: true });
       panes.after.scroller.addEventListener('scroll', () => onScroll(panes.after, panes.before), { passive: true });
       window.addEventListener('resize', () => view && (state.wrap ? refreshDisplay(true) : renderRows(false)));
-      wireCopy('copy-before', 'copied-before', () => state.sel - 1);
-      wireCopy('copy-after', 'copied-after', () => state.sel);
+      wireCopy('copy-before', 'copied-before', 'before');
+      wireCopy('copy-after', 'copied-after', 'after');
       window.addEventListener('hashchange', applyHash);
     }
 
@@ -790,20 +1683,42 @@
       document.addEventListener('keydown', onKeyDown);
     }
 
-    function showLevelBanner() {
-      if (payload.level !== 'CONCISE') return;
-      const banner = $('level-banner');
-      banner.hidden = false;
-      banner.textContent = 'CONCISE dump: tile layouts and distributed window buffers are implicit at this dump level, ' +
-        'so layout changes cannot appear in its diff \u2014 re-dump with PassDumpLevel.EXPLICIT to see them.';
+    function showBanners() {
+      if (payload.level === 'CONCISE') {
+        const banner = $('level-banner');
+        banner.hidden = false;
+        banner.textContent = 'CONCISE dump: tile layouts and distributed window buffers are implicit at this dump level, ' +
+          'so layout changes cannot appear in its diff \u2014 re-dump with PassDumpLevel.EXPLICIT to see them.';
+      }
+      if (against) {
+        const banner = $('runs-banner');
+        banner.hidden = false;
+        banner.textContent = `Run against run: Before is run A (${runs[0].data.dump}), After is run B (${runs[1].data.dump}).`;
+      }
+    }
+
+    /** Run-against-run mode relabels what differs from a pass-by-pass report. */
+    function adaptToMode() {
+      document.body.classList.toggle('against', against);
+      $('from-group').hidden = against;
+      $('run-view').hidden = !against;
+      if (!against) return;
+      $('label-changed').textContent = 'Differ';
+      $('label-changed').parentElement.title = 'Passes whose snapshots differ between run A and run B (the Changed filter)';
+      $('label-noop').textContent = 'Same';
+      $('label-noop').parentElement.title = 'Passes where both runs printed the same snapshot (the No-op filter)';
+      $('label-fn').textContent = 'Only passes where this function differs';
+      for (const node of document.querySelectorAll('.help-pass')) node.hidden = true;
+      for (const node of document.querySelectorAll('.help-against')) node.hidden = false;
     }
 
     function init() {
       setTheme(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-      showLevelBanner();
+      showBanners();
+      adaptToMode();
       wireGlobalControls();
-      if (lastPass < 1) {
-        for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text']) $(id).hidden = true;
+      if (lastEntry < firstEntry) {
+        for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find']) $(id).hidden = true;
         $('only-frontend').hidden = false;
         $('pass-empty').hidden = false;
         $('pass-empty').textContent = 'No pass snapshot exists.';
@@ -814,13 +1729,17 @@
       buildOverview();
       wireControls();
       if (!applyHash()) {
-        const firstChanged = passes.findIndex((p, i) => i > 0 && p.changed);
-        selectPass(firstChanged > 0 ? firstChanged : 1, { initial: true });
+        let first = firstEntry;
+        for (let k = firstEntry; k <= lastEntry; k++) if (entries[k].changed) { first = k; break; }
+        if (!against && !entries[first].changed) first = 1;
+        selectPass(first, { initial: true });
       }
       afterPaint((t) => { trace.firstDiffPainted = t; });
     }
 
-    window.__irTrace.payload = payload;
+    // For tests and benchmarks: the payload and the in-browser diff.
+    trace.payload = payload;
+    trace.diffSnapshots = diffSnapshots;
     init();
   }
 

@@ -121,7 +121,7 @@ def visible_pass_names(page) -> list[str]:
 
 
 def function_select(page):
-    return page.get_by_label("Function")
+    return page.get_by_label("Function", exact=True)
 
 
 # ---------- sidebar ----------
