@@ -39,10 +39,10 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def template_digest() -> str:
+def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
     """Hash of every template source, so editing the viewer can never serve a stale report."""
     digest = hashlib.sha256()
-    for name in TEMPLATE_FILES:
+    for name in files:
         digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -83,17 +83,22 @@ def content_security_policy(script: str) -> str:
     )
 
 
-def render_html(payload: dict) -> str:
-    """The whole report page: template, styles, script and data inline."""
+def render_page(template: str, script_file: str, style_file: str, **context) -> str:
+    """A self-contained page: the template with its script and styles inline, under our CSP."""
     folder = templates_dir()
-    script = (folder / "viewer.js").read_text(encoding="utf-8")
-    return _environment().get_template("report.html.j2").render(
-        title=payload.get("title", "pypto-ir-trace"),
-        css=(folder / "viewer.css").read_text(encoding="utf-8"),
+    script = (folder / script_file).read_text(encoding="utf-8")
+    return _environment().get_template(template).render(
+        css=(folder / style_file).read_text(encoding="utf-8"),
         js=script,
         csp=content_security_policy(script),
-        payload_data=encode_payload(payload),
+        **context,
     )
+
+
+def render_html(payload: dict) -> str:
+    """The whole report page: template, styles, script and data inline."""
+    return render_page("report.html.j2", "viewer.js", "viewer.css",
+                       title=payload.get("title", "pypto-ir-trace"), payload_data=encode_payload(payload))
 
 
 def write_atomically(path: Path, text: str) -> int:

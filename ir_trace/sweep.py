@@ -28,7 +28,7 @@ from ir_trace import __version__
 from ir_trace.diff import count_changes, diff_snapshots, split_lines
 from ir_trace.discovery import program_title
 from ir_trace.errors import IRTraceError
-from ir_trace.render import content_security_policy, payload_to_script_json, templates_dir, write_atomically
+from ir_trace.render import payload_to_script_json, render_page, template_digest, write_atomically
 
 SWEEP_SCHEMA = 1
 DUMP_DIR = "passes_dump"
@@ -398,27 +398,14 @@ def _index_row(program: dict) -> dict:
 
 
 def index_template_digest() -> str:
-    digest = hashlib.sha256()
-    for name in INDEX_FILES:
-        digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
-    return digest.hexdigest()
+    return template_digest(INDEX_FILES)
 
 
 def render_index(payload: dict) -> str:
     """index.html: template, styles, script and rows inline, like the reports."""
-    import jinja2
-
-    folder = templates_dir()
-    script = (folder / "index.js").read_text(encoding="utf-8")
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), autoescape=True,
-                                     undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return environment.get_template("index.html.j2").render(
-        title=f"pypto-ir-trace sweep · {payload['created']}",
-        css=(folder / "index.css").read_text(encoding="utf-8"),
-        js=script,
-        csp=content_security_policy(script),
-        payload_json=payload_to_script_json(payload),
-    )
+    return render_page("index.html.j2", "index.js", "index.css",
+                       title=f"pypto-ir-trace sweep · {payload['created']}",
+                       payload_json=payload_to_script_json(payload))
 
 
 def write_sweep(out_dir: Path, sweep: dict) -> None:

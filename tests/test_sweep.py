@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from browser_support import browser  # noqa: F401  (the shared session browser fixture)
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 
 from ir_trace.errors import IRTraceError
@@ -34,10 +35,6 @@ from ir_trace.sweep import (
 )
 
 SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync"]
-
 
 # ---------- helpers ----------
 
@@ -371,23 +368,12 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
 # ---------- the index in Chromium ----------
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"chromium not found at {CHROMIUM}")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
 def row_names(page) -> list[str]:
     return page.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.name)")
 
 
-def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, chromium):
-    page = chromium.new_page()
+def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, browser):  # noqa: F811
+    page = browser.new_page()
     errors, requests = [], []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
