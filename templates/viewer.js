@@ -1433,7 +1433,7 @@
       const before = findSeries(spec.before.run)[spec.before.pos], after = findSeries(spec.after.run)[spec.after.pos];
       let changes = 0;
       for (let k = firstEntry; k <= lastEntry; k++) if (findChange(k)) changes++;
-      status.textContent = `${before} in Before \u00b7 ${after} in After \u00b7 count changes at ${changes} ` +
+      status.textContent = `\u201c${find.text}\u201d: ${before} in Before \u00b7 ${after} in After \u00b7 count changes at ${changes} ` +
         `pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
     }
 
