@@ -389,8 +389,10 @@
         if (m.status === 'only-a') badges.push(['only', 'only in A']);
         else if (m.status === 'only-b') badges.push(['only', 'only in B']);
         else badges.push(m.differs ? ['differs', 'differs'] : ['noop', 'same']);
+        // Passes sit at different positions once a run inserts or drops one: show both indices then.
+        const label = !pb ? `A${pa.index}` : !pa ? `B${pb.index}` : pa.index === pb.index ? String(pa.index) : `${pa.index}/${pb.index}`;
         entries[k] = {
-          k, match: m, index: (pa || pb).index,
+          k, match: m, index: (pa || pb).index, label,
           name: m.status === 'renamed' ? `${pa.name} \u2192 ${pb.name}` : (pa || pb).name,
           title: [pa && `A: ${pa.file}`, pb && `B: ${pb.file}`].filter(Boolean).join(' \u00b7 '),
           changed: m.differs, inserted: both ? m.inserted : null, deleted: both ? m.deleted : null,
@@ -575,8 +577,8 @@
     function fnStatsOf(k) {
       if (fnStatsCache[k] !== undefined) return fnStatsCache[k];
       const spec = entries[k].history();
-      const before = spec && runs[spec.before.run].fns(spec.before.pos).list;
-      const after = spec && runs[spec.after.run].fns(spec.after.pos).list;
+      if (!spec) return (fnStatsCache[k] = new Map());   // a pass only one run has: nothing to compare
+      const before = runs[spec.before.run].fns(spec.before.pos).list, after = runs[spec.after.run].fns(spec.after.pos).list;
       if (!before || !after) return (fnStatsCache[k] = null);
       const stats = new Map();
       const of = (key) => {
@@ -805,7 +807,7 @@
         button.type = 'button';
         button.dataset.k = k;
         button.title = e.title;
-        button.append(el('span', 'idx', String(e.index)), ' ', el('span', 'name', e.name));
+        button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', e.name));
         if (e.inserted !== null) button.append(' ', statsNode(e.inserted, e.deleted));
         const badges = el('span', 'badges');
         const warn = warningBadge(k);
@@ -1011,7 +1013,7 @@
       const title = $('pass-title');
       title.textContent = '';
       const counts = countHunks(spec.hunks);
-      title.append(el('span', 'idx', String(e.index)), e.name, statsNode(counts.inserted, counts.deleted));
+      title.append(el('span', 'idx', e.label || String(e.index)), e.name, statsNode(counts.inserted, counts.deleted));
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
@@ -1196,6 +1198,10 @@
         warnMarks: warningMarks(spec),
         flash: -1,
       };
+      if (choice && $('view-note').hidden && !view.rows.some((r) => r.kind !== EQ)) {
+        $('view-note').textContent = `${choice.label} is the same on both sides.`;
+        $('view-note').hidden = false;
+      }
       showFindStatus();
       refreshDisplay(false);
       if (state.fn !== decoratedFn) afterFunctionChange();

@@ -162,6 +162,8 @@ def test_function_history_marks_counts_and_filter(trace_page):
     for k, name in ((4, "OutlineIncoreScopes"), (6, "Canonicalize")):
         expect(page.get_by_role("button", name=f"Pass {k} {name}")).to_have_class(re.compile(r"\bnoop\b"))
     expect(page.get_by_role("button", name="Pass 3 InitMemRef")).not_to_have_class(re.compile(r"\bnoop\b"))
+    pass_button(page, 4).click()
+    expect(page.locator("#view-note")).to_have_text("kernel is the same on both sides.")
 
     only = page.get_by_label("Only passes that change this function")
     expect(only).to_be_enabled()
@@ -465,6 +467,8 @@ def test_against_sidebar_lists_matched_passes_with_status(cmp_page):
     names = [b.locator(".name").inner_text() for b in nav(page).get_by_role("button").all()]
     assert names == ["frontend", "ConvertToSSA", "Simplify \u2192 SimplifyV2", "InitMemRef", "VerifyMemRef",
                      "OutlineIncoreScopes", "DeadCodeElim", "Canonicalize"]
+    indices = [b.locator(".idx").inner_text() for b in nav(page).get_by_role("button").all()]
+    assert indices == ["0", "1", "2", "3", "B4", "4/5", "5/6", "6/7"]  # run B inserted a pass
     statuses = {k: pass_button(page, k).locator(".badges").inner_text().split() for k in range(8)}
     assert statuses[0] == ["same"] and statuses[1] == ["same"]
     assert statuses[2] == ["renamed", "same"]
