@@ -34,14 +34,28 @@ PAINTED = """() => (window.__irTrace && window.__irTrace.firstDiffPainted !== nu
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
+_shared: dict = {"users": 0}
+
+
 @pytest.fixture(scope="session")
 def browser():
+    """One Chromium for the whole run. Each test module that imports this fixture gets its own
+    session-scoped copy, and Playwright's sync API allows one instance per thread: share it."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"chromium not found at {CHROMIUM}")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
+    if not _shared["users"]:
+        _shared["playwright"] = sync_api.sync_playwright().start()
+        _shared["browser"] = _shared["playwright"].chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+    _shared["users"] += 1
+    try:
+        yield _shared["browser"]
+    finally:
+        _shared["users"] -= 1
+        if not _shared["users"]:
+            _shared.pop("browser").close()
+            _shared.pop("playwright").stop()
 
 
 @pytest.fixture
