@@ -13,7 +13,7 @@ from difflib import SequenceMatcher
 
 from ir_trace.outline import Segment, outline
 
-ALGORITHM_VERSION = "diff-2"
+ALGORITHM_VERSION = "diff-3"
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 _QUALIFIED_CALL = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")
 _MAX_TOKEN_PRODUCT = 250_000  # bounds the intra-line diff of very long lines

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ir_trace.outline import outline
+from ir_trace.outline import Segment, outline
 
 _STRING_OR_BRACKET = re.compile(r"\"\"\"|'''|[\"'#()\[\]{}]")
 _OPENERS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
@@ -45,14 +45,29 @@ class Slices:
         return {"functions": [[f.key, f.start, f.end] for f in self.functions]}
 
 
-def slice_functions(lines: list[str]) -> Slices:
+@dataclass(frozen=True)
+class Structure:
+    """A snapshot's statement boundaries and its outline drawn along them."""
+
+    boundaries: list[bool]
+    segments: list[Segment]
+
+
+def analyse_structure(lines: list[str]) -> Structure:
+    """Raises UnsafeToSlice when brackets or strings do not balance."""
+    boundaries = statement_boundaries(lines)
+    return Structure(boundaries, outline(lines, boundaries))
+
+
+def slice_functions(lines: list[str], structure: Structure | None = None) -> Slices:
     """Functions of `lines` (a snapshot split on newlines), or None with the reason."""
     try:
-        boundaries = statement_boundaries(lines)
+        structure = structure or analyse_structure(lines)
     except UnsafeToSlice as exc:
         return Slices(None, str(exc))
+    boundaries = structure.boundaries
     found = []
-    for seg in outline(lines, boundaries):
+    for seg in structure.segments:
         if seg.kind != "function" or (seg.indent and seg.cls is None):
             continue
         key = f"{seg.cls}.{seg.name}" if seg.cls else seg.name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from itertools import zip_longest
 from pathlib import Path
 
 import luigi
@@ -36,14 +37,18 @@ def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b, run_id: str) -> 
 
 
 def chain_work(manifest: Manifest, run_id: str) -> tuple[list[DiffPair], list[SliceFunctions]]:
-    """One diff per adjacent pair of distinct snapshots, one slicing per distinct snapshot."""
+    """One diff per adjacent pair of distinct snapshots, one slicing per distinct snapshot.
+
+    Listed in pipeline order, so Luigi slices snapshot k right after diffing into it, while
+    its text is still loaded.
+    """
     diffs, slices, seen = [], [], set()
     snapshots = manifest.snapshots
-    for before, after in zip(snapshots, snapshots[1:]):
-        if before.sha256 != after.sha256 and (before.sha256, after.sha256) not in seen:
-            seen.add((before.sha256, after.sha256))
-            diffs.append(diff_task(manifest, before, manifest, after, run_id))
-    for snapshot in snapshots:
+    for position, snapshot in enumerate(snapshots):
+        before = snapshots[position - 1] if position else None
+        if before and before.sha256 != snapshot.sha256 and (before.sha256, snapshot.sha256) not in seen:
+            seen.add((before.sha256, snapshot.sha256))
+            diffs.append(diff_task(manifest, before, manifest, snapshot, run_id))
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
             slices.append(SliceFunctions(snapshot=str(manifest.path_of(snapshot)), sha=snapshot.sha256, run_id=run_id))
@@ -100,7 +105,7 @@ class ReportWriter(PipelineTask):
             self.trigger_event(WORK_PLANNED, self, len(missing))
             rediffed = sum(isinstance(t, DiffPair) for t in missing)
             shared_cache().add(plan_key, {"rediffed": rediffed}, expire=RUN_RECORD_SECONDS)
-        yield diffs + slices
+        yield [task for pair in zip_longest(slices, diffs) for task in pair if task is not None]
         self.rediffed = (shared_cache().get(plan_key) or {}).get("rediffed", len(diffs))
 
     def write_unless_current(self, fingerprint: str, build) -> dict:

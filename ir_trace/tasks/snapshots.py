@@ -12,7 +12,7 @@ import luigi
 from ir_trace.diff import ALGORITHM_VERSION, count_changes, diff_snapshots, hunks_to_json, split_lines
 from ir_trace.discovery import discover_snapshots, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
-from ir_trace.functions import slice_functions
+from ir_trace.functions import Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.outline import Segment, outline
 from ir_trace.tasks.base import RUN_RECORD_SECONDS, PipelineTask
 from ir_trace.tasks.targets import CacheTarget
@@ -35,12 +35,20 @@ class LoadedSnapshot:
         return split_lines(self.text)
 
     @cached_property
+    def structure(self) -> Structure | None:
+        try:
+            return analyse_structure(self.split[0])
+        except UnsafeToSlice:
+            return None
+
+    @cached_property
     def outline(self) -> list[Segment]:
-        return outline(self.split[0])
+        """Drawn along statement boundaries when the text is safe to slice, shared by diff and slicing."""
+        return self.structure.segments if self.structure else outline(self.split[0])
 
 
 _loaded: OrderedDict[str, LoadedSnapshot] = OrderedDict()
-_LOADED_LIMIT = 48  # snapshots kept per process: adjacent pairs and slices reuse each other's work
+_LOADED_LIMIT = 8  # snapshots kept per process: adjacent pairs and slices reuse each other's work
 
 
 def remember_text(sha256: str, text: str) -> None:
@@ -112,8 +120,9 @@ class SliceFunctions(PipelineTask):
         return CacheTarget(f"functions/{SLICER_VERSION}/{self.sha}")
 
     def compute(self) -> dict:
-        lines, eol = load_snapshot(self.snapshot, self.sha).split
-        return {**slice_functions(lines).to_json(), "eol": eol}
+        snapshot = load_snapshot(self.snapshot, self.sha)
+        lines, eol = snapshot.split
+        return {**slice_functions(lines, snapshot.structure).to_json(), "eol": eol}
 
     def run(self):
         self.output().write(self.compute())
