@@ -101,6 +101,17 @@ def render_html(payload: dict) -> str:
                        title=payload.get("title", "pypto-ir-trace"), payload_data=encode_payload(payload))
 
 
+# Temp reports being written, for a signal handler that must exit without unwinding (see cli).
+PARTIAL_FILES: set[str] = set()
+
+
+def _file_mode() -> int:
+    """0o666 less the umask: a report is as private as the user's other new files."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_atomically(path: Path, text: str) -> int:
     """Write via a temp file in the target directory, then rename; returns bytes written.
 
@@ -110,17 +121,23 @@ def write_atomically(path: Path, text: str) -> int:
     directory = path.parent
     if not directory.is_dir():
         raise IRTraceError(f"output directory does not exist: {directory}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise IRTraceError(f"cannot write report {path}: {exc.strerror or exc}") from exc
+    PARTIAL_FILES.add(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
             raise IRTraceError(f"cannot write report {path}: {exc.strerror or exc}") from exc
         raise
+    finally:
+        PARTIAL_FILES.discard(tmp)
     return len(data)
