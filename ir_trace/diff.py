@@ -8,12 +8,14 @@ differs; any valid edit script is correct, this one is just cheap to find.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ir_trace.outline import Segment, outline
 
 ALGORITHM_VERSION = "diff-3"
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 _QUALIFIED_CALL = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")
 _MAX_TOKEN_PRODUCT = 250_000  # bounds the intra-line diff of very long lines
@@ -242,11 +244,11 @@ def _extend(ranges: list[tuple[int, int]], start: int, end: int) -> None:
 
 
 def _utf16(line: str, ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    if line.isascii() or all(ord(c) < 0x10000 for c in line):
+    """Code point offsets to UTF-16 ones: each astral character before an offset counts twice."""
+    astral = [] if line.isascii() else [m.start() for m in _ASTRAL.finditer(line)]
+    if not astral:
         return tuple(ranges)
-    def units(i: int) -> int:
-        return i + sum(1 for c in line[:i] if ord(c) >= 0x10000)
-    return tuple((units(s), units(e)) for s, e in ranges)
+    return tuple((s + bisect_left(astral, s), e + bisect_left(astral, e)) for s, e in ranges)
 
 
 def count_changes(hunks: list[Hunk]) -> tuple[int, int]:
