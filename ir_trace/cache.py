@@ -10,10 +10,10 @@ A tampered database can make the cache read or delete only its own value files.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import logging
-import atexit
 import os
 import re
 import shutil
