@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
 def _check_paths(args: argparse.Namespace) -> None:
     """Paths end up in cache keys and in the report's UTF-8 text, so their bytes must be UTF-8."""
     for label, value in (("dump directory", args.passes_dump), ("output path", args.output),
-                         ("cache directory", args.cache_dir), ("dump directory", args.against)):
+                         ("cache directory", args.cache_dir), ("dump directory", getattr(args, "against", None))):
         if value is not None and printable_path(value) != value:
             raise IRTraceError(f"the {label} is not valid UTF-8: {printable_path(value)} (rename it)")
 
