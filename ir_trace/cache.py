@@ -153,6 +153,7 @@ def _open(directory: Path) -> diskcache.Cache:
     except FileExistsError:
         pass
     settings = dict(disk=TextOnlyDisk, eviction_policy="none", size_limit=2**62, timeout=60)
+    found = _identity(directory / "cache.db")
     try:
         _check_settings(directory / "cache.db")
         cache = diskcache.Cache(str(directory), **settings)
@@ -161,11 +162,24 @@ def _open(directory: Path) -> diskcache.Cache:
     except sqlite3.OperationalError:
         raise  # cannot open, read-only or locked: not damage, so the directory stays where it is
     except (sqlite3.DatabaseError, UnsafeEntry) as exc:
+        if _identity(directory / "cache.db") != found:  # a concurrent run already replaced it: use the new one
+            return diskcache.Cache(str(directory), **settings)
         aside = directory.with_name(f"{directory.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
         os.replace(directory, aside)
         warn_once(f"the cache {directory} was damaged ({exc}); moved it to {aside} and started a new one")
-        directory.mkdir(mode=0o700)
+        try:
+            directory.mkdir(mode=0o700)
+        except FileExistsError:  # a concurrent run started the new cache first
+            pass
         return diskcache.Cache(str(directory), **settings)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _check_settings(database: Path) -> None:
