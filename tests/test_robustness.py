@@ -634,6 +634,28 @@ def test_a_damaged_cache_is_rebuilt_with_one_warning_and_nothing_unpickled(tmp_p
     assert (tmp_path / "r2.html").read_bytes() == reference
 
 
+def test_several_runs_at_once_on_a_garbage_cache_all_succeed(tmp_path: Path, cached_dump):
+    """Each run finds the database damaged at the same moment; none may move another's new cache
+    away from under it or fail, and the cache they leave is sound."""
+    dump, _good, reference = cached_dump
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "cache.db").write_bytes(random.Random(2).randbytes(64 * 1024))
+    report = tmp_path / "out" / "r.html"
+    report.parent.mkdir()
+    processes = [subprocess.Popen(command(dump, "-o", report, "--cache-dir", cache), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    errors = [p.communicate(timeout=300)[1] for p in processes]
+    for process, err in zip(processes, errors):
+        assert process.returncode == 0, err
+        assert "Traceback" not in err
+        assert all("cache" in w for w in warnings_of(subprocess.CompletedProcess([], 0, "", err))), err
+    assert report.read_bytes() == reference
+    assert temp_files(report.parent) == []
+    again = run_ok(dump, tmp_path / "again.html", "--cache-dir", cache)
+    assert warnings_of(again) == []
+
+
 def _unwritable_by_file(tmp: Path) -> tuple[Path, dict]:
     blocker = tmp / "a-file"
     blocker.write_text("not a directory\n")
