@@ -18,7 +18,7 @@ from pathlib import Path
 from ir_trace.errors import DumpError
 
 FRONTEND = "00_frontend.py"
-_SNAPSHOT_NAME = re.compile(r"^(?P<index>\d+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.(?P<ext>py|log)$")
+_SNAPSHOT_NAME = re.compile(r"^(?P<index>[0-9]+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.(?P<ext>py|log)$")
 _EXPECTED = "expected 00_frontend.py, 01_after_<Pass>.py, ... with optional NN_after_<Pass>.log"
 _PRODUCE = (
     "produce one with compile(..., config=RunConfig(dump_passes=PassDumpLevel.CONCISE)) "
