@@ -35,8 +35,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = Path(os.environ.get("IR_TRACE_SHARED", REPO.parent / "shared"))
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1400, "height": 900}
 
 # name -> gen_dump.py arguments, or the shared sample directory (relative to --shared)
@@ -166,8 +172,15 @@ def run_cli(args: list[str], cwd: Path, profile: Path | None = None) -> Run:
     settle()
     prefix = [sys.executable, "-m", "cProfile", "-o", str(profile)] if profile else [sys.executable]
     with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r", suffix=".json") as usage:
-        subprocess.run([sys.executable, "-c", LAUNCHER, usage.name, *prefix, "-m", "ir_trace", *args], cwd=cwd,
-                       env=CHILD_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, check=False)
+        subprocess.run(
+            [sys.executable, "-c", LAUNCHER, usage.name, *prefix, "-m", "ir_trace", *args],
+            cwd=cwd,
+            env=CHILD_ENV,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            check=False,
+        )
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
         measured = json.loads(usage.read() or "{}")
@@ -200,10 +213,12 @@ IDLE = {"wait": 3.0, "threshold": 0.9, "busy_starts": 0, "timeouts_in_a_row": 0}
 
 def busy_cores(interval: float = 0.2) -> float | None:
     """Cores in use machine-wide over `interval` (from /proc/stat), None where it is unavailable."""
+
     def sample():
         with open("/proc/stat") as stat:
             fields = [int(x) for x in stat.readline().split()[1:]]
         return sum(fields[:8]), fields[3] + fields[4]  # total, idle + iowait
+
     try:
         total0, idle0 = sample()
         time.sleep(interval)
@@ -253,8 +268,9 @@ def prepare_input(name: str, spec: list[str] | str, shared: Path, workdir: Path)
 
 def snapshots_of(dump: Path) -> list[Path]:
     """Snapshot files in numeric (execution) order."""
-    return sorted((p for p in dump.glob("*.py") if p.name.split("_", 1)[0].isdigit()),
-                  key=lambda p: int(p.name.split("_", 1)[0]))
+    return sorted(
+        (p for p in dump.glob("*.py") if p.name.split("_", 1)[0].isdigit()), key=lambda p: int(p.name.split("_", 1)[0])
+    )
 
 
 def dump_stats(dump: Path) -> dict:
@@ -272,8 +288,9 @@ def dump_stats(dump: Path) -> dict:
 
 def read_report_payload(html: str) -> tuple[dict, int] | None:
     """The report's payload and its size as embedded: plain JSON, or gzip+base64 JSON."""
-    match = re.search(r'<script type="application/(json|octet-stream)" id="ir-trace-data"[^>]*>(.*?)</script>', html,
-                      re.S)
+    match = re.search(
+        r'<script type="application/(json|octet-stream)" id="ir-trace-data"[^>]*>(.*?)</script>', html, re.S
+    )
     if not match:
         return None
     try:
@@ -344,24 +361,35 @@ def measure_cli(result: SizeResult, dump: Path, workdir: Path, workers: int | No
         middle.write_bytes(original + (b"" if original.endswith(b"\n") else b"\n") + edit)
         incr.append(run_cli(cli_args(incr_dump, incr_report, incr_cache, workers), here))
     middle.write_bytes(original)
-    log(f"  incremental {_series(r.seconds for r in incr)}  "
-        f"({middle.name}; {rediffed(incr[-1].stderr)} pairs rediffed)")
+    log(
+        f"  incremental {_series(r.seconds for r in incr)}  ({middle.name}; {rediffed(incr[-1].stderr)} pairs rediffed)"
+    )
     result.samples["load_average"] = [round(x, 2) for x in os.getloadavg()]
     result.samples["busy_starts"] = IDLE["busy_starts"] - busy_before
     log(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     size = cold_report.stat().st_size
     result.figures.update(
-        cold_s=_median(r.seconds for r in cold), warm_s=_median(r.seconds for r in warm),
-        incr_s=_median(r.seconds for r in incr), report_bytes=size,
-        rss_bytes=_median(r.rss_bytes for r in cold), warm_render_s=_median(r.seconds for r in warm_render),
-        cold_cpu_s=_median(r.cpu_s for r in cold), warm_cpu_s=_median(r.cpu_s for r in warm),
-        incr_cpu_s=_median(r.cpu_s for r in incr), incr_rediffed=rediffed(incr[-1].stderr),
+        cold_s=_median(r.seconds for r in cold),
+        warm_s=_median(r.seconds for r in warm),
+        incr_s=_median(r.seconds for r in incr),
+        report_bytes=size,
+        rss_bytes=_median(r.rss_bytes for r in cold),
+        warm_render_s=_median(r.seconds for r in warm_render),
+        cold_cpu_s=_median(r.cpu_s for r in cold),
+        warm_cpu_s=_median(r.cpu_s for r in warm),
+        incr_cpu_s=_median(r.cpu_s for r in incr),
+        incr_rediffed=rediffed(incr[-1].stderr),
     )
     result.samples.update(
-        cold_s=[r.seconds for r in cold], warm_s=[r.seconds for r in warm], incr_s=[r.seconds for r in incr],
-        warm_render_s=[r.seconds for r in warm_render], rss_bytes=[r.rss_bytes for r in cold + warm + incr],
-        cold_summary=cold[-1].stderr.strip(), incr_summary=incr[-1].stderr.strip(), incr_snapshot=middle.name,
+        cold_s=[r.seconds for r in cold],
+        warm_s=[r.seconds for r in warm],
+        incr_s=[r.seconds for r in incr],
+        warm_render_s=[r.seconds for r in warm_render],
+        rss_bytes=[r.rss_bytes for r in cold + warm + incr],
+        cold_summary=cold[-1].stderr.strip(),
+        incr_summary=incr[-1].stderr.strip(),
+        incr_snapshot=middle.name,
     )
     result.dump.update(payload_stats(cold_report))
     shutil.rmtree(incr_dump.parent, ignore_errors=True)
@@ -403,11 +431,17 @@ def measure_browser(reports: dict[str, Path], results: dict[str, SizeResult], lo
                 if not opens:
                     result.notes.append("no changed row (.row.ins/.row.del) ever appeared in the page")
                     continue
-                result.figures.update(open_ms=_median(opens), switch_ms=_median(switches) if switches else None,
-                                      switch_p90_ms=_quantile(switches, 0.9), switch_max_ms=max(switches, default=None))
+                result.figures.update(
+                    open_ms=_median(opens),
+                    switch_ms=_median(switches) if switches else None,
+                    switch_p90_ms=_quantile(switches, 0.9),
+                    switch_max_ms=max(switches, default=None),
+                )
                 result.samples.update(open_ms=opens, viewer_open_ms=viewer_opens, switch_count=len(switches))
-                log(f"  {name:7} open {_series(opens, 'ms')}  switch median {_median(switches):.1f} ms "
-                    f"over {len(switches)} switches")
+                log(
+                    f"  {name:7} open {_series(opens, 'ms')}  switch median {_median(switches):.1f} ms "
+                    f"over {len(switches)} switches"
+                )
         finally:
             browser.close()
     return None
@@ -450,11 +484,19 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
     outcome = cli.run_pipeline(Path(dump), Path(report), 3, Path(cache), 1)
     total = time.perf_counter() - started
     run_bodies = sum(sum(v) for v in inside.values())
-    print(json.dumps({
-        "total_s": total, "run_bodies_s": run_bodies, "processing_time_event_s": sum(reported),
-        "overhead_s": total - run_bodies, "import_s": imports, "rediffed": outcome.get("rediffed"),
-        "tasks": {k: {"calls": len(v), "seconds": sum(v)} for k, v in sorted(inside.items())},
-    }))
+    print(
+        json.dumps(
+            {
+                "total_s": total,
+                "run_bodies_s": run_bodies,
+                "processing_time_event_s": sum(reported),
+                "overhead_s": total - run_bodies,
+                "import_s": imports,
+                "rediffed": outcome.get("rediffed"),
+                "tasks": {k: {"calls": len(v), "seconds": sum(v)} for k, v in sorted(inside.items())},
+            }
+        )
+    )
 
 
 def measure_luigi(name: str, dump: Path, workdir: Path, runs: int, cold_s: float | None, log) -> dict:
@@ -463,8 +505,13 @@ def measure_luigi(name: str, dump: Path, workdir: Path, runs: int, cold_s: float
         cache, report = fresh(workdir / name / f"cache-probe-{i}"), fresh(workdir / name / "probe.html")
         settle()
         started = time.perf_counter()
-        out = subprocess.run([sys.executable, __file__, "--_luigi-probe", str(dump), str(report), str(cache)],
-                             capture_output=True, text=True, cwd=workdir, env=CHILD_ENV)
+        out = subprocess.run(
+            [sys.executable, __file__, "--_luigi-probe", str(dump), str(report), str(cache)],
+            capture_output=True,
+            text=True,
+            cwd=workdir,
+            env=CHILD_ENV,
+        )
         shutil.rmtree(cache, ignore_errors=True)
         if out.returncode != 0:
             return {"error": (out.stderr.strip().splitlines() or ["?"])[-1]}
@@ -474,15 +521,24 @@ def measure_luigi(name: str, dump: Path, workdir: Path, runs: int, cold_s: float
         probes.append(probe)
     middle = sorted(probes, key=lambda p: p["share"])[len(probes) // 2]  # the median run, kept whole
     summary = {
-        "size": name, "runs": runs, "total_s": middle["total_s"], "run_bodies_s": middle["run_bodies_s"],
-        "overhead_s": middle["overhead_s"], "import_s": middle["import_s"], "process_s": middle["process_s"],
-        "overhead_of_cold": middle["share"], "cold_cli_s": cold_s, "tasks": middle["tasks"],
+        "size": name,
+        "runs": runs,
+        "total_s": middle["total_s"],
+        "run_bodies_s": middle["run_bodies_s"],
+        "overhead_s": middle["overhead_s"],
+        "import_s": middle["import_s"],
+        "process_s": middle["process_s"],
+        "overhead_of_cold": middle["share"],
+        "cold_cli_s": cold_s,
+        "tasks": middle["tasks"],
         "shares": [p["share"] for p in probes],
     }
-    log(f"  {name}: cold process {middle['process_s']:.2f} s (imports {middle['import_s']:.2f} s, pipeline "
+    log(
+        f"  {name}: cold process {middle['process_s']:.2f} s (imports {middle['import_s']:.2f} s, pipeline "
         f"{middle['total_s']:.2f} s of which inside task run() {middle['run_bodies_s']:.2f} s): "
         f"scheduling {middle['overhead_s']:.3f} s = {middle['share']:.1%} "
-        f"[{' '.join(f'{p:.1%}' for p in summary['shares'])}]")
+        f"[{' '.join(f'{p:.1%}' for p in summary['shares'])}]"
+    )
     return summary
 
 
@@ -508,10 +564,17 @@ def profile(names: list[str], dumps: dict[str, Path], workdir: Path, out: Path, 
             rows = []
             for (file, line, func), (_cc, calls, tottime, cumtime, _callers) in stats.stats.items():
                 where = _short(file)
-                rows.append({"function": f"{where}:{line}({func})" if where else func, "calls": calls,
-                             "tottime": tottime, "cumtime": cumtime})
+                rows.append(
+                    {
+                        "function": f"{where}:{line}({func})" if where else func,
+                        "calls": calls,
+                        "tottime": tottime,
+                        "cumtime": cumtime,
+                    }
+                )
             tops[f"{name}-{kind}"] = {
-                "wall_s": run.seconds, "profiled_s": stats.total_tt,
+                "wall_s": run.seconds,
+                "profiled_s": stats.total_tt,
                 "by_tottime": sorted(rows, key=lambda r: -r["tottime"])[:15],
                 "by_cumtime": sorted(rows, key=lambda r: -r["cumtime"])[:25],
             }
@@ -571,8 +634,13 @@ def verdict(key: str, size: str, value) -> str:
     if limit is None:
         return ""
     unit = next(u for k, _l, u in FIGURES if k == key)
-    shown = f"{limit / 1e6:g} MB" if unit == "bytes" and limit >= 1e6 else f"{limit / 1e3:g} KB" if unit == "bytes" \
+    shown = (
+        f"{limit / 1e6:g} MB"
+        if unit == "bytes" and limit >= 1e6
+        else f"{limit / 1e3:g} KB"
+        if unit == "bytes"
         else f"{limit:g} {unit}"
+    )
     if value is None:
         return f" (≤ {shown}: n/a)"
     return f" (≤ {shown} {'PASS' if value <= limit else 'FAIL'})"
@@ -589,20 +657,34 @@ def print_tables(results: dict[str, SizeResult], luigi: dict | None, out) -> Non
             cells.append(fmt(value, unit) + verdict(key, n, value))
         print(f"| {label} | " + " | ".join(cells) + " |", file=out)
     print("| runs per figure | " + " | ".join(str(results[n].runs) for n in names) + " |", file=out)
-    print("| load average after the CLI runs | " + " | ".join(
-        " ".join(f"{x:.1f}" for x in results[n].samples.get("load_average", [])) for n in names) + " |", file=out)
-    print("| CLI runs started while other processes were busy | " + " | ".join(
-        str(results[n].samples.get("busy_starts", "n/a")) for n in names) + " |", file=out)
+    print(
+        "| load average after the CLI runs | "
+        + " | ".join(" ".join(f"{x:.1f}" for x in results[n].samples.get("load_average", [])) for n in names)
+        + " |",
+        file=out,
+    )
+    print(
+        "| CLI runs started while other processes were busy | "
+        + " | ".join(str(results[n].samples.get("busy_starts", "n/a")) for n in names)
+        + " |",
+        file=out,
+    )
 
     print("\n| input | " + " | ".join(names) + " |", file=out)
     print("|---|" + "---|" * len(names), file=out)
-    for key, label in (("passes", "passes"), ("lines_per_snapshot", "lines per snapshot"),
-                       ("total_lines", "lines in all snapshots"), ("bytes", "dump size"),
-                       ("distinct_pairs", "distinct changed pairs"), ("changed_lines", "changed lines (ins+del)"),
-                       ("hunks", "hunks")):
+    for key, label in (
+        ("passes", "passes"),
+        ("lines_per_snapshot", "lines per snapshot"),
+        ("total_lines", "lines in all snapshots"),
+        ("bytes", "dump size"),
+        ("distinct_pairs", "distinct changed pairs"),
+        ("changed_lines", "changed lines (ins+del)"),
+        ("hunks", "hunks"),
+    ):
         cells = [results[n].dump.get(key) for n in names]
-        cells = [fmt(c, "bytes") if key == "bytes" and c is not None else "n/a" if c is None else f"{c:,}"
-                 for c in cells]
+        cells = [
+            fmt(c, "bytes") if key == "bytes" and c is not None else "n/a" if c is None else f"{c:,}" for c in cells
+        ]
         print(f"| {label} | " + " | ".join(cells) + " |", file=out)
 
     steps = [(a, b) for a, b in (("medium", "large"), ("large", "huge")) if a in results and b in results]
@@ -611,9 +693,14 @@ def print_tables(results: dict[str, SizeResult], luigi: dict | None, out) -> Non
         print("| figure | " + " | ".join(f"{b} / {a}" for a, b in steps) + " |", file=out)
         print("|---|" + "---|" * len(steps), file=out)
         rows = [(label, lambda r, k=key: r.figures.get(k)) for key, label, _u in FIGURES + INFO[:2]]
-        rows += [(f"input: {label}", lambda r, k=key: r.dump.get(k))
-                 for key, label in (("total_lines", "lines in all snapshots (passes × lines)"),
-                                    ("changed_lines", "changed lines (ins+del)"), ("distinct_pairs", "changed pairs"))]
+        rows += [
+            (f"input: {label}", lambda r, k=key: r.dump.get(k))
+            for key, label in (
+                ("total_lines", "lines in all snapshots (passes × lines)"),
+                ("changed_lines", "changed lines (ins+del)"),
+                ("distinct_pairs", "changed pairs"),
+            )
+        ]
         for label, get in rows:
             ratios = []
             for a, b in steps:
@@ -627,14 +714,20 @@ def print_tables(results: dict[str, SizeResult], luigi: dict | None, out) -> Non
             print(f"Luigi overhead: not measured ({luigi['error']})", file=out)
         else:
             share = luigi["overhead_of_cold"]
-            target = (f" (target ≤ {LUIGI_OVERHEAD_TARGET:.0%} on large: "
-                      f"{'PASS' if share <= LUIGI_OVERHEAD_TARGET else 'FAIL'})"
-                      if luigi["size"] == "large" else " (the target applies to large)")
-            print(f"Luigi scheduling overhead, cold {luigi['size']} run (median of {luigi['runs']}, --workers 1): "
-                  f"{luigi['overhead_s']:.3f} s = pipeline {luigi['total_s']:.2f} s − inside task run() "
-                  f"{luigi['run_bodies_s']:.2f} s; {share:.1%} of that cold process ({luigi['process_s']:.2f} s)"
-                  f"{target}. Importing luigi + ir_trace.tasks costs a further {luigi['import_s']:.2f} s "
-                  "per process (not counted above).", file=out)
+            target = (
+                f" (target ≤ {LUIGI_OVERHEAD_TARGET:.0%} on large: "
+                f"{'PASS' if share <= LUIGI_OVERHEAD_TARGET else 'FAIL'})"
+                if luigi["size"] == "large"
+                else " (the target applies to large)"
+            )
+            print(
+                f"Luigi scheduling overhead, cold {luigi['size']} run (median of {luigi['runs']}, --workers 1): "
+                f"{luigi['overhead_s']:.3f} s = pipeline {luigi['total_s']:.2f} s − inside task run() "
+                f"{luigi['run_bodies_s']:.2f} s; {share:.1%} of that cold process ({luigi['process_s']:.2f} s)"
+                f"{target}. Importing luigi + ir_trace.tasks costs a further {luigi['import_s']:.2f} s "
+                "per process (not counted above).",
+                file=out,
+            )
             tasks = ", ".join(f"{k} {v['calls']}× {v['seconds']:.2f} s" for k, v in luigi["tasks"].items())
             print(f"Inside run() by task: {tasks}", file=out)
     for name, result in results.items():
@@ -646,23 +739,38 @@ def print_tables(results: dict[str, SizeResult], luigi: dict | None, out) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="medium + real, 3 runs (about a minute)")
     parser.add_argument("--sizes", help=f"comma-separated subset of {','.join(SIZES)} (default: all)")
-    parser.add_argument("--runs", type=int,
-                        help=f"runs per figure (default 5, --quick 3; huge at most {HUGE_MAX_RUNS})")
+    parser.add_argument(
+        "--runs", type=int, help=f"runs per figure (default 5, --quick 3; huge at most {HUGE_MAX_RUNS})"
+    )
     parser.add_argument("--scratch", type=Path, help="work directory (default: a new one under /tmp, removed after)")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
-                        help=f"shared inputs: bench/gen_dump.py and samples/ (default: {DEFAULT_SHARED})")
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=DEFAULT_SHARED,
+        help=f"shared inputs: bench/gen_dump.py and samples/ (default: {DEFAULT_SHARED})",
+    )
     parser.add_argument("--workers", type=int, help="pass --workers N to the CLI (default: the CLI's default)")
-    parser.add_argument("--idle-wait", type=float, default=IDLE["wait"], metavar="S",
-                        help="before each timed run, wait up to S seconds for other processes to go idle "
-                             f"(default {IDLE['wait']:g}; 0 disables)")
+    parser.add_argument(
+        "--idle-wait",
+        type=float,
+        default=IDLE["wait"],
+        metavar="S",
+        help="before each timed run, wait up to S seconds for other processes to go idle "
+        f"(default {IDLE['wait']:g}; 0 disables)",
+    )
     parser.add_argument("--no-browser", action="store_true", help="skip the Playwright figures")
     parser.add_argument("--no-luigi", action="store_true", help="skip the Luigi overhead measurement")
-    parser.add_argument("--profile", type=Path, metavar="DIR",
-                        help="also cProfile cold, warm and re-render runs of large and real into DIR")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="also cProfile cold, warm and re-render runs of large and real into DIR",
+    )
     parser.add_argument("--json", type=Path, metavar="PATH", help="write every figure and sample as JSON")
     parser.add_argument("--_luigi-probe", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -698,8 +806,10 @@ def main(argv: list[str] | None = None) -> int:
 
         reports = {}
         for name in names:
-            log(f"{name}: {results[name].dump['passes']} passes × ~{results[name].dump['lines_per_snapshot']} lines, "
-                f"{results[name].runs} runs")
+            log(
+                f"{name}: {results[name].dump['passes']} passes × ~{results[name].dump['lines_per_snapshot']} lines, "
+                f"{results[name].runs} runs"
+            )
             reports[name] = measure_cli(results[name], dumps[name], workdir, args.workers, log)
 
         browser_skipped = "--no-browser" if args.no_browser else None
@@ -714,8 +824,9 @@ def main(argv: list[str] | None = None) -> int:
             synthetic = [n for n in ("large", "huge", "medium") if n in names]
             probe_size = "large" if "large" in names else (synthetic[-1] if synthetic else names[0])
             log("Luigi scheduling overhead (in-process, cold, --workers 1):")
-            luigi = measure_luigi(probe_size, dumps[probe_size], workdir, 3,
-                                  results[probe_size].figures.get("cold_s"), log)
+            luigi = measure_luigi(
+                probe_size, dumps[probe_size], workdir, 3, results[probe_size].figures.get("cold_s"), log
+            )
 
         profiles = None
         if args.profile:
@@ -725,8 +836,11 @@ def main(argv: list[str] | None = None) -> int:
 
         elapsed = time.perf_counter() - started
         command = " ".join(["python benchmarks/bench.py", *(argv if argv is not None else sys.argv[1:])])
-        print(f"\npypto-ir-trace benchmarks · {time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · "
-              f"Python {platform.python_version()} · `{command}` · {elapsed:.0f} s", flush=True)
+        print(
+            f"\npypto-ir-trace benchmarks · {time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · "
+            f"Python {platform.python_version()} · `{command}` · {elapsed:.0f} s",
+            flush=True,
+        )
         print_tables(results, luigi, sys.stdout)
         if browser_skipped:
             print(f"browser figures skipped: {browser_skipped}")
@@ -734,14 +848,25 @@ def main(argv: list[str] | None = None) -> int:
             for key, top in profiles.items():
                 print(f"\ncProfile {key}: {top['wall_s']:.2f} s wall under the profiler; top by own time:")
                 for row in top["by_tottime"][:10]:
-                    print(f"  {row['tottime']:7.3f} s own {row['cumtime']:7.3f} s cum {row['calls']:>9} "
-                          f"calls  {row['function']}")
+                    print(
+                        f"  {row['tottime']:7.3f} s own {row['cumtime']:7.3f} s cum {row['calls']:>9} "
+                        f"calls  {row['function']}"
+                    )
         if args.json:
-            args.json.write_text(json.dumps({
-                "date": time.strftime("%Y-%m-%d %H:%M"), "cores": os.cpu_count(), "elapsed_s": elapsed,
-                "targets": TARGETS, "results": {n: asdict(r) for n, r in results.items()},
-                "luigi": luigi, "profiles": profiles,
-            }, indent=1))
+            args.json.write_text(
+                json.dumps(
+                    {
+                        "date": time.strftime("%Y-%m-%d %H:%M"),
+                        "cores": os.cpu_count(),
+                        "elapsed_s": elapsed,
+                        "targets": TARGETS,
+                        "results": {n: asdict(r) for n, r in results.items()},
+                        "luigi": luigi,
+                        "profiles": profiles,
+                    },
+                    indent=1,
+                )
+            )
     finally:
         if args.scratch is None:
             shutil.rmtree(workdir, ignore_errors=True)

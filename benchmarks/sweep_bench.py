@@ -39,8 +39,22 @@ MEDIUM = ("--functions", "40", "--lines", "40", "--passes", "40")
 
 
 def timed_sweep(env: dict, root: Path, out: Path, workers: int, *extra: str) -> float:
-    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep", "--root", str(root),
-               "--out-dir", str(out), "--workers", str(workers), "--local-scheduler", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "luigi",
+        "--module",
+        "ir_trace.tasks",
+        "Sweep",
+        "--root",
+        str(root),
+        "--out-dir",
+        str(out),
+        "--workers",
+        str(workers),
+        "--local-scheduler",
+        *extra,
+    ]
     started = time.perf_counter()
     subprocess.run(command, env=env, cwd=root.parent, check=True, capture_output=True)
     return time.perf_counter() - started
@@ -50,8 +64,11 @@ def work_done(out: Path, since_ns: int) -> dict:
     """Dumps looked at again, reports rendered and pairs rediffed by the sweep that started at `since_ns`."""
     fresh = [p for p in (out / ".sweep" / "records").glob("*.json") if p.stat().st_mtime_ns >= since_ns]
     works = [json.loads(p.read_text())["work"] for p in fresh]
-    return {"dumps_rerun": len(works), "rendered": sum(w["reused"] is False for w in works),
-            "rediffed": sum(w["rediffed"] or 0 for w in works)}
+    return {
+        "dumps_rerun": len(works),
+        "rendered": sum(w["reused"] is False for w in works),
+        "rediffed": sum(w["rediffed"] or 0 for w in works),
+    }
 
 
 def measured_sweep(env: dict, root: Path, out: Path, workers: int) -> dict:
@@ -65,8 +82,17 @@ def bench_incremental(dumps: int, workers: int) -> dict:
     try:
         root, out = scratch / "build_output", scratch / "reports"
         for seed in range(1, dumps + 1):
-            subprocess.run([sys.executable, str(GEN_DUMP), str(root / f"prog{seed:03d}" / "passes_dump"), *MEDIUM,
-                            "--seed", str(seed)], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(GEN_DUMP),
+                    str(root / f"prog{seed:03d}" / "passes_dump"),
+                    *MEDIUM,
+                    "--seed",
+                    str(seed),
+                ],
+                check=True,
+            )
         config = scratch / "luigi.cfg"
         config.write_text(f"[ir_trace]\ncache_dir = {scratch / 'cache'}\n[core]\nlog_level = WARNING\n")
         code = scratch / "code"  # a frozen copy, so edits made meanwhile cannot invalidate the reports
@@ -157,9 +183,23 @@ def free_port() -> int:
 
 def start_luigid(state: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-c", "from luigi.cmdline import luigid; luigid()", "--address",
-                                "127.0.0.1", "--port", str(port), "--state-path", str(state / "state.pickle"),
-                                "--logdir", str(state)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from luigi.cmdline import luigid; luigid()",
+            "--address",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--state-path",
+            str(state / "state.pickle"),
+            "--logdir",
+            str(state),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -174,8 +214,9 @@ def timed_graph(dumps: int, passes: int, coarse: bool, workers: int, port: int |
     marker_dir = tempfile.mkdtemp(prefix="sweep-bench-markers-")
     try:
         task = AllDumps(marker_dir=marker_dir, dumps=dumps, passes=passes, coarse=coarse)
-        scheduler = {"local_scheduler": True} if port is None else {"scheduler_host": "127.0.0.1",
-                                                                     "scheduler_port": port}
+        scheduler = (
+            {"local_scheduler": True} if port is None else {"scheduler_host": "127.0.0.1", "scheduler_port": port}
+        )
         started = time.perf_counter()
         ok = luigi.build([task], workers=workers, log_level="ERROR", **scheduler)
         elapsed = time.perf_counter() - started
@@ -194,8 +235,15 @@ def bench_granularity(dumps: int, passes: int, use_luigid: bool) -> list[dict]:
             for workers in (1, 2):
                 tasks = 1 + dumps + (0 if coarse else dumps * passes)
                 seconds = timed_graph(dumps, passes, coarse, workers, port)
-                rows.append({"granularity": "per dump" if coarse else "per pass", "tasks": tasks,
-                             "workers": workers, "scheduler": "luigid" if port else "local", "seconds": seconds})
+                rows.append(
+                    {
+                        "granularity": "per dump" if coarse else "per pass",
+                        "tasks": tasks,
+                        "workers": workers,
+                        "scheduler": "luigid" if port else "local",
+                        "seconds": seconds,
+                    }
+                )
                 print(json.dumps(rows[-1]), flush=True)
     finally:
         if luigid:

@@ -46,21 +46,48 @@ def positive_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Render a PyPTO passes_dump/ directory as one self-contained HTML report of what each pass changed.",
+        description="Render a PyPTO passes_dump/ directory as one self-contained HTML report "
+        "of what each pass changed.",
     )
-    parser.add_argument("passes_dump", metavar="PASSES_DUMP", help="the dump directory (00_frontend.py, 01_after_<Pass>.py, ...)")
-    parser.add_argument("-o", "--output", default="ir_trace.html", metavar="PATH",
-                        help="report path (default: ir_trace.html); its directory must exist")
-    parser.add_argument("--context", type=non_negative_int, default=3, metavar="N",
-                        help="unchanged lines kept around each change (default: 3)")
-    parser.add_argument("--cache-dir", metavar="PATH", default=None,
-                        help=f"result cache (default: $XDG_CACHE_HOME/{PROG}, else ~/.cache/{PROG})")
+    parser.add_argument(
+        "passes_dump", metavar="PASSES_DUMP", help="the dump directory (00_frontend.py, 01_after_<Pass>.py, ...)"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        default="ir_trace.html",
+        metavar="PATH",
+        help="report path (default: ir_trace.html); its directory must exist",
+    )
+    parser.add_argument(
+        "--context",
+        type=non_negative_int,
+        default=3,
+        metavar="N",
+        help="unchanged lines kept around each change (default: 3)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="PATH",
+        default=None,
+        help=f"result cache (default: $XDG_CACHE_HOME/{PROG}, else ~/.cache/{PROG})",
+    )
     parser.add_argument("--no-cache", action="store_true", help="use a throw-away cache for this run only")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="Luigi worker processes (default: 1)")
-    parser.add_argument("--against", metavar="PASSES_DUMP", default=None,
-                        help="compare with another dump of the same program, pass by pass (run A against run B)")
-    parser.add_argument("--json", metavar="PATH", default=None,
-                        help="also write a machine-readable summary of the trace to PATH ('-' for stdout)")
+    parser.add_argument(
+        "--workers", type=positive_int, default=1, metavar="N", help="Luigi worker processes (default: 1)"
+    )
+    parser.add_argument(
+        "--against",
+        metavar="PASSES_DUMP",
+        default=None,
+        help="compare with another dump of the same program, pass by pass (run A against run B)",
+    )
+    parser.add_argument(
+        "--json",
+        metavar="PATH",
+        default=None,
+        help="also write a machine-readable summary of the trace to PATH ('-' for stdout)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     parser.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -78,9 +105,16 @@ def main(argv: list[str] | None = None) -> int:
             _check_paths(args)
             scratch = tempfile.mkdtemp(prefix=f"{PROG}-cache-") if args.no_cache else None
             cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
-            outcome = run_pipeline(Path(args.passes_dump), Path(args.output), args.context, cache_dir, args.workers,
-                                   progress=not args.quiet, verbose=args.verbose,
-                                   against=Path(args.against) if args.against else None)
+            outcome = run_pipeline(
+                Path(args.passes_dump),
+                Path(args.output),
+                args.context,
+                cache_dir,
+                args.workers,
+                progress=not args.quiet,
+                verbose=args.verbose,
+                against=Path(args.against) if args.against else None,
+            )
             if args.json:
                 write_json_summary(args.json, outcome["trace"])
             if stop.received:  # Luigi swallowed the KeyboardInterrupt (it does inside event callbacks)
@@ -98,8 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug or an unforeseen environment: still one line, never a traceback
         if args.verbose:
             traceback.print_exc()
-        print(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)",
-              file=sys.stderr)
+        print(
+            f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)",
+            file=sys.stderr,
+        )
         return 1
     finally:
         if scratch:
@@ -111,8 +147,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check_paths(args: argparse.Namespace) -> None:
     """Paths end up in cache keys and in the report's UTF-8 text, so their bytes must be UTF-8."""
-    for label, value in (("dump directory", args.passes_dump), ("output path", args.output),
-                         ("cache directory", args.cache_dir), ("dump directory", getattr(args, "against", None))):
+    for label, value in (
+        ("dump directory", args.passes_dump),
+        ("output path", args.output),
+        ("cache directory", args.cache_dir),
+        ("dump directory", getattr(args, "against", None)),
+    ):
         if value is not None and printable_path(value) != value:
             raise IRTraceError(f"the {label} is not valid UTF-8: {printable_path(value)} (rename it)")
 
@@ -146,9 +186,11 @@ class _StopOnSignals:
     @classmethod
     def _watch_forks(cls) -> None:
         if not cls._watching_forks and hasattr(os, "register_at_fork"):
-            os.register_at_fork(before=lambda: setattr(cls, "forking", True),
-                                after_in_parent=lambda: setattr(cls, "forking", False),
-                                after_in_child=lambda: setattr(cls, "forking", False))
+            os.register_at_fork(
+                before=lambda: setattr(cls, "forking", True),
+                after_in_parent=lambda: setattr(cls, "forking", False),
+                after_in_child=lambda: setattr(cls, "forking", False),
+            )
             cls._watching_forks = True
 
     def _handle(self, signum, frame):
@@ -206,8 +248,16 @@ def _inside_luigi_callback(frame) -> bool:
     return False
 
 
-def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, workers: int = 1,
-                 progress: bool = False, verbose: bool = False, against: Path | None = None) -> dict:
+def run_pipeline(
+    dump: Path,
+    output: Path,
+    context: int,
+    cache_dir: Path,
+    workers: int = 1,
+    progress: bool = False,
+    verbose: bool = False,
+    against: Path | None = None,
+) -> dict:
     """Build the report through Luigi's local scheduler; returns the run's outcome record.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
@@ -228,13 +278,20 @@ def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, worker
     else:
         task = RenderComparison(**common, against=str(against.absolute()))
     with _progress_events(bar):
-        result = luigi.build([task], local_scheduler=True, workers=workers, detailed_summary=True,
-                             log_level="DEBUG" if verbose else "CRITICAL")
+        result = luigi.build(
+            [task],
+            local_scheduler=True,
+            workers=workers,
+            detailed_summary=True,
+            log_level="DEBUG" if verbose else "CRITICAL",
+        )
     bar.clear()
     outcome = task.output().read()
     if outcome is None:
         failure = shared_cache().get(failure_key(run_id))
-        raise IRTraceError(failure or f"the pipeline failed ({result.status.name}); rerun with --verbose for Luigi's log")
+        raise IRTraceError(
+            failure or f"the pipeline failed ({result.status.name}); rerun with --verbose for Luigi's log"
+        )
     if not outcome["ok"]:
         raise IRTraceError(outcome["error"])
     return outcome
@@ -255,8 +312,10 @@ def summary_line(outcome: dict, seconds: float) -> str:
         body = "no pass snapshot exists (only 00_frontend.py)"
     else:
         passes = outcome["passes"]
-        body = (f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
-                f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''})")
+        body = (
+            f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
+            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''})"
+        )
     rediffed, pairs = outcome["rediffed"], outcome["pairs"]
     reuse = f"{rediffed} pairs rediffed, {pairs - rediffed} from cache"
     if outcome.get("reused"):
@@ -267,8 +326,10 @@ def summary_line(outcome: dict, seconds: float) -> str:
 def _comparison_body(outcome: dict) -> str:
     first = outcome["first_difference"]
     where = f"first at pass {first['index']:02d} {first['name']}" if first else "identical outputs"
-    return (f"{outcome['compared']} passes compared ({outcome['differ']} differ, {outcome['renamed']} renamed, "
-            f"{outcome['only_a']} only in A, {outcome['only_b']} only in B; {where})")
+    return (
+        f"{outcome['compared']} passes compared ({outcome['differ']} differ, {outcome['renamed']} renamed, "
+        f"{outcome['only_a']} only in A, {outcome['only_b']} only in B; {where})"
+    )
 
 
 def _shown_path(path: str) -> str:

@@ -52,8 +52,9 @@ def build_comparison_payload(run_a: dict, run_b: dict, cross: dict[tuple[str, st
         if match.a is not None and match.b is not None:
             sha_a, sha_b = passes_a[match.a]["sha256"], passes_b[match.b]["sha256"]
             diff = EMPTY_DIFF if sha_a == sha_b else cross[(sha_a, sha_b)]
-            entry.update(differs=sha_a != sha_b, hunks=diff["hunks"], inserted=diff["inserted"],
-                         deleted=diff["deleted"])
+            entry.update(
+                differs=sha_a != sha_b, hunks=diff["hunks"], inserted=diff["inserted"], deleted=diff["deleted"]
+            )
         matches.append(entry)
     return {
         "schema": SCHEMA_VERSION,
@@ -78,8 +79,14 @@ def summarize_comparison(payload: dict) -> dict:
         return {"index": entry["index"], "name": entry["name"], "sha256": entry["sha256"]}
 
     rows = [
-        {"a": side(runs[0], m["a"]), "b": side(runs[1], m["b"]), "status": m["status"], "differs": m["differs"],
-         "inserted": m.get("inserted"), "deleted": m.get("deleted")}
+        {
+            "a": side(runs[0], m["a"]),
+            "b": side(runs[1], m["b"]),
+            "status": m["status"],
+            "differs": m["differs"],
+            "inserted": m.get("inserted"),
+            "deleted": m.get("deleted"),
+        }
         for m in matches
     ]
     first = next((row for row in rows if row["differs"]), None)
@@ -90,6 +97,12 @@ def summarize_comparison(payload: dict) -> dict:
         "only_a": sum(1 for m in matches if m["status"] == "only-a"),
         "only_b": sum(1 for m in matches if m["status"] == "only-b"),
         "first_difference": (first["a"] or first["b"]) if first else None,
-        "trace": {"schema": SCHEMA_VERSION, "mode": "against", "generator": payload["generator"],
-                  "a": runs[0]["dump"], "b": runs[1]["dump"], "passes": rows},
+        "trace": {
+            "schema": SCHEMA_VERSION,
+            "mode": "against",
+            "generator": payload["generator"],
+            "a": runs[0]["dump"],
+            "b": runs[1]["dump"],
+            "passes": rows,
+        },
     }

@@ -56,8 +56,14 @@ def join_lines(lines: list[str], eol: bool) -> str:
     return "\n".join(lines) + ("\n" if eol else "")
 
 
-def diff_snapshots(a: list[str], b: list[str], a_eol: bool = True, b_eol: bool = True,
-                   a_outline: list[Segment] | None = None, b_outline: list[Segment] | None = None) -> list[Hunk]:
+def diff_snapshots(
+    a: list[str],
+    b: list[str],
+    a_eol: bool = True,
+    b_eol: bool = True,
+    a_outline: list[Segment] | None = None,
+    b_outline: list[Segment] | None = None,
+) -> list[Hunk]:
     """Hunks turning `a` into `b`, each replaced block aligned line by line.
 
     Outlines of the two sides may be passed in when the caller already has them.
@@ -84,8 +90,9 @@ def _line_keys(lines: list[str], eol: bool) -> list:
     return lines
 
 
-def _changed_blocks(a: list[str], b: list[str], a_keys: list, b_keys: list,
-                    seg_a: list[Segment], seg_b: list[Segment]) -> list[tuple[int, int, int, int]]:
+def _changed_blocks(
+    a: list[str], b: list[str], a_keys: list, b_keys: list, seg_a: list[Segment], seg_b: list[Segment]
+) -> list[tuple[int, int, int, int]]:
     """Non-equal blocks: items matched by name, lines diffed only inside items that differ."""
     names_a = [_segment_key(a, s) for s in seg_a]
     names_b = [_segment_key(b, s) for s in seg_b]
@@ -118,11 +125,7 @@ def _bounds(seg, all_segments: list, index: int) -> tuple[int, int]:
 
 def _line_blocks(a_keys: list, b_keys: list, a0: int, a1: int, b0: int, b1: int) -> list:
     matcher = SequenceMatcher(None, a_keys[a0:a1], b_keys[b0:b1], autojunk=(a1 - a0) + (b1 - b0) > 4000)
-    return [
-        (a0 + i0, a0 + i1, b0 + j0, b0 + j1)
-        for tag, i0, i1, j0, j1 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    return [(a0 + i0, a0 + i1, b0 + j0, b0 + j1) for tag, i0, i1, j0, j1 in matcher.get_opcodes() if tag != "equal"]
 
 
 def _merge_touching(blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -259,6 +262,5 @@ def count_changes(hunks: list[Hunk]) -> tuple[int, int]:
 def hunks_to_json(hunks: list[Hunk], b: list[str]) -> list:
     """Payload form: [a0, a1, b0, b1, after_lines, [[ai, bi, a_ranges, b_ranges], ...]]."""
     return [
-        [h.a0, h.a1, h.b0, h.b1, b[h.b0 : h.b1], [[p.a, p.b, p.a_ranges, p.b_ranges] for p in h.pairs]]
-        for h in hunks
+        [h.a0, h.a1, h.b0, h.b1, b[h.b0 : h.b1], [[p.a, p.b, p.a_ranges, p.b_ranges] for p in h.pairs]] for h in hunks
     ]

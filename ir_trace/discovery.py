@@ -146,7 +146,11 @@ def _classify_entries(folder: Path) -> tuple[dict[int, tuple[str, str]], dict[in
         if not _is_utf8(file):
             raise DumpError(f"file name is not UTF-8: {printable_path(folder / file)} (rename it)")
         match = _SNAPSHOT_NAME.match(file)
-        if not match or (match["frontend"] and int(match["index"]) != 0) or (match["name"] and int(match["index"]) == 0):
+        if (
+            not match
+            or (match["frontend"] and int(match["index"]) != 0)
+            or (match["name"] and int(match["index"]) == 0)
+        ):
             raise DumpError(f"malformed snapshot name: {folder / file} ({_EXPECTED})")
         index = int(match["index"])
         table = snapshots if match["ext"] == "py" else logs

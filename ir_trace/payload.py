@@ -60,8 +60,9 @@ def detect_dump_level(lines_seen) -> str:
     return "EXPLICIT" if views >= 0.9 * tiles else "CONCISE"
 
 
-def build_payload(manifest: Manifest, base_lines: list[str], diffs: list[dict], slices: dict[str, dict],
-                  context: int) -> dict:
+def build_payload(
+    manifest: Manifest, base_lines: list[str], diffs: list[dict], slices: dict[str, dict], context: int
+) -> dict:
     """Assemble the report data.
 
     `diffs[k]` is the diff result turning snapshot k into k+1 (EMPTY_DIFF when equal);
@@ -83,8 +84,12 @@ def build_payload(manifest: Manifest, base_lines: list[str], diffs: list[dict], 
             entry["lines"] = base_lines
         else:
             diff = diffs[position - 1]
-            entry.update(hunks=diff["hunks"], inserted=diff["inserted"], deleted=diff["deleted"],
-                         changed=snapshot.sha256 != previous_sha)
+            entry.update(
+                hunks=diff["hunks"],
+                inserted=diff["inserted"],
+                deleted=diff["deleted"],
+                changed=snapshot.sha256 != previous_sha,
+            )
         if snapshot.sha256 != previous_sha:
             entry.update(slices[snapshot.sha256])
         passes.append(entry)

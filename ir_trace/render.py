@@ -87,18 +87,27 @@ def render_page(template: str, script_file: str, style_file: str, **context) -> 
     """A self-contained page: the template with its script and styles inline, under our CSP."""
     folder = templates_dir()
     script = (folder / script_file).read_text(encoding="utf-8")
-    return _environment().get_template(template).render(
-        css=(folder / style_file).read_text(encoding="utf-8"),
-        js=script,
-        csp=content_security_policy(script),
-        **context,
+    return (
+        _environment()
+        .get_template(template)
+        .render(
+            css=(folder / style_file).read_text(encoding="utf-8"),
+            js=script,
+            csp=content_security_policy(script),
+            **context,
+        )
     )
 
 
 def render_html(payload: dict) -> str:
     """The whole report page: template, styles, script and data inline."""
-    return render_page("report.html.j2", "viewer.js", "viewer.css",
-                       title=payload.get("title", "pypto-ir-trace"), payload_data=encode_payload(payload))
+    return render_page(
+        "report.html.j2",
+        "viewer.js",
+        "viewer.css",
+        title=payload.get("title", "pypto-ir-trace"),
+        payload_data=encode_payload(payload),
+    )
 
 
 # Temp reports being written, for a signal handler that must exit without unwinding (see cli).

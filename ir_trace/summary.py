@@ -1,17 +1,17 @@
 """The machine-readable trace summary behind `--json`: stable field names, one entry per pass.
 
-    {
-      "schema": 1, "generator": "pypto-ir-trace 0.1.0",
-      "title": "...", "dump": "/abs/passes_dump", "level": "CONCISE", "context": 3,
-      "passes": [
-        {"index": 1, "name": "ConvertToSSA", "file": "01_after_ConvertToSSA.py",
-         "sha256": "...",            # of this pass's output snapshot
-         "changed": true, "inserted": 7, "deleted": 7,
-         "functions": {"Program.main": {"inserted": 7, "deleted": 7}},   # only functions it touched
-         "outside_functions": {"inserted": 0, "deleted": 0},             # lines in no function
-         "warning": false, "warning_text": null}
-      ]
-    }
+{
+  "schema": 1, "generator": "pypto-ir-trace 0.1.0",
+  "title": "...", "dump": "/abs/passes_dump", "level": "CONCISE", "context": 3,
+  "passes": [
+    {"index": 1, "name": "ConvertToSSA", "file": "01_after_ConvertToSSA.py",
+     "sha256": "...",            # of this pass's output snapshot
+     "changed": true, "inserted": 7, "deleted": 7,
+     "functions": {"Program.main": {"inserted": 7, "deleted": 7}},   # only functions it touched
+     "outside_functions": {"inserted": 0, "deleted": 0},             # lines in no function
+     "warning": false, "warning_text": null}
+  ]
+}
 """
 
 from __future__ import annotations
@@ -30,15 +30,29 @@ def trace_summary(payload: dict) -> dict:
     result = []
     for k, entry in enumerate(passes[1:], start=1):
         per_function, outside = _count_by_function(entry["hunks"], functions[k - 1], functions[k])
-        result.append({
-            "index": entry["index"], "name": entry["name"], "file": entry["file"], "sha256": entry["sha256"],
-            "changed": entry["changed"], "inserted": entry["inserted"], "deleted": entry["deleted"],
-            "functions": per_function, "outside_functions": outside,
-            "warning": entry["log"] is not None, "warning_text": entry["log"],
-        })
+        result.append(
+            {
+                "index": entry["index"],
+                "name": entry["name"],
+                "file": entry["file"],
+                "sha256": entry["sha256"],
+                "changed": entry["changed"],
+                "inserted": entry["inserted"],
+                "deleted": entry["deleted"],
+                "functions": per_function,
+                "outside_functions": outside,
+                "warning": entry["log"] is not None,
+                "warning_text": entry["log"],
+            }
+        )
     return {
-        "schema": SCHEMA_VERSION, "generator": payload["generator"], "title": payload["title"],
-        "dump": payload["dump"], "level": payload["level"], "context": payload["context"], "passes": result,
+        "schema": SCHEMA_VERSION,
+        "generator": payload["generator"],
+        "title": payload["title"],
+        "dump": payload["dump"],
+        "level": payload["level"],
+        "context": payload["context"],
+        "passes": result,
     }
 
 

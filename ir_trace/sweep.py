@@ -116,8 +116,10 @@ def unique_report_names(programs: list[tuple[str, str]]) -> list[str]:
     so two reports never collide on a case-insensitive file system."""
     titles = [safe_name(title) for title, _ in programs]
     clashing = _duplicates(t.casefold() for t in titles)
-    names = [safe_name(relative.replace("/", "__")) if title.casefold() in clashing else title
-             for title, (_, relative) in zip(titles, programs)]
+    names = [
+        safe_name(relative.replace("/", "__")) if title.casefold() in clashing else title
+        for title, (_, relative) in zip(titles, programs)
+    ]
     taken: set[str] = set()
     result = []
     for name in names:
@@ -207,8 +209,17 @@ def pass_rows(manifest: dict, diff_counts: Callable[[str, str], tuple[int, int]]
         sha = snapshot["sha256"]
         changed = previous is not None and sha != previous
         inserted, deleted = diff_counts(previous, sha) if changed else (0, 0)
-        rows.append({"index": snapshot["index"], "name": snapshot["name"], "sha256": sha, "changed": changed,
-                     "inserted": inserted, "deleted": deleted, "warning": snapshot["log_file"] is not None})
+        rows.append(
+            {
+                "index": snapshot["index"],
+                "name": snapshot["name"],
+                "sha256": sha,
+                "changed": changed,
+                "inserted": inserted,
+                "deleted": deleted,
+                "warning": snapshot["log_file"] is not None,
+            }
+        )
         previous = sha
     return rows
 
@@ -277,12 +288,21 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
         elif verdict == "differs":
             differing += 1
             first = index if first is None else first
-    result = {"diverged": differing > 0, "differing_passes": differing, "ignored_passes": ignored,
-              "first_divergent_pass": None, "first_divergent_name": None, "first_diff": None}
+    result = {
+        "diverged": differing > 0,
+        "differing_passes": differing,
+        "ignored_passes": ignored,
+        "first_divergent_pass": None,
+        "first_divergent_name": None,
+        "first_diff": None,
+    }
     if first is not None:
         a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
-        result.update(first_divergent_pass=first, first_divergent_name=(b or a)["name"],
-                      first_diff=_diff_size(a, b, now_texts, then_texts))
+        result.update(
+            first_divergent_pass=first,
+            first_divergent_name=(b or a)["name"],
+            first_diff=_diff_size(a, b, now_texts, then_texts),
+        )
     return result
 
 
@@ -310,8 +330,9 @@ def _diff_size(a: dict | None, b: dict | None, now_texts: TextSource, then_texts
 # ---------- sweep.json ----------
 
 
-def program_entry(record: dict, baseline_entry: dict | None, has_baseline: bool, now_texts: TextSource,
-                  then_texts: TextSource) -> dict:
+def program_entry(
+    record: dict, baseline_entry: dict | None, has_baseline: bool, now_texts: TextSource, then_texts: TextSource
+) -> dict:
     """One element of sweep.json's "programs" from a per-dump record."""
     entry = {key: record[key] for key in ("name", "dump", "report", "ok", "error", "summary", "passes")}
     entry["baseline"] = None
@@ -335,8 +356,14 @@ def program_entry(record: dict, baseline_entry: dict | None, has_baseline: bool,
 def _against_invalid(record: dict) -> dict:
     """A program whose baseline dump was invalid: everything it prints now is new."""
     passes = record["passes"]
-    return {"diverged": True, "differing_passes": len(passes), "ignored_passes": 0, "first_divergent_pass": 0,
-            "first_divergent_name": passes[0]["name"] if passes else None, "first_diff": None}
+    return {
+        "diverged": True,
+        "differing_passes": len(passes),
+        "ignored_passes": 0,
+        "first_divergent_pass": 0,
+        "first_divergent_name": passes[0]["name"] if passes else None,
+        "first_diff": None,
+    }
 
 
 def deep_link(report: str, index: int) -> str:
@@ -344,15 +371,24 @@ def deep_link(report: str, index: int) -> str:
     return f"{report}#pass={index}" if index > 0 else report
 
 
-def build_sweep(records: list[dict], options: dict, baseline: dict | None, now_store: Path,
-                baseline_store: Path | None, ignores: list[re.Pattern], inputs: str = "",
-                created: float | None = None) -> dict:
+def build_sweep(
+    records: list[dict],
+    options: dict,
+    baseline: dict | None,
+    now_store: Path,
+    baseline_store: Path | None,
+    ignores: list[re.Pattern],
+    inputs: str = "",
+    created: float | None = None,
+) -> dict:
     """The whole sweep.json document; `inputs` identifies what it was built from."""
     now_texts = TextSource(now_store, ignores)
     then_texts = TextSource(baseline_store or now_store, ignores)
     previous = {p["name"]: p for p in (baseline or {}).get("programs", [])}
-    programs = [program_entry(r, previous.get(r["name"]), baseline is not None, now_texts, then_texts)
-                for r in sorted(records, key=lambda r: r["name"])]
+    programs = [
+        program_entry(r, previous.get(r["name"]), baseline is not None, now_texts, then_texts)
+        for r in sorted(records, key=lambda r: r["name"])
+    ]
     names = {p["name"] for p in programs}
     gone = [{"name": p["name"], "dump": p.get("dump")} for p in previous.values() if p["name"] not in names]
     statuses = [p["status"] for p in programs]
@@ -363,8 +399,11 @@ def build_sweep(records: list[dict], options: dict, baseline: dict | None, now_s
         "inputs": inputs,
         "options": options,
         "baseline": None if baseline is None else {"path": options.get("baseline"), "created": baseline.get("created")},
-        "totals": {"programs": len(programs), **{s: statuses.count(s) for s in ("ok", "same", "diverged", "new",
-                                                                              "invalid")}, "gone": len(gone)},
+        "totals": {
+            "programs": len(programs),
+            **{s: statuses.count(s) for s in ("ok", "same", "diverged", "new", "invalid")},
+            "gone": len(gone),
+        },
         "programs": programs,
         "gone": sorted(gone, key=lambda g: g["name"]),
     }
@@ -386,11 +425,26 @@ _STATUS_RANK = {"diverged": 0, "invalid": 1, "new": 2, "gone": 3, "ok": 4, "same
 def index_payload(sweep: dict) -> dict:
     """Plain rows for index.js, regressions first."""
     rows = [_index_row(p) for p in sweep["programs"]]
-    rows += [{"name": g["name"], "status": "gone", "report": None, "error": None, "summary": None,
-              "baseline": None, "dump": g["dump"]} for g in sweep["gone"]]
+    rows += [
+        {
+            "name": g["name"],
+            "status": "gone",
+            "report": None,
+            "error": None,
+            "summary": None,
+            "baseline": None,
+            "dump": g["dump"],
+        }
+        for g in sweep["gone"]
+    ]
     rows.sort(key=lambda r: (_STATUS_RANK[r["status"]], r["name"]))
-    return {"created": sweep["created"], "options": sweep["options"], "baseline": sweep["baseline"],
-            "totals": sweep["totals"], "rows": rows}
+    return {
+        "created": sweep["created"],
+        "options": sweep["options"],
+        "baseline": sweep["baseline"],
+        "totals": sweep["totals"],
+        "rows": rows,
+    }
 
 
 def _index_row(program: dict) -> dict:
@@ -403,9 +457,13 @@ def index_template_digest() -> str:
 
 def render_index(payload: dict) -> str:
     """index.html: template, styles, script and rows inline, like the reports."""
-    return render_page("index.html.j2", "index.js", "index.css",
-                       title=f"pypto-ir-trace sweep · {payload['created']}",
-                       payload_json=payload_to_script_json(payload))
+    return render_page(
+        "index.html.j2",
+        "index.js",
+        "index.css",
+        title=f"pypto-ir-trace sweep · {payload['created']}",
+        payload_json=payload_to_script_json(payload),
+    )
 
 
 def write_sweep(out_dir: Path, sweep: dict) -> None:

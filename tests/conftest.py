@@ -47,7 +47,9 @@ def write_dump(folder: Path, texts: list[str | tuple[str, str]], logs: dict[int,
 def demo_passes() -> list[str | tuple[str, str]]:
     """Frontend, a renaming pass, a no-op pass, a pass that adds a line."""
     ssa = FRONTEND.replace("t1", "t1__ssa_v0")
-    grown = ssa.replace("        return pl.store", "        pl.sync_src(pipe=pl.Pipe.V, event=0)\n        return pl.store")
+    grown = ssa.replace(
+        "        return pl.store", "        pl.sync_src(pipe=pl.Pipe.V, event=0)\n        return pl.store"
+    )
     return [FRONTEND, ("ConvertToSSA", ssa), ("Simplify", ssa), ("InsertSync", grown)]
 
 
@@ -63,8 +65,9 @@ def cache_dir(tmp_path: Path) -> Path:
 
 def run_cli(*args: str | os.PathLike, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """`python -m ir_trace ARGS` in a fresh process, as a user would run it."""
-    return subprocess.run([sys.executable, "-m", "ir_trace", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ir_trace", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
 
 
 def real_dumps() -> list[Path]:

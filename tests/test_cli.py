@@ -37,8 +37,11 @@ def test_summary_line_and_nothing_else_on_stderr(demo_dump, tmp_path, cache_dir)
     result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir)
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
-    assert re.match(r"wrote .*r\.html: 3 passes \(2 changed, 1 no-op, 1 warning\) · 2 pairs rediffed, 0 from cache · "
-                    r"[\d.]+ [KM]?B · [\d.]+ s$", lines[0]), lines[0]
+    assert re.match(
+        r"wrote .*r\.html: 3 passes \(2 changed, 1 no-op, 1 warning\) · 2 pairs rediffed, 0 from cache · "
+        r"[\d.]+ [KM]?B · [\d.]+ s$",
+        lines[0],
+    ), lines[0]
     again = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", cache_dir)
     assert "0 pairs rediffed, 2 from cache" in again.stderr
 
@@ -58,8 +61,12 @@ def test_default_output_and_module_entry(demo_dump, tmp_path, cache_dir):
 def test_console_script_matches_module_entry(demo_dump, tmp_path, cache_dir):
     import subprocess
 
-    result = subprocess.run(["pypto-ir-trace", str(demo_dump), "-o", str(tmp_path / "r.html"), "--cache-dir",
-                             str(cache_dir)], capture_output=True, text=True, cwd=tmp_path)
+    result = subprocess.run(
+        ["pypto-ir-trace", str(demo_dump), "-o", str(tmp_path / "r.html"), "--cache-dir", str(cache_dir)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert payload_of(tmp_path / "r.html")["passes"][1]["name"] == "ConvertToSSA"
 
@@ -98,8 +105,10 @@ def test_failed_run_keeps_the_earlier_report(demo_dump, tmp_path, cache_dir):
 
 
 def test_output_directory_must_exist(demo_dump, tmp_path, cache_dir):
-    expect_error(run_cli(demo_dump, "-o", tmp_path / "nope" / "r.html", "--cache-dir", cache_dir),
-                 "output directory does not exist")
+    expect_error(
+        run_cli(demo_dump, "-o", tmp_path / "nope" / "r.html", "--cache-dir", cache_dir),
+        "output directory does not exist",
+    )
 
 
 def test_frontend_only_renders_and_says_so(tmp_path, cache_dir):
@@ -116,8 +125,10 @@ def test_no_cache_leaves_no_cache_behind(demo_dump, tmp_path, monkeypatch):
 
 
 def test_a_luigi_cfg_in_the_working_directory_changes_nothing(demo_dump, tmp_path, cache_dir):
-    (tmp_path / "luigi.cfg").write_text("[core]\nlog_level=DEBUG\nno_configure_logging=false\n"
-                                        "[ir_trace]\ncache_dir=/nonexistent/elsewhere\n[worker]\nkeep_alive=true\n")
+    (tmp_path / "luigi.cfg").write_text(
+        "[core]\nlog_level=DEBUG\nno_configure_logging=false\n"
+        "[ir_trace]\ncache_dir=/nonexistent/elsewhere\n[worker]\nkeep_alive=true\n"
+    )
     result = run_cli(demo_dump, "-o", "r.html", "--cache-dir", cache_dir, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -138,14 +149,27 @@ def test_json_summary_to_a_file_and_to_stdout(tmp_path, cache_dir):
     assert result.returncode == 0, result.stderr
     trace = json.loads(out.read_text(encoding="utf-8"))
     assert trace["schema"] == 1 and trace["title"] == "softmax" and trace["level"] == "CONCISE"
-    fields = {"index", "name", "file", "sha256", "changed", "inserted", "deleted", "functions",
-              "outside_functions", "warning", "warning_text"}
+    fields = {
+        "index",
+        "name",
+        "file",
+        "sha256",
+        "changed",
+        "inserted",
+        "deleted",
+        "functions",
+        "outside_functions",
+        "warning",
+        "warning_text",
+    }
     assert all(set(p) == fields for p in trace["passes"])
     by_name = {p["name"]: p for p in trace["passes"]}
     outlined = by_name["OutlineIncoreScopes"]
     assert outlined["functions"]["SoftmaxProgram.main_incore_0"]["inserted"] > 0
-    assert sum(f["inserted"] for f in outlined["functions"].values()) + outlined["outside_functions"]["inserted"] \
+    assert (
+        sum(f["inserted"] for f in outlined["functions"].values()) + outlined["outside_functions"]["inserted"]
         == outlined["inserted"]
+    )
     assert by_name["FlattenCallExpr"]["changed"] is False and by_name["FlattenCallExpr"]["functions"] == {}
     assert by_name["InitMemRef"]["warning"] and "MemRefAliasCheck" in by_name["InitMemRef"]["warning_text"]
 
@@ -161,13 +185,18 @@ def test_progress_bar_on_a_terminal_only(tmp_path, cache_dir):
 
     from conftest import generate_dump
 
-    dump = generate_dump(tmp_path / "p" / "passes_dump", "--functions", "4", "--lines", "8", "--passes", "6",
-                         "--noop-ratio", "0")
+    dump = generate_dump(
+        tmp_path / "p" / "passes_dump", "--functions", "4", "--lines", "8", "--passes", "6", "--noop-ratio", "0"
+    )
     controller, terminal = pty.openpty()
     env = {**os.environ, "PYPTO_IR_TRACE_PROGRESS_DELAY": "0"}
-    result = subprocess.run([sys.executable, "-m", "ir_trace", str(dump), "-o", str(tmp_path / "r.html"),
-                             "--cache-dir", str(cache_dir)], stderr=terminal, stdout=subprocess.DEVNULL, env=env,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "ir_trace", str(dump), "-o", str(tmp_path / "r.html"), "--cache-dir", str(cache_dir)],
+        stderr=terminal,
+        stdout=subprocess.DEVNULL,
+        env=env,
+        timeout=120,
+    )
     os.close(terminal)
     shown = b""
     while True:

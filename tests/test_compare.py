@@ -15,8 +15,12 @@ def test_matching_by_position_and_name():
     a = ["frontend", "SSA", "Flatten", "Outline", "Sync"]
     b = ["frontend", "SSA", "Outline", "Canon", "Sync2"]
     assert match_passes(a, b) == [
-        PassMatch(0, 0, "matched"), PassMatch(1, 1, "matched"), PassMatch(2, None, "only-a"),
-        PassMatch(3, 2, "matched"), PassMatch(4, 3, "renamed"), PassMatch(None, 4, "only-b"),
+        PassMatch(0, 0, "matched"),
+        PassMatch(1, 1, "matched"),
+        PassMatch(2, None, "only-a"),
+        PassMatch(3, 2, "matched"),
+        PassMatch(4, 3, "renamed"),
+        PassMatch(None, 4, "only-b"),
     ]
 
 
@@ -39,11 +43,15 @@ def test_against_reports_where_runs_differ(tmp_path, cache_dir):
     out, summary = tmp_path / "cmp.html", tmp_path / "cmp.json"
     result = run_cli(EXAMPLE_DUMP, "--against", run_b, "-o", out, "--cache-dir", cache_dir, "--json", summary)
     assert result.returncode == 0, result.stderr
-    assert "6 passes compared (1 differ, 1 renamed, 0 only in A, 0 only in B; first at pass 06 InsertSync)" \
+    assert (
+        "6 passes compared (1 differ, 1 renamed, 0 only in A, 0 only in B; first at pass 06 InsertSync)"
         in result.stderr
+    )
     rows = json.loads(summary.read_text())["passes"]
-    assert [(r["status"], r["differs"]) for r in rows] == [("matched", False)] * 5 + [("renamed", False),
-                                                                                     ("matched", True)]
+    assert [(r["status"], r["differs"]) for r in rows] == [("matched", False)] * 5 + [
+        ("renamed", False),
+        ("matched", True),
+    ]
     assert rows[6]["inserted"] == rows[6]["deleted"] == 2
     payload = payload_of(out)
     assert payload["mode"] == "against" and len(payload["runs"]) == 2
@@ -52,7 +60,13 @@ def test_against_reports_where_runs_differ(tmp_path, cache_dir):
 
 
 def test_against_errors_name_the_bad_input(tmp_path, cache_dir):
-    expect_error(run_cli(EXAMPLE_DUMP, "--against", tmp_path / "nope", "-o", tmp_path / "r.html",
-                         "--cache-dir", cache_dir), "input directory does not exist", str(tmp_path / "nope"))
-    expect_error(run_cli(tmp_path / "gone", "--against", EXAMPLE_DUMP, "-o", tmp_path / "r.html",
-                         "--cache-dir", cache_dir), "input directory does not exist", str(tmp_path / "gone"))
+    expect_error(
+        run_cli(EXAMPLE_DUMP, "--against", tmp_path / "nope", "-o", tmp_path / "r.html", "--cache-dir", cache_dir),
+        "input directory does not exist",
+        str(tmp_path / "nope"),
+    )
+    expect_error(
+        run_cli(tmp_path / "gone", "--against", EXAMPLE_DUMP, "-o", tmp_path / "r.html", "--cache-dir", cache_dir),
+        "input directory does not exist",
+        str(tmp_path / "gone"),
+    )

@@ -74,11 +74,22 @@ def test_duplicate_index(tmp_path):
     dump = write_dump(tmp_path / "d", [FRONTEND] * 2)
     (dump / "01_after_Other.py").write_text(FRONTEND)
     message = error_of(dump)
-    assert "duplicate snapshot index 01" in message and "01_after_Other.py" in message and "01_after_Pass1.py" in message
+    assert (
+        "duplicate snapshot index 01" in message and "01_after_Other.py" in message and "01_after_Pass1.py" in message
+    )
 
 
-@pytest.mark.parametrize("name", ["1_frontend.py", "03_before_X.py", "after_X.py", "00_after_X.py", "02_after_.py",
-                                  "\u0660\u0661_after_ArabicIndicDigits.py"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "1_frontend.py",
+        "03_before_X.py",
+        "after_X.py",
+        "00_after_X.py",
+        "02_after_.py",
+        "\u0660\u0661_after_ArabicIndicDigits.py",
+    ],
+)
 def test_malformed_names(tmp_path, name):
     dump = write_dump(tmp_path / "d", [FRONTEND] * 2)
     (dump / name).write_text(FRONTEND)

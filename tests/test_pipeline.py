@@ -30,8 +30,19 @@ def ran():
 
 
 def test_rerun_does_no_diff_work_and_one_change_rediffs_two_pairs(tmp_path, ran):
-    dump = generate_dump(tmp_path / "p" / "passes_dump", "--functions", "6", "--lines", "12", "--passes", "12",
-                         "--seed", "5", "--noop-ratio", "0")
+    dump = generate_dump(
+        tmp_path / "p" / "passes_dump",
+        "--functions",
+        "6",
+        "--lines",
+        "12",
+        "--passes",
+        "12",
+        "--seed",
+        "5",
+        "--noop-ratio",
+        "0",
+    )
     cache, out = tmp_path / "cache", tmp_path / "r.html"
     first = run_pipeline(dump, out, 3, cache)
     assert first["rediffed"] == first["pairs"] == 12 and len([r for r in ran if r.startswith("DiffPair")]) == 12
@@ -72,9 +83,25 @@ def test_two_workers_build_the_same_report(tmp_path, demo_dump):
 def test_luigi_module_entry_point(tmp_path, demo_dump):
     out = tmp_path / "r.html"
     result = subprocess.run(
-        [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "RenderReport", "--dump", str(demo_dump),
-         "--report", str(out), "--local-scheduler", "--ir-trace-cache-dir", str(tmp_path / "cache")],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "luigi",
+            "--module",
+            "ir_trace.tasks",
+            "RenderReport",
+            "--dump",
+            str(demo_dump),
+            "--report",
+            str(out),
+            "--local-scheduler",
+            "--ir-trace-cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert out.is_file() and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"

@@ -85,8 +85,17 @@ def test_crlf_mixed_endings_and_tabs_round_trip(tmp_path: Path):
     crlf = FRONTEND.replace("\n", "\r\n")
     mixed = "".join(line + ("\r\n", "\n", "\r")[i % 3] for i, line in enumerate(FRONTEND.split("\n")))
     tabs = FRONTEND.replace("    ", "\t").replace("t0", "t0\t\t")
-    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, ("ToCRLF", crlf), ("Mixed", mixed), ("Tabs", tabs),
-                                                 ("NoFinalNewline", tabs.rstrip("\n")), ("Back", FRONTEND)])
+    dump = write_dump(
+        tmp_path / "passes_dump",
+        [
+            FRONTEND,
+            ("ToCRLF", crlf),
+            ("Mixed", mixed),
+            ("Tabs", tabs),
+            ("NoFinalNewline", tabs.rstrip("\n")),
+            ("Back", FRONTEND),
+        ],
+    )
     report = tmp_path / "r.html"
     run_ok(dump, report, "--no-cache")
     assert_round_trip(report, dump)
@@ -102,8 +111,14 @@ def test_a_200k_character_line_round_trips(tmp_path: Path):
         edited[rng.randrange(len(edited))] = rng.choice("xyz😀")
     edited = "".join(edited)
     head = "def kernel(a):\n    x = "
-    dump = write_dump(tmp_path / "passes_dump", [head + long_line + "\n", ("Edit", head + edited + "\n"),
-                                                 ("Twice", head + edited + "\n" + head + long_line + "\n")])
+    dump = write_dump(
+        tmp_path / "passes_dump",
+        [
+            head + long_line + "\n",
+            ("Edit", head + edited + "\n"),
+            ("Twice", head + edited + "\n" + head + long_line + "\n"),
+        ],
+    )
     report = tmp_path / "r.html"
     run_ok(dump, report, "--no-cache")
     assert_round_trip(report, dump)
@@ -111,13 +126,17 @@ def test_a_200k_character_line_round_trips(tmp_path: Path):
 
 def test_a_50_mb_snapshot(tmp_path: Path):
     """One 50 MB frontend and a pass that edits three of its 630k lines."""
-    body = [f"        t{i}: pl.Tile[[64, 128], pl.FP32] = pl.add(t{i - 1}, t{i - 2})  # padding padding"
-            for i in range(200)]
+    body = [
+        f"        t{i}: pl.Tile[[64, 128], pl.FP32] = pl.add(t{i - 1}, t{i - 2})  # padding padding" for i in range(200)
+    ]
     parts = ["# pypto.program: Big\nimport pypto.language as pl\n\n@pl.program\nclass Big:\n"]
     size, f = len(parts[0]), 0
     while size < 50_000_000:
-        chunk = (f"    @pl.function(type=pl.FunctionType.InCore)\n    def kernel_{f}(self, a):\n"
-                 + "\n".join(body) + "\n        return t199\n")
+        chunk = (
+            f"    @pl.function(type=pl.FunctionType.InCore)\n    def kernel_{f}(self, a):\n"
+            + "\n".join(body)
+            + "\n        return t199\n"
+        )
         parts.append(chunk)
         size += len(chunk)
         f += 1
@@ -129,8 +148,10 @@ def test_a_50_mb_snapshot(tmp_path: Path):
     started = time.monotonic()
     run_ok(dump, report, "--cache-dir", tmp_path / "cache")
     elapsed = time.monotonic() - started
-    print(f"\n50 MB snapshot ({len(text) / 1e6:.1f} MB, {text.count(chr(10))} lines): report in {elapsed:.1f} s, "
-          f"{report.stat().st_size / 1e6:.1f} MB")
+    print(
+        f"\n50 MB snapshot ({len(text) / 1e6:.1f} MB, {text.count(chr(10))} lines): report in {elapsed:.1f} s, "
+        f"{report.stat().st_size / 1e6:.1f} MB"
+    )
     payload = assert_round_trip(report, dump)
     assert payload["passes"][1]["inserted"] == 3 and payload["passes"][1]["deleted"] == 3
 
@@ -148,8 +169,12 @@ def test_1000_passes(tmp_path: Path):
 
 def test_nul_bytes_and_control_characters_round_trip(tmp_path: Path):
     controls = "".join(chr(c) for c in range(32) if c not in (10,)) + "\x7f\x85\u2028\u2029\ufeff\u202e"
-    texts = [FRONTEND, ("Nul", FRONTEND.replace("t0, t0", "t0,\x00t0")), ("Controls", FRONTEND + controls + "\n"),
-             ("Escape", "\x1b[2J\x1b[31mred\x1b[0m\n" + FRONTEND)]
+    texts = [
+        FRONTEND,
+        ("Nul", FRONTEND.replace("t0, t0", "t0,\x00t0")),
+        ("Controls", FRONTEND + controls + "\n"),
+        ("Escape", "\x1b[2J\x1b[31mred\x1b[0m\n" + FRONTEND),
+    ]
     dump = write_dump(tmp_path / "passes_dump", texts, logs={2: "warning\x00 with \x1b[1m NUL\n"})
     report = tmp_path / "r.html"
     run_ok(dump, report, "--no-cache")
@@ -161,8 +186,9 @@ def test_unusual_unicode_round_trips(tmp_path: Path):
     cjk = FRONTEND.replace("Demo", "演示程序").replace("# pypto.program", "# 程序 😀 👩\u200d💻 \U0010fffd")
     separators = cjk.replace("t1 = ", "t1\u2028=\u2029 ").replace("return", "return\u3000")
     combining = separators.replace("kernel", "ke\u0301rnel")
-    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, ("CJK", cjk), ("Separators", separators),
-                                                 ("Combining", combining)])
+    dump = write_dump(
+        tmp_path / "passes_dump", [FRONTEND, ("CJK", cjk), ("Separators", separators), ("Combining", combining)]
+    )
     report = tmp_path / "r.html"
     run_ok(dump, report, "--no-cache")
     assert_round_trip(report, dump)
@@ -177,11 +203,23 @@ def test_invalid_utf8_exits_1_naming_the_file(tmp_path: Path):
     assert not report.exists()
 
 
-@pytest.mark.parametrize("name", ["Init MemRef", "a.b.c", "v1.2 fix", "Ünïcödé流水线", "<b>x<\\b>&amp;\"'",
-                                  "{{ 7*7 }}", "javascript:alert(1)", " spaced "])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Init MemRef",
+        "a.b.c",
+        "v1.2 fix",
+        "Ünïcödé流水线",
+        "<b>x<\\b>&amp;\"'",
+        "{{ 7*7 }}",
+        "javascript:alert(1)",
+        " spaced ",
+    ],
+)
 def test_pass_names_with_spaces_dots_unicode_html(tmp_path: Path, name: str):
-    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, (name, FRONTEND.replace("t1", "t9"))],
-                      logs={1: f"log of {name}\n"})
+    dump = write_dump(
+        tmp_path / "passes_dump", [FRONTEND, (name, FRONTEND.replace("t1", "t9"))], logs={1: f"log of {name}\n"}
+    )
     report = tmp_path / "r.html"
     run_ok(dump, report, "--no-cache")
     payload = assert_round_trip(report, dump)
@@ -197,8 +235,10 @@ def test_code_nested_beyond_the_recursion_limit_leaves_the_rest_of_the_report_no
     for source in (deep_unary, deep_sum):  # the hostile part: Python's own parser gives up on it
         with pytest.raises((RecursionError, MemoryError)):
             ast.parse("def f():\n" + source + "\n")
-    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, ("Deep", nested), ("Again", nested + "# end\n"),
-                                                 ("Back", FRONTEND.replace("t1", "t2"))])
+    dump = write_dump(
+        tmp_path / "passes_dump",
+        [FRONTEND, ("Deep", nested), ("Again", nested + "# end\n"), ("Back", FRONTEND.replace("t1", "t2"))],
+    )
     report = tmp_path / "r.html"
     run_ok(dump, report, "--no-cache")
     payload = assert_round_trip(report, dump)
@@ -268,8 +308,13 @@ def _permissions_bind(probe: Path) -> str | None:
     if not IS_ROOT:
         return None
     try:
-        result = subprocess.run([sys.executable, "-c", f"open({str(probe)!r}).read()"],
-                                preexec_fn=_drop_dac_capabilities, capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-c", f"open({str(probe)!r}).read()"],
+            preexec_fn=_drop_dac_capabilities,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return f"running as root and cannot drop CAP_DAC_OVERRIDE ({exc})"
     if "PermissionError" not in result.stderr:
@@ -278,8 +323,13 @@ def _permissions_bind(probe: Path) -> str | None:
 
 
 def run_without_root_powers(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(command(*args), capture_output=True, text=True, timeout=300,
-                          preexec_fn=_drop_dac_capabilities if IS_ROOT else None)
+    return subprocess.run(
+        command(*args),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_drop_dac_capabilities if IS_ROOT else None,
+    )
 
 
 def test_an_unreadable_snapshot_exits_1_naming_it(tmp_path: Path):
@@ -307,11 +357,33 @@ def test_a_non_utf8_file_name_or_path_is_one_error_line(tmp_path: Path):
     os.mkdir(odd_dir)
     with open(odd_dir + b"/00_frontend.py", "w") as handle:
         handle.write(FRONTEND)
-    result = subprocess.run([os.fsencode(sys.executable), b"-m", b"ir_trace", odd_dir, b"-o",
-                             os.fsencode(tmp_path / "r.html"), b"--no-cache"], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            os.fsencode(sys.executable),
+            b"-m",
+            b"ir_trace",
+            odd_dir,
+            b"-o",
+            os.fsencode(tmp_path / "r.html"),
+            b"--no-cache",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert_error_line(result, "not valid UTF-8", "d\\xffr")
-    result = subprocess.run([os.fsencode(sys.executable), b"-m", b"ir_trace", os.fsencode(dump), b"-o",
-                             os.fsencode(tmp_path) + b"/r\xff.html", b"--no-cache"], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            os.fsencode(sys.executable),
+            b"-m",
+            b"ir_trace",
+            os.fsencode(dump),
+            b"-o",
+            os.fsencode(tmp_path) + b"/r\xff.html",
+            b"--no-cache",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert_error_line(result, "not valid UTF-8", "r\\xff.html")
 
 
@@ -320,8 +392,10 @@ def test_a_snapshot_rewritten_during_the_run_gives_a_consistent_report_or_a_clea
     the command runs; each report holds one version of each file, its hash matching its text."""
     dump = chain_dump(tmp_path / "passes_dump", 150, seed=7)
     swapped, torn = dump / "75_after_Pass75.py", dump / "120_after_Pass120.py"
-    versions = {swapped: [swapped.read_bytes(), swapped.read_bytes().replace(b"pl.add", b"pl.sub")],
-                torn: [torn.read_bytes(), torn.read_bytes() * 3]}
+    versions = {
+        swapped: [swapped.read_bytes(), swapped.read_bytes().replace(b"pl.add", b"pl.sub")],
+        torn: [torn.read_bytes(), torn.read_bytes() * 3],
+    }
     stop, rewrites = threading.Event(), [0]
 
     def rewrite():
@@ -375,8 +449,9 @@ def small_tmpfs(tmp_path: Path):
         pytest.skip("mounting a small tmpfs needs root")
     mount = tmp_path / "full"
     mount.mkdir()
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k,mode=0755", "tmpfs", str(mount)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k,mode=0755", "tmpfs", str(mount)], capture_output=True, text=True
+    )
     if result.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
     try:
@@ -423,8 +498,13 @@ def test_interrupted_run_leaves_no_partial_report_and_a_valid_cache(tmp_path: Pa
     report.write_text("earlier report\n")
     group = how.startswith("SIGINT")
     workers = ["--workers", "2"] if group else []
-    process = subprocess.Popen(command(dump, "-o", report, "--cache-dir", cache, *workers),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        command(dump, "-o", report, "--cache-dir", cache, *workers),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         while _cache_rows(cache) < 20 and process.poll() is None:  # well into the work, far from its end
             time.sleep(0.02)
@@ -474,8 +554,13 @@ def test_signal_while_the_report_is_being_written(tmp_path: Path, interrupt_dump
         fd = _inotify_created(out)
         if fd is None:
             pytest.skip("inotify is not available to watch for the temp report")
-        process = subprocess.Popen(command(dump, "-o", report, "--cache-dir", cache),
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        process = subprocess.Popen(
+            command(dump, "-o", report, "--cache-dir", cache),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
             while True:
                 ready, _, _ = select.select([fd], [], [], 60)
@@ -519,9 +604,15 @@ def test_several_runs_at_once_on_the_same_dump_output_and_cache(tmp_path: Path):
     run_ok(dump, lone, "--no-cache", "-q")
     report, cache = tmp_path / "shared" / "ir_trace.html", tmp_path / "cache"
     report.parent.mkdir()
-    processes = [subprocess.Popen(command(dump, "-o", report, "--cache-dir", cache, *extra),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for extra in ([], [], ["--workers", "2"], [], ["-q"], ["--workers", "2"])]
+    processes = [
+        subprocess.Popen(
+            command(dump, "-o", report, "--cache-dir", cache, *extra),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for extra in ([], [], ["--workers", "2"], [], ["-q"], ["--workers", "2"])
+    ]
     errors = [p.communicate(timeout=300)[1] for p in processes]
     for process, err in zip(processes, errors):
         assert process.returncode == 0, err
@@ -550,9 +641,15 @@ def cached_dump(tmp_path_factory) -> tuple[Path, Path, bytes]:
     cache directory and its report."""
     root = tmp_path_factory.mktemp("cached")
     base = "\n".join(f"x{i} = pl.add(y{i}, {i})" for i in range(1500)) + "\n"
-    dump = write_dump(root / "passes_dump", [base, ("Rewrite", base.replace("pl.add", "pl.mul")),
-                                             ("Small", base.replace("pl.add", "pl.mul").replace("x7 =", "z7 ="))],
-                      logs={2: "warning: small\n"})
+    dump = write_dump(
+        root / "passes_dump",
+        [
+            base,
+            ("Rewrite", base.replace("pl.add", "pl.mul")),
+            ("Small", base.replace("pl.add", "pl.mul").replace("x7 =", "z7 =")),
+        ],
+        logs={2: "warning: small\n"},
+    )
     good = root / "good-cache"
     reference = root / "reference.html"
     run_ok(dump, reference, "--cache-dir", good, "-q")
@@ -612,13 +709,25 @@ def _value_file_outside_the_cache(cache: Path, tmp: Path):
 def _planted_settings(cache: Path, _tmp: Path):
     with _rows(cache) as connection:
         connection.execute("INSERT INTO Settings VALUES ('disk_unknown', 1)")
-        connection.execute("UPDATE Settings SET value = 'wal; ATTACH ''/tmp/x'' AS x'"
-                           " WHERE key = 'sqlite_journal_mode'")
+        connection.execute(
+            "UPDATE Settings SET value = 'wal; ATTACH ''/tmp/x'' AS x' WHERE key = 'sqlite_journal_mode'"
+        )
 
 
-@pytest.mark.parametrize("damage", [_garbage, _truncated, _deleted_value_file, _altered_value_file,
-                                    _altered_inline_entries, _planted_pickles, _value_file_outside_the_cache,
-                                    _planted_settings], ids=lambda f: f.__name__.strip("_").replace("_", " "))
+@pytest.mark.parametrize(
+    "damage",
+    [
+        _garbage,
+        _truncated,
+        _deleted_value_file,
+        _altered_value_file,
+        _altered_inline_entries,
+        _planted_pickles,
+        _value_file_outside_the_cache,
+        _planted_settings,
+    ],
+    ids=lambda f: f.__name__.strip("_").replace("_", " "),
+)
 def test_a_damaged_cache_is_rebuilt_with_one_warning_and_nothing_unpickled(tmp_path: Path, cached_dump, damage):
     dump, good, reference = cached_dump
     cache = tmp_path / "cache"
@@ -646,8 +755,12 @@ def test_several_runs_at_once_on_a_garbage_cache_all_succeed(tmp_path: Path, cac
     (cache / "cache.db").write_bytes(random.Random(2).randbytes(64 * 1024))
     report = tmp_path / "out" / "r.html"
     report.parent.mkdir()
-    processes = [subprocess.Popen(command(dump, "-o", report, "--cache-dir", cache), stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    processes = [
+        subprocess.Popen(
+            command(dump, "-o", report, "--cache-dir", cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
     errors = [p.communicate(timeout=300)[1] for p in processes]
     for process, err in zip(processes, errors):
         assert process.returncode == 0, err
@@ -682,15 +795,19 @@ def _unwritable_read_only_mount(tmp: Path) -> tuple[Path, dict]:
         pytest.skip("mounting a read-only tmpfs needs root")
     cache = tmp / "ro-mount"
     cache.mkdir()
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(cache)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(cache)], capture_output=True, text=True
+    )
     if result.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
     return cache, {}
 
 
-@pytest.mark.parametrize("make", [_unwritable_by_file, _unwritable_by_mode, _unwritable_read_only_mount],
-                         ids=["below a regular file", "mode 0500", "read-only mount"])
+@pytest.mark.parametrize(
+    "make",
+    [_unwritable_by_file, _unwritable_by_mode, _unwritable_read_only_mount],
+    ids=["below a regular file", "mode 0500", "read-only mount"],
+)
 def test_an_unwritable_cache_directory_runs_without_the_cache_and_says_so(tmp_path: Path, make):
     dump = write_dump(tmp_path / "passes_dump", demo_passes())
     lone = tmp_path / "lone.html"
@@ -700,8 +817,14 @@ def test_an_unwritable_cache_directory_runs_without_the_cache_and_says_so(tmp_pa
     scratch.mkdir(mode=0o777)
     scratch.chmod(0o777)
     try:
-        result = subprocess.run(command(dump, "-o", tmp_path / "r.html", "--cache-dir", cache), capture_output=True,
-                                text=True, timeout=300, env={**os.environ, "TMPDIR": str(scratch)}, **extra)
+        result = subprocess.run(
+            command(dump, "-o", tmp_path / "r.html", "--cache-dir", cache),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "TMPDIR": str(scratch)},
+            **extra,
+        )
     finally:
         if make is _unwritable_read_only_mount:
             subprocess.run(["umount", "-l", str(cache)], check=False)
@@ -729,7 +852,12 @@ def test_the_cache_directory_is_created_owner_only_and_an_existing_one_keeps_its
     run_ok(dump, tmp_path / "r.html", "--cache-dir", shared, "-q")
     assert stat.S_IMODE(shared.stat().st_mode) == 0o755, "the command changed the mode of a directory it did not create"
     xdg = tmp_path / "xdg"
-    result = subprocess.run(command(dump, "-o", tmp_path / "r.html", "-q"), capture_output=True, text=True,
-                            env={**os.environ, "XDG_CACHE_HOME": str(xdg)}, timeout=300)
+    result = subprocess.run(
+        command(dump, "-o", tmp_path / "r.html", "-q"),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(xdg)},
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert stat.S_IMODE((xdg / "pypto-ir-trace").stat().st_mode) == 0o700

@@ -65,10 +65,10 @@ def hostile_strings(url: str) -> list[str]:
         "<svg onload=\"window.__pwned = 'svg'\"></svg>",
         "<a href=\"javascript:window.__pwned = 'a'\">click me</a>",
         "javascript:window.__pwned = 'url'",
-        f"<iframe src=\"{url}/iframe\"></iframe>",
+        f'<iframe src="{url}/iframe"></iframe>',
         f"<link rel=stylesheet href={url}/link>",
         f"<style>body {{ background: url({url}/css) }}</style>",
-        f"<meta http-equiv=refresh content=\"0; url={url}/meta\">",
+        f'<meta http-equiv=refresh content="0; url={url}/meta">',
         "{{ 7*7 }} {% for x in range(3) %}{{ x }}{% endfor %} ${7*7} #{7*7}",
         "<!-- <script>window.__pwned = 'comment'</script> -->",
         "\u2028</ScRiPt >\u2029<script>window.__pwned = 'case'</script>",
@@ -76,8 +76,12 @@ def hostile_strings(url: str) -> list[str]:
 
 
 # File and directory names cannot hold "/", so "</script>" in a path comes from two directories.
-PASS_NAMES = ["<img src=x onerror=window.__pwned=1>", "{{ 7*7 }}", "javascript:window.__pwned=1",
-              "<script>window.__pwned=1<\\script>"]
+PASS_NAMES = [
+    "<img src=x onerror=window.__pwned=1>",
+    "{{ 7*7 }}",
+    "javascript:window.__pwned=1",
+    "<script>window.__pwned=1<\\script>",
+]
 TITLE = "<img src=x onerror=window.__pwned=2> {{ 7*7 }}"
 
 
@@ -86,7 +90,7 @@ def hostile_report(tmp_path_factory, server) -> tuple[Path, list[str]]:
     url, _hits = server
     root = tmp_path_factory.mktemp("security")
     strings = hostile_strings(url)
-    ir = FRONTEND + "".join(f"# {s}\nx_{i} = \"{s}\"\n" for i, s in enumerate(strings))
+    ir = FRONTEND + "".join(f'# {s}\nx_{i} = "{s}"\n' for i, s in enumerate(strings))
     texts = [FRONTEND, (PASS_NAMES[0], ir)]
     for k, name in enumerate(PASS_NAMES[1:], start=2):
         texts.append((name, ir.replace("x_0", f"x_0_{k}")))

@@ -42,8 +42,11 @@ SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
 def luigi_env(tmp: Path, log_level: str = "WARNING") -> dict:
     """A luigi.cfg with a private cache and failing exit codes, as the docs recommend for cron."""
     config = tmp / "luigi.cfg"
-    config.write_text(f"[ir_trace]\ncache_dir = {tmp / 'cache'}\n\n[core]\nlog_level = {log_level}\n\n"
-                      "[retcode]\ntask_failed = 3\nscheduling_error = 4\nunhandled_exception = 5\n", encoding="utf-8")
+    config.write_text(
+        f"[ir_trace]\ncache_dir = {tmp / 'cache'}\n\n[core]\nlog_level = {log_level}\n\n"
+        "[retcode]\ntask_failed = 3\nscheduling_error = 4\nunhandled_exception = 5\n",
+        encoding="utf-8",
+    )
     return {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(REPO)}
 
 
@@ -52,8 +55,14 @@ def luigi_command(*args: str | os.PathLike) -> list[str]:
 
 
 def sweep(env: dict, root: Path, out: Path, *extra: str | os.PathLike) -> subprocess.CompletedProcess:
-    result = subprocess.run(luigi_command("--root", root, "--out-dir", out, *extra, "--local-scheduler"),
-                            env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        luigi_command("--root", root, "--out-dir", out, *extra, "--local-scheduler"),
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return result
 
@@ -131,8 +140,14 @@ def test_find_dumps_walks_any_depth_survives_loops_and_names_reports_uniquely(tm
     (tmp_path / "alias").symlink_to(tmp_path / "solo", target_is_directory=True)  # the same dump twice
     found = find_dumps(tmp_path)
     names = {f.relative: f.name for f in found}
-    assert names == {"alias": "alias", "index": "index_program", "we ird:name": "we_ird_name", "x/prog": "x__prog",
-                     "y/prog": "y__prog", "z/deep/er/still/Prog": "z__deep__er__still__Prog"}
+    assert names == {
+        "alias": "alias",
+        "index": "index_program",
+        "we ird:name": "we_ird_name",
+        "x/prog": "x__prog",
+        "y/prog": "y__prog",
+        "z/deep/er/still/Prog": "z__deep__er__still__Prog",
+    }
     assert len({f.name.casefold() for f in found}) == len(found)
 
 
@@ -166,8 +181,12 @@ def test_compare_passes_finds_first_divergence_and_ignores_noise(tmp_path):
     plain = compare_passes(now, then, TextSource(now_store, []), TextSource(then_store, []))
     assert (plain["first_divergent_pass"], plain["differing_passes"]) == (1, 2)
     assert plain["first_diff"] == {"inserted": 1, "deleted": 1}
-    ignoring = compare_passes(now, then, TextSource(now_store, compile_ignores([r"kb_inline\d+"])),
-                              TextSource(then_store, compile_ignores([r"kb_inline\d+"])))
+    ignoring = compare_passes(
+        now,
+        then,
+        TextSource(now_store, compile_ignores([r"kb_inline\d+"])),
+        TextSource(then_store, compile_ignores([r"kb_inline\d+"])),
+    )
     assert (ignoring["first_divergent_pass"], ignoring["differing_passes"], ignoring["ignored_passes"]) == (2, 1, 1)
     assert ignoring["first_diff"] == {"inserted": 2, "deleted": 1}
     shorter = compare_passes(now[:2], then, TextSource(now_store, []), TextSource(then_store, []))
@@ -202,8 +221,16 @@ def nightly(tmp_path_factory):
     before = mtimes(out)
     edit_pass(dumps["beta"], 5)
     sweep(env, root, out, "--baseline", prev / "sweep.json")
-    return SimpleNamespace(tmp=tmp, env=env, root=root, out=out, prev=prev, dumps=dumps, before=before,
-                           first_log=first.stdout + first.stderr)
+    return SimpleNamespace(
+        tmp=tmp,
+        env=env,
+        root=root,
+        out=out,
+        prev=prev,
+        dumps=dumps,
+        before=before,
+        first_log=first.stdout + first.stderr,
+    )
 
 
 def test_every_dump_gets_the_report_the_cli_writes(nightly):
@@ -217,8 +244,13 @@ def test_every_dump_gets_the_report_the_cli_writes(nightly):
 def test_sweep_json_describes_every_program_and_pass(nightly):
     document = load_json(nightly.prev / "sweep.json")
     assert document["schema"] == 1 and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", document["created"])
-    assert document["options"] == {"root": str(nightly.root), "out_dir": str(nightly.out), "baseline": None,
-                                   "context": 3, "ignore": []}
+    assert document["options"] == {
+        "root": str(nightly.root),
+        "out_dir": str(nightly.out),
+        "baseline": None,
+        "context": 3,
+        "ignore": [],
+    }
     assert document["totals"]["programs"] == 4 and document["totals"]["invalid"] == 1
     entries = {p["name"]: p for p in document["programs"]}
     broken = entries["broken"]
@@ -246,7 +278,11 @@ def test_index_is_self_contained_and_lists_every_program(nightly):
 def test_baseline_flags_exactly_the_changed_program_at_the_changed_pass(nightly):
     entries = programs(nightly.out)
     assert {name: p["status"] for name, p in entries.items()} == {
-        "alpha": "same", "beta": "diverged", "broken": "invalid", "deep": "same"}
+        "alpha": "same",
+        "beta": "diverged",
+        "broken": "invalid",
+        "deep": "same",
+    }
     beta = entries["beta"]["baseline"]
     assert (beta["first_divergent_pass"], beta["differing_passes"], beta["link"]) == (5, 1, "beta.html#pass=5")
     assert beta["first_diff"] == {"inserted": 1, "deleted": 1}
@@ -303,23 +339,42 @@ def test_ignore_makes_renumbered_names_count_as_the_same(tmp_path):
     noisy = programs(tmp_path / "night2")["qwen"]["baseline"]
     assert (noisy["first_divergent_pass"], noisy["differing_passes"]) == (2, 2)
     assert noisy["first_diff"] == {"inserted": 2, "deleted": 2}  # every line naming kb_inline changed
-    sweep(env, root, tmp_path / "night3", "--baseline", tmp_path / "night1" / "sweep.json",
-          "--ignore", r"kb_inline\d+", "--ignore", "unused")
+    sweep(
+        env,
+        root,
+        tmp_path / "night3",
+        "--baseline",
+        tmp_path / "night1" / "sweep.json",
+        "--ignore",
+        r"kb_inline\d+",
+        "--ignore",
+        "unused",
+    )
     quiet = programs(tmp_path / "night3")["qwen"]
     assert quiet["status"] == "same" and quiet["baseline"]["ignored_passes"] == 2
     assert load_json(tmp_path / "night3" / "sweep.json")["options"]["ignore"] == [r"kb_inline\d+", "unused"]
     stored = tmp_path / "night3" / ".sweep" / "text"
-    assert {gzip.decompress(p.read_bytes()).decode() for p in stored.iterdir()} == {FRONTEND, numbered[0],
-                                                                                   numbered[1].replace("5", "7")}
+    assert {gzip.decompress(p.read_bytes()).decode() for p in stored.iterdir()} == {
+        FRONTEND,
+        numbered[0],
+        numbered[1].replace("5", "7"),
+    }
 
 
 def test_a_bad_baseline_fails_the_sweep_with_one_line(tmp_path):
     env, root = luigi_env(tmp_path), tmp_path / "root"
     write_dump(root / "p" / "passes_dump", [FRONTEND])
     (tmp_path / "bogus.json").write_text("{}", encoding="utf-8")
-    result = subprocess.run(luigi_command("--root", root, "--out-dir", tmp_path / "out", "--baseline",
-                                          tmp_path / "bogus.json", "--local-scheduler"),
-                            env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        luigi_command(
+            "--root", root, "--out-dir", tmp_path / "out", "--baseline", tmp_path / "bogus.json", "--local-scheduler"
+        ),
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 3
     assert f"not a sweep.json of schema 1: {tmp_path / 'bogus.json'}" in result.stdout + result.stderr
     assert not (tmp_path / "out" / "sweep.json").exists()
@@ -336,15 +391,42 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
     state = tmp_path / "luigid"
     state.mkdir()
     luigid = subprocess.Popen(
-        [sys.executable, "-c", "from luigi.cmdline import luigid; luigid()", "--address", "127.0.0.1",
-         "--port", str(port), "--state-path", str(state / "state.pickle"), "--logdir", str(state)],
-        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-c",
+            "from luigi.cmdline import luigid; luigid()",
+            "--address",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--state-path",
+            str(state / "state.pickle"),
+            "--logdir",
+            str(state),
+        ],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_port(port, luigid)
-        command = luigi_command("--root", root, "--out-dir", out, "--workers", "1", "--scheduler-host",
-                                "127.0.0.1", "--scheduler-port", str(port))
-        workers = [subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    text=True) for _ in range(2)]
+        command = luigi_command(
+            "--root",
+            root,
+            "--out-dir",
+            out,
+            "--workers",
+            "1",
+            "--scheduler-host",
+            "127.0.0.1",
+            "--scheduler-port",
+            str(port),
+        )
+        workers = [
+            subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for _ in range(2)
+        ]
         logs = [worker.communicate(timeout=300)[0] for worker in workers]
         reported = done_tasks(port)
     finally:
@@ -358,11 +440,15 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
     assert sorted(programs(out)) == [f"prog{n}" for n in range(1, 7)]
     for n in range(1, 7):
         assert (out / f"prog{n}.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
-    progress = {task["params"]["name"]: (task["progress_percentage"], task["status_message"])
-                for task in reported.values() if task["name"] == "SweepDump"}
+    progress = {
+        task["params"]["name"]: (task["progress_percentage"], task["status_message"])
+        for task in reported.values()
+        if task["name"] == "SweepDump"
+    }
     assert progress["prog1"] == (100, "prog1: done")  # what luigid's web page shows
     assert [t["status_message"] for t in reported.values() if t["name"] == "Sweep"] == [
-        "6 programs: 0 diverged, 0 invalid, 0 new, 0 gone"]
+        "6 programs: 0 diverged, 0 invalid, 0 new, 0 gone"
+    ]
 
 
 # ---------- the index in Chromium ----------

@@ -1,6 +1,6 @@
 """Luigi tasks: thin wrappers that call the core modules and own the caching.
 
-    luigi --module ir_trace.tasks RenderReport --dump build/prog/passes_dump --report ir_trace.html --local-scheduler
+luigi --module ir_trace.tasks RenderReport --dump build/prog/passes_dump --report ir_trace.html --local-scheduler
 """
 
 from ir_trace.tasks.compare import RenderComparison
@@ -10,4 +10,14 @@ from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump
 from ir_trace.tasks.sweep import Sweep, SweepDump
 from ir_trace.tasks.targets import CacheTarget
 
-__all__ = ["CacheTarget", "DiffPair", "RenderComparison", "RenderReport", "SliceFunctions", "Sweep", "SweepDump", "ValidateDump", "ir_trace"]
+__all__ = [
+    "CacheTarget",
+    "DiffPair",
+    "RenderComparison",
+    "RenderReport",
+    "SliceFunctions",
+    "Sweep",
+    "SweepDump",
+    "ValidateDump",
+    "ir_trace",
+]

@@ -32,8 +32,13 @@ def outcome_key(run_id: str, *parts: str) -> str:
 
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b, run_id: str) -> DiffPair:
-    return DiffPair(before=str(manifest_a.path_of(a)), before_sha=a.sha256,
-                    after=str(manifest_b.path_of(b)), after_sha=b.sha256, run_id=run_id)
+    return DiffPair(
+        before=str(manifest_a.path_of(a)),
+        before_sha=a.sha256,
+        after=str(manifest_b.path_of(b)),
+        after_sha=b.sha256,
+        run_id=run_id,
+    )
 
 
 def chain_work(manifest: Manifest, run_id: str) -> tuple[list[DiffPair], list[SliceFunctions]]:
@@ -118,13 +123,13 @@ class ReportWriter(PipelineTask):
             return {**marker["summary"], "ok": True, "bytes": marker["bytes"], "reused": True}
         html, summary = build()
         size = write_atomically(target, html)
-        shared_cache().put(marker_key, {"fingerprint": fingerprint, "state": _file_state(target),
-                                        "bytes": size, "summary": summary})
+        shared_cache().put(
+            marker_key, {"fingerprint": fingerprint, "state": _file_state(target), "bytes": size, "summary": summary}
+        )
         return {**summary, "ok": True, "bytes": size, "reused": False}
 
     def finish(self, outcome: dict, pairs: int = 0) -> None:
-        outcome.update(report=str(Path(self.report).absolute()), pairs=pairs,
-                       rediffed=getattr(self, "rediffed", 0))
+        outcome.update(report=str(Path(self.report).absolute()), pairs=pairs, rediffed=getattr(self, "rediffed", 0))
         self.output().write(outcome)
 
 

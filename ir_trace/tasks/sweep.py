@@ -135,8 +135,15 @@ class SweepDump(luigi.Task):
 
     def identity(self) -> str:
         # Everything that changes the report: the files, the options, the viewer and the algorithms.
-        return path_digest(self.fingerprint, self.dump, str(self.context), template_digest(),
-                           ALGORITHM_VERSION, SLICER_VERSION, __version__)
+        return path_digest(
+            self.fingerprint,
+            self.dump,
+            str(self.context),
+            template_digest(),
+            ALGORITHM_VERSION,
+            SLICER_VERSION,
+            __version__,
+        )
 
     def report_path(self) -> Path:
         return Path(self.out_dir) / f"{self.name}.html"
@@ -231,8 +238,11 @@ class SweepTarget(luigi.Target):
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return False
-        return isinstance(data, dict) and data.get("inputs") == self.identity and \
-            (self.path.parent / "index.html").is_file()
+        return (
+            isinstance(data, dict)
+            and data.get("inputs") == self.identity
+            and (self.path.parent / "index.html").is_file()
+        )
 
 
 class Sweep(luigi.Task):
@@ -242,8 +252,10 @@ class Sweep(luigi.Task):
     out_dir = luigi.Parameter(description="where reports, index.html and sweep.json go (created if missing)")
     baseline = luigi.Parameter(default="", description="sweep.json of an earlier sweep to compare with")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
-    ignore = RepeatableParameter(default=(), description="regex; differences only in its matches do not count "
-                                                        "as divergence from the baseline (repeatable)")
+    ignore = RepeatableParameter(
+        default=(),
+        description="regex; differences only in its matches do not count as divergence from the baseline (repeatable)",
+    )
 
     def found(self) -> list[FoundDump]:
         if not hasattr(self, "_found_dumps"):
@@ -256,14 +268,29 @@ class Sweep(luigi.Task):
 
     def requires(self):
         if not hasattr(self, "_dump_tasks"):
-            self._dump_tasks = [SweepDump(dump=str(f.dump), out_dir=str(self.out()), name=f.name, context=self.context,
-                                        fingerprint=stat_fingerprint(f.dump)) for f in self.found()]
+            self._dump_tasks = [
+                SweepDump(
+                    dump=str(f.dump),
+                    out_dir=str(self.out()),
+                    name=f.name,
+                    context=self.context,
+                    fingerprint=stat_fingerprint(f.dump),
+                )
+                for f in self.found()
+            ]
         return self._dump_tasks
 
     def identity(self) -> str:
         parts = [t.identity() for t in self.requires()]
-        return path_digest(*parts, _file_digest(self.baseline), json.dumps(list(self.ignore)), str(self.context),
-                           index_template_digest(), str(SWEEP_SCHEMA), __version__)
+        return path_digest(
+            *parts,
+            _file_digest(self.baseline),
+            json.dumps(list(self.ignore)),
+            str(self.context),
+            index_template_digest(),
+            str(SWEEP_SCHEMA),
+            __version__,
+        )
 
     def output(self):
         return SweepTarget(self.out() / "sweep.json", self.identity())
@@ -275,25 +302,34 @@ class Sweep(luigi.Task):
         baseline = load_baseline(Path(self.baseline)) if self.baseline else None
         records = [self._record_of(task) for task in self.requires()]
         self.set_progress_percentage(50)
-        options = {"root": str(Path(self.root).absolute()), "out_dir": str(self.out()),
-                   "baseline": str(Path(self.baseline).absolute()) if self.baseline else None,
-                   "context": self.context, "ignore": list(self.ignore)}
+        options = {
+            "root": str(Path(self.root).absolute()),
+            "out_dir": str(self.out()),
+            "baseline": str(Path(self.baseline).absolute()) if self.baseline else None,
+            "context": self.context,
+            "ignore": list(self.ignore),
+        }
         baseline_store = text_store(Path(self.baseline).absolute().parent) if baseline else None
-        sweep = build_sweep(records, options, baseline, text_store(self.out()), baseline_store, ignores,
-                            inputs=self.identity())
+        sweep = build_sweep(
+            records, options, baseline, text_store(self.out()), baseline_store, ignores, inputs=self.identity()
+        )
         write_sweep(self.out(), sweep)
         prune_texts(text_store(self.out()), referenced_texts(sweep))
         totals = sweep["totals"]
         self.set_progress_percentage(100)
-        self.set_status_message(f"{totals['programs']} programs: {totals['diverged']} diverged, "
-                                f"{totals['invalid']} invalid, {totals['new']} new, {totals['gone']} gone")
+        self.set_status_message(
+            f"{totals['programs']} programs: {totals['diverged']} diverged, "
+            f"{totals['invalid']} invalid, {totals['new']} new, {totals['gone']} gone"
+        )
 
     def _check_arguments(self) -> None:
         if not Path(self.root).is_dir():
             raise IRTraceError(f"sweep root is not a directory: {Path(self.root).absolute()}")
         if self.baseline and Path(self.baseline).absolute() == self.out() / "sweep.json":
-            raise IRTraceError(f"--baseline {self.baseline} is the sweep.json this sweep overwrites; copy the "
-                               "previous --out-dir aside and pass the copy's sweep.json")
+            raise IRTraceError(
+                f"--baseline {self.baseline} is the sweep.json this sweep overwrites; copy the "
+                "previous --out-dir aside and pass the copy's sweep.json"
+            )
         self.out().mkdir(parents=True, exist_ok=True)
 
     @staticmethod
