@@ -33,16 +33,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # shared local services (tests/harness.py)
+from harness import CHROMIUM, launch_chromium  # noqa: E402
+
 DEFAULT_SHARED = Path(os.environ.get("IR_TRACE_SHARED", REPO.parent / "shared"))
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1400, "height": 900}
 
 # name -> gen_dump.py arguments, or the shared sample directory (relative to --shared)
@@ -408,7 +402,7 @@ def measure_browser(reports: dict[str, Path], results: dict[str, SizeResult], lo
     if not Path(CHROMIUM).exists():
         return f"{CHROMIUM} not found"
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(pw)
         try:
             for name, report in reports.items():
                 result = results[name]

@@ -19,15 +19,9 @@ import statistics
 import sys
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # the shared Chromium set-up (tests/harness.py)
+from harness import launch_chromium  # noqa: E402
 
 
 def measure(page, report: Path, switches: int) -> dict:
@@ -75,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
 
     firsts, switches, expands = [], [], []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = launch_chromium(playwright)
         for _ in range(args.runs):
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             result = measure(page, args.report, args.switches)

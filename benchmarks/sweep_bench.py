@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,9 @@ from pathlib import Path
 import luigi
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # shared local services (tests/harness.py)
+from harness import start_luigid  # noqa: E402
+
 GEN_DUMP = REPO.parent / "shared" / "bench" / "gen_dump.py"
 MEDIUM = ("--functions", "40", "--lines", "40", "--passes", "40")
 
@@ -173,41 +175,6 @@ class AllDumps(luigi.WrapperTask):
     def requires(self):
         kind = CoarseDump if self.coarse else FineDump
         return [kind(self.marker_dir, dump, self.passes) for dump in range(self.dumps)]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_luigid(state: Path) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from luigi.cmdline import luigid; luigid()",
-            "--address",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--state-path",
-            str(state / "state.pickle"),
-            "--logdir",
-            str(state),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.terminate()
-    raise SystemExit("luigid did not start")
 
 
 def timed_graph(dumps: int, passes: int, coarse: bool, workers: int, port: int | None) -> float:

@@ -9,23 +9,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from harness import CHROMIUM, launch_chromium
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SAMPLES = SHARED / "samples"
-CHROMIUM = os.environ.get("IR_TRACE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
 # A function, not an expression: the report's CSP forbids the eval Playwright uses for strings.
 PAINTED = """() => (window.__irTrace && window.__irTrace.firstDiffPainted !== null)
@@ -41,13 +34,11 @@ _shared: dict = {"users": 0}
 def browser():
     """One Chromium for the whole run. Each test module that imports this fixture gets its own
     session-scoped copy, and Playwright's sync API allows one instance per thread: share it."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"chromium not found at {CHROMIUM}")
+    if not Path(CHROMIUM).exists():  # a missing browser is a broken set-up, never a silent skip
+        pytest.fail(f"chromium not found at {CHROMIUM}: apt-get install chromium (or set IR_TRACE_CHROMIUM)")
     if not _shared["users"]:
         _shared["playwright"] = sync_api.sync_playwright().start()
-        _shared["browser"] = _shared["playwright"].chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
+        _shared["browser"] = launch_chromium(_shared["playwright"])
     _shared["users"] += 1
     try:
         yield _shared["browser"]
@@ -159,3 +150,19 @@ def pass_button(page, index: int):
 def pane(page, which: str):
     """The scroll container of the `Before snapshot` / `After snapshot` region."""
     return page.get_by_role("region", name=f"{which} snapshot").locator(".scroller")
+
+
+@contextmanager
+def viewing(page, report: Path):
+    """The page showing `report`; on leaving, assert no console error and no outside request."""
+    log = open_report(page, report)
+    yield page
+    log.assert_clean()
+
+
+def nav(page):
+    return page.get_by_role("navigation", name="Passes")
+
+
+def function_select(page):
+    return page.get_by_label("Function", exact=True)

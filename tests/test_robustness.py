@@ -442,18 +442,23 @@ def test_a_snapshot_rewritten_during_the_run_gives_a_consistent_report_or_a_clea
 # ---------- faults ----------
 
 
-@pytest.fixture
-def small_tmpfs(tmp_path: Path):
-    """A real 512 KiB filesystem, mounted for the test (root only)."""
+def mount_tmpfs(mount: Path, options: str) -> Path:
+    """A real tmpfs mounted at `mount` (root only; the test is skipped, with the reason, elsewhere)."""
     if not IS_ROOT:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount = tmp_path / "full"
+        pytest.skip("mounting a tmpfs needs root")
     mount.mkdir()
     result = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=512k,mode=0755", "tmpfs", str(mount)], capture_output=True, text=True
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount)], capture_output=True, text=True
     )
     if result.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
+    return mount
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path: Path):
+    """A real 512 KiB filesystem, mounted for the test."""
+    mount = mount_tmpfs(tmp_path / "full", "size=512k,mode=0755")
     try:
         yield mount
     finally:
@@ -791,16 +796,7 @@ def _unwritable_by_mode(tmp: Path) -> tuple[Path, dict]:
 
 
 def _unwritable_read_only_mount(tmp: Path) -> tuple[Path, dict]:
-    if not IS_ROOT:
-        pytest.skip("mounting a read-only tmpfs needs root")
-    cache = tmp / "ro-mount"
-    cache.mkdir()
-    result = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(cache)], capture_output=True, text=True
-    )
-    if result.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
-    return cache, {}
+    return mount_tmpfs(tmp / "ro-mount", "ro,size=64k"), {}
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,8 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -22,6 +20,7 @@ from types import SimpleNamespace
 import pytest
 from browser_support import browser  # noqa: F401  (the shared session browser fixture)
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
+from harness import start_luigid
 
 from ir_trace.errors import IRTraceError
 from ir_trace.sweep import (
@@ -104,23 +103,6 @@ def edit_pass(dump: Path, index: int) -> None:
     lines = snapshot.read_text(encoding="utf-8").split("\n")
     lines[8] += "  # regressed"
     snapshot.write_text("\n".join(lines), encoding="utf-8")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen) -> None:
-    for _ in range(300):
-        assert process.poll() is None, "luigid exited early"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"luigid never listened on 127.0.0.1:{port}")
 
 
 def done_tasks(port: int) -> dict:
@@ -385,32 +367,13 @@ def test_a_bad_baseline_fails_the_sweep_with_one_line(tmp_path):
 
 def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
     env = luigi_env(tmp_path, log_level="INFO")
-    root, out, port = tmp_path / "root", tmp_path / "out", free_port()
+    root, out = tmp_path / "root", tmp_path / "out"
     for seed in range(1, 7):
         generate_dump(root / f"prog{seed}" / "passes_dump", *SMALL, "--seed", str(seed))
     state = tmp_path / "luigid"
     state.mkdir()
-    luigid = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from luigi.cmdline import luigid; luigid()",
-            "--address",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--state-path",
-            str(state / "state.pickle"),
-            "--logdir",
-            str(state),
-        ],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    luigid, port = start_luigid(state, env=env, cwd=tmp_path)
     try:
-        wait_for_port(port, luigid)
         command = luigi_command(
             "--root",
             root,

@@ -17,11 +17,14 @@ from browser_support import (  # noqa: F401  (browser, context, page: fixtures u
     browser,
     build_report,
     context,
+    function_select,
+    nav,
     open_report,
     page,
     pane,
     pass_button,
     render_payload,
+    viewing,
     write_dump,
 )
 
@@ -107,21 +110,12 @@ def demo(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.fixture
 def demo_page(page, demo):
-    log = open_report(page, demo[0])
-    yield page
-    log.assert_clean()
-
-
-def nav(page):
-    return page.get_by_role("navigation", name="Passes")
+    with viewing(page, demo[0]) as opened:
+        yield opened
 
 
 def visible_pass_names(page) -> list[str]:
     return [b.locator(".name").inner_text() for b in nav(page).get_by_role("button").all() if b.is_visible()]
-
-
-def function_select(page):
-    return page.get_by_label("Function", exact=True)
 
 
 # ---------- sidebar ----------

@@ -19,10 +19,13 @@ from browser_support import (  # noqa: F401  (browser, context, page: fixtures u
     browser,
     build_report,
     context,
+    function_select,
+    nav,
     open_report,
     page,
     pane,
     pass_button,
+    viewing,
     write_dump,
 )
 
@@ -124,21 +127,12 @@ def trace(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.fixture
 def trace_page(page, trace):
-    log = open_report(page, trace[0])
-    yield page
-    log.assert_clean()
-
-
-def nav(page):
-    return page.get_by_role("navigation", name="Passes")
+    with viewing(page, trace[0]) as opened:
+        yield opened
 
 
 def visible_passes(page) -> list[int]:
     return [int(b.get_attribute("data-k")) for b in nav(page).get_by_role("button").all() if b.is_visible()]
-
-
-def function_select(page):
-    return page.get_by_label("Function", exact=True)
 
 
 def focus_page(page) -> None:

@@ -1,0 +1,65 @@
+"""Real local services shared by the tests and the benchmarks: Debian's Chromium and a luigid.
+
+Benchmarks import this file too (`sys.path` gets `tests/`), so it needs nothing but the
+standard library at import time.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+CHROMIUM = os.environ.get("IR_TRACE_CHROMIUM", "/usr/bin/chromium")
+# Headless as root, with no background connections: the machine's closed network refuses them.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium through Playwright (downloading a browser build is not possible here)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_luigid(state: Path, **popen) -> tuple[subprocess.Popen, int]:
+    """A real luigid on a free loopback port, its state in `state`; returns once it listens."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-c",
+        "from luigi.cmdline import luigid; luigid()",
+        "--address",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--state-path",
+        str(state / "state.pickle"),
+        "--logdir",
+        str(state),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen)
+    for _ in range(300):
+        if process.poll() is not None:
+            raise RuntimeError("luigid exited early")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError(f"luigid never listened on 127.0.0.1:{port}")
