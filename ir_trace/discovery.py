@@ -57,8 +57,8 @@ class Manifest:
         return cls(data["dump"], data["title"], tuple(Snapshot(**s) for s in data["snapshots"]))
 
     def digest(self) -> str:
-        """Identity of the dump's content: every snapshot and log, in order."""
-        digest = hashlib.sha256()
+        """Identity of everything a report shows of this dump: where it is, every snapshot and log."""
+        digest = hashlib.sha256(f"{self.dump}\0{self.title}\0".encode())
         for s in self.snapshots:
             digest.update(f"{s.index}\0{s.name}\0{s.sha256}\0{s.log_file}\0{s.log}\0".encode())
         return digest.hexdigest()

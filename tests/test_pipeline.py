@@ -105,3 +105,14 @@ def test_luigi_module_entry_point(tmp_path, demo_dump):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert out.is_file() and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
+
+
+def test_a_copy_of_the_dump_elsewhere_rewrites_the_report(tmp_path, demo_dump):
+    import shutil
+
+    out, cache = tmp_path / "r.html", tmp_path / "cache"
+    run_pipeline(demo_dump, out, 3, cache)
+    copy = tmp_path / "elsewhere" / "passes_dump"
+    shutil.copytree(demo_dump, copy)
+    outcome = run_pipeline(copy, out, 3, cache)
+    assert not outcome["reused"] and read_payload(out.read_text())["dump"] == str(copy)
