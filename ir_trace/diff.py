@@ -98,29 +98,26 @@ def _changed_blocks(
     names_b = [_segment_key(b, s) for s in seg_b]
     blocks = []
     for tag, i0, i1, j0, j1 in SequenceMatcher(None, names_a, names_b, autojunk=False).get_opcodes():
-        spans = zip(seg_a[i0:i1], seg_b[j0:j1]) if tag == "equal" else [(_span(seg_a[i0:i1]), _span(seg_b[j0:j1]))]
-        for sa, sb in spans:
-            a0, a1 = _bounds(sa, seg_a, i0)
-            b0, b1 = _bounds(sb, seg_b, j0)
+        if tag == "equal":  # the same items in order: compare them one by one
+            spans = [((sa.start, sa.end), (sb.start, sb.end)) for sa, sb in zip(seg_a[i0:i1], seg_b[j0:j1])]
+        else:  # items added, removed or renamed: diff the lines of the whole stretch
+            spans = [(_lines_of(seg_a, i0, i1, len(a)), _lines_of(seg_b, j0, j1, len(b)))]
+        for (a0, a1), (b0, b1) in spans:
             if a_keys[a0:a1] != b_keys[b0:b1]:
                 blocks += _line_blocks(a_keys, b_keys, a0, a1, b0, b1)
     return blocks
 
 
-def _segment_key(lines: list[str], seg) -> str:
+def _segment_key(lines: list[str], seg: Segment) -> str:
     return f"{seg.kind}:{seg.cls}.{seg.name}" if seg.name else lines[seg.start].strip() if seg.end > seg.start else ""
 
 
-def _span(segments: list) -> tuple | None:
-    return (segments[0].start, segments[-1].end) if segments else None
-
-
-def _bounds(seg, all_segments: list, index: int) -> tuple[int, int]:
-    """Line range of a segment, a merged span, or the empty range where a span is missing."""
-    if seg is None:
-        at = all_segments[index].start if index < len(all_segments) else (all_segments[-1].end if all_segments else 0)
-        return at, at
-    return (seg.start, seg.end) if hasattr(seg, "start") else seg
+def _lines_of(segments: list[Segment], i0: int, i1: int, total: int) -> tuple[int, int]:
+    """Lines of segments [i0, i1); an empty range at the insertion point when there are none."""
+    if i0 < i1:
+        return segments[i0].start, segments[i1 - 1].end
+    at = segments[i0].start if i0 < len(segments) else total
+    return at, at
 
 
 def _line_blocks(a_keys: list, b_keys: list, a0: int, a1: int, b0: int, b1: int) -> list:
