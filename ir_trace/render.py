@@ -16,7 +16,8 @@ import jinja2
 
 from ir_trace.errors import IRTraceError
 
-TEMPLATE_FILES = ("report.html.j2", "viewer.js", "viewer.css")
+REPORT_SCRIPTS = ("linediff.js", "viewer.js")  # inlined in this order, as one script element
+TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
 
 # JSON inside <script type="application/json"> must never close the element or start a comment;
 # U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
@@ -83,10 +84,10 @@ def content_security_policy(script: str) -> str:
     )
 
 
-def render_page(template: str, script_file: str, style_file: str, **context) -> str:
-    """A self-contained page: the template with its script and styles inline, under our CSP."""
+def render_page(template: str, scripts: tuple[str, ...], style_file: str, **context) -> str:
+    """A self-contained page: the template with its scripts and styles inline, under our CSP."""
     folder = templates_dir()
-    script = (folder / script_file).read_text(encoding="utf-8")
+    script = "\n".join((folder / name).read_text(encoding="utf-8") for name in scripts)
     return (
         _environment()
         .get_template(template)
@@ -103,7 +104,7 @@ def render_html(payload: dict) -> str:
     """The whole report page: template, styles, script and data inline."""
     return render_page(
         "report.html.j2",
-        "viewer.js",
+        REPORT_SCRIPTS,
         "viewer.css",
         title=payload.get("title", "pypto-ir-trace"),
         payload_data=encode_payload(payload),

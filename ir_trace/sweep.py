@@ -459,7 +459,7 @@ def render_index(payload: dict) -> str:
     """index.html: template, styles, script and rows inline, like the reports."""
     return render_page(
         "index.html.j2",
-        "index.js",
+        ("index.js",),
         "index.css",
         title=f"pypto-ir-trace sweep · {payload['created']}",
         payload_json=payload_to_script_json(payload),
