@@ -20,7 +20,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,20 +201,20 @@ def prune_texts(store: Path, wanted: set[str]) -> None:
 # ---------- one program's record ----------
 
 
-def pass_rows(manifest: dict, diff_counts: Callable[[str, str], tuple[int, int]]) -> list[dict]:
-    """sweep.json's per-pass entries from a manifest; `diff_counts(before_sha, after_sha)` gives
-    (inserted, deleted) for two different snapshots."""
+def pass_rows(manifest: dict, trace: dict) -> list[dict]:
+    """sweep.json's per-pass entries: the manifest's snapshots with the report's +/- counts
+    (`trace` is the report's summary, see ir_trace/summary.py)."""
+    counts = {p["index"]: (p["inserted"], p["deleted"]) for p in trace["passes"]}
     rows, previous = [], None
     for snapshot in manifest["snapshots"]:
         sha = snapshot["sha256"]
-        changed = previous is not None and sha != previous
-        inserted, deleted = diff_counts(previous, sha) if changed else (0, 0)
+        inserted, deleted = counts.get(snapshot["index"], (0, 0))
         rows.append(
             {
                 "index": snapshot["index"],
                 "name": snapshot["name"],
                 "sha256": sha,
-                "changed": changed,
+                "changed": previous is not None and sha != previous,
                 "inserted": inserted,
                 "deleted": deleted,
                 "warning": snapshot["log_file"] is not None,

@@ -119,12 +119,12 @@ class ReportWriter(PipelineTask):
         fingerprint = path_digest(fingerprint, str(self.context), template_digest(), OUTPUT_VERSION)
         marker_key = f"written/{path_digest(str(target))}"
         marker = shared_cache().get(marker_key)
-        if marker and marker["fingerprint"] == fingerprint and _file_state(target) == marker["state"]:
+        if marker and marker["fingerprint"] == fingerprint and file_state(target) == marker["state"]:
             return {**marker["summary"], "ok": True, "bytes": marker["bytes"], "reused": True}
         html, summary = build()
         size = write_atomically(target, html)
         shared_cache().put(
-            marker_key, {"fingerprint": fingerprint, "state": _file_state(target), "bytes": size, "summary": summary}
+            marker_key, {"fingerprint": fingerprint, "state": file_state(target), "bytes": size, "summary": summary}
         )
         return {**summary, "ok": True, "bytes": size, "reused": False}
 
@@ -163,9 +163,11 @@ class RenderReport(ReportWriter):
         return render_html(payload), {**summarize(payload), "trace": trace_summary(payload)}
 
 
-def _file_state(path: Path) -> list | None:
+def file_state(path: Path) -> list | None:
+    """Size and mtime: enough to notice a report replaced or edited since it was written (no inode,
+    so hosts sharing the reports over a network file system agree)."""
     try:
         stat = path.stat()
     except OSError:
         return None
-    return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
+    return [stat.st_size, stat.st_mtime_ns]

@@ -47,8 +47,8 @@ from ir_trace.sweep import (
     text_store,
     write_sweep,
 )
-from ir_trace.tasks.report import RenderReport
-from ir_trace.tasks.snapshots import SLICER_VERSION, DiffPair, ValidateDump, path_digest
+from ir_trace.tasks.report import RenderReport, file_state
+from ir_trace.tasks.snapshots import SLICER_VERSION, ValidateDump, path_digest
 
 
 class RepeatableParameter(luigi.Parameter):
@@ -117,7 +117,7 @@ class RecordTarget(luigi.Target):
         if record is None:
             return False
         report = record.get("report_file")
-        return report is None or _file_state(Path(report)) == record.get("report_state")
+        return report is None or file_state(Path(report)) == record.get("report_state")
 
     def write(self, record: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,7 +161,7 @@ class SweepDump(luigi.Task):
             run_inline(render, self._progress)
             outcome = render.output().read() or {"ok": False, "error": "the report's outcome was lost; run again"}
             manifest = ValidateDump(dump=self.dump, run_id=run_id).output().read() if outcome["ok"] else None
-            passes = pass_rows(manifest, _diff_counter(manifest)) if manifest else None
+            passes = pass_rows(manifest, outcome["trace"]) if manifest else None
             if manifest:
                 _keep_texts(manifest, text_store(Path(self.out_dir)))
         except IRTraceError as exc:
@@ -186,7 +186,7 @@ class SweepDump(luigi.Task):
             "dump": self.dump,
             "report": report.name if ok else None,
             "report_file": str(report) if ok else None,
-            "report_state": _file_state(report) if ok else None,
+            "report_state": file_state(report) if ok else None,
             "ok": ok,
             "error": None if ok else outcome["error"],
             "summary": {key: outcome[key] for key in summary_keys} if ok else None,
@@ -198,18 +198,6 @@ class SweepDump(luigi.Task):
         return str(exception) if isinstance(exception, IRTraceError) else super().on_failure(exception)
 
 
-def _diff_counter(manifest: dict):
-    """(inserted, deleted) of two adjacent snapshots, from the cached DiffPair results."""
-    paths = {s["sha256"]: str(Path(manifest["dump"]) / s["file"]) for s in manifest["snapshots"]}
-
-    def counts(before: str, after: str) -> tuple[int, int]:
-        task = DiffPair(before=paths[before], before_sha=before, after=paths[after], after_sha=after)
-        result = task.output().read() or task.compute()
-        return result["inserted"], result["deleted"]
-
-    return counts
-
-
 def _keep_texts(manifest: dict, store: Path) -> None:
     """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
     for snapshot in {s["sha256"]: s for s in manifest["snapshots"]}.values():
@@ -217,14 +205,6 @@ def _keep_texts(manifest: dict, store: Path) -> None:
         text, sha = read_snapshot_text(path)
         if sha == snapshot["sha256"]:
             keep_text(store, sha, text.encode("utf-8"))
-
-
-def _file_state(path: Path) -> list | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return [info.st_size, info.st_mtime_ns]
 
 
 class SweepTarget(luigi.Target):
