@@ -174,10 +174,11 @@ def run_pipeline(
 
     from ir_trace.tasks import RenderComparison, RenderReport
     from ir_trace.tasks.base import failure_key
-    from ir_trace.tasks.config import shared_cache
+    from ir_trace.tasks.config import adopt_cache, shared_cache
 
-    usable = open_cache(cache_dir).directory  # falls back to a private directory, with a warning
-    _isolate_luigi_config(usable, verbose)
+    cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
+    adopt_cache(cache)
+    _isolate_luigi_config(cache.directory, verbose)
     run_id = uuid.uuid4().hex
     bar = ProgressBar(progress)
     common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, run_id=run_id)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import luigi
@@ -22,9 +21,15 @@ def cache_directory() -> Path:
 
 def shared_cache() -> ResultCache:
     """This process's handle on the configured cache (each worker process opens its own)."""
-    return _open_for(os.getpid(), str(cache_directory()))
+    key = (os.getpid(), str(cache_directory()))
+    if key not in _handles:
+        _handles[key] = open_cache(Path(key[1]))
+    return _handles[key]
 
 
-@lru_cache(maxsize=8)
-def _open_for(_pid: int, directory: str) -> ResultCache:
-    return open_cache(Path(directory))
+def adopt_cache(cache: ResultCache) -> None:
+    """Use a cache this process has already opened (and checked) as its handle for that directory."""
+    _handles[(os.getpid(), str(cache.directory))] = cache
+
+
+_handles: dict[tuple[int, str], ResultCache] = {}
