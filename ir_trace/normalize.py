@@ -386,6 +386,12 @@ class IgnoreModes:
             check_regex(regex)
         return cls(frozenset(modes), regex or None)
 
+    @classmethod
+    def from_spec(cls, spec: str) -> IgnoreModes:
+        """The inverse of `spec()` (a regex may hold "|"; mode names never do)."""
+        names, bar, regex = spec.partition("|")
+        return cls.parse(names, regex if bar else None)
+
     def __bool__(self) -> bool:
         return bool(self.modes) or self.regex is not None
 
@@ -398,8 +404,13 @@ class IgnoreModes:
         """A stable text form for cache keys and fingerprints."""
         return ",".join(m for m in MODES if m in self.modes) + ("|" + self.regex if self.regex else "")
 
-    def to_json(self) -> dict:
-        return {"modes": [m for m in MODES if m in self.modes], "regex": self.regex}
+    def to_json(self) -> dict | None:
+        """The payload's and the summary's form; None when no mode is on."""
+        return {"modes": [m for m in MODES if m in self.modes], "regex": self.regex} if self else None
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> IgnoreModes:
+        return cls.parse(data["modes"], data.get("regex")) if data else cls()
 
     def describe(self) -> str:
         """Human words: "SSA versions and memory annotations"."""

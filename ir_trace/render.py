@@ -16,7 +16,7 @@ import jinja2
 
 from ir_trace.errors import IRTraceError
 
-REPORT_SCRIPTS = ("linediff.js", "viewer.js")  # inlined in this order, as one script element
+REPORT_SCRIPTS = ("linediff.js", "normalize.js", "viewer.js")  # inlined in this order, as one script element
 TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
 
 # JSON inside <script type="application/json"> must never close the element or start a comment;

@@ -212,10 +212,9 @@ def _snapshots(k: int) -> tuple[list[str], list[str]]:
 
 
 def _unified_diff_lines(a: list[str], b: list[str]) -> int:
-    """Changed lines as Python's difflib.unified_diff counts them (how the issue measured)."""
-    return sum(
-        1 for line in difflib.unified_diff(a, b, lineterm="", n=0) if line[:1] in "+-" and line[:3] not in "+++---"
-    )
+    """Changed lines as Python's difflib.unified_diff counts them (how the issue measured; autojunk on)."""
+    opcodes = difflib.SequenceMatcher(None, a, b).get_opcodes()
+    return sum((i1 - i0) + (j1 - j0) for tag, i0, i1, j0, j1 in opcodes if tag != "equal")
 
 
 def _report_diff_lines(a: list[str], b: list[str], modes: IgnoreModes) -> int:

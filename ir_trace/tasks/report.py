@@ -13,6 +13,7 @@ from ir_trace import __version__
 from ir_trace.diff import ALGORITHM_VERSION
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
+from ir_trace.normalize import NORMALIZE_VERSION, IgnoreModes
 from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html, template_digest, write_atomically
 from ir_trace.summary import SCHEMA_VERSION as SUMMARY_VERSION
@@ -24,7 +25,9 @@ from ir_trace.tasks.targets import CacheTarget
 
 PROCESS_RUN_ID = f"{os.getpid()}-{time.time_ns()}"  # one `luigi --module` command is one run
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): how many tasks this report still needs
-OUTPUT_VERSION = "|".join([ALGORITHM_VERSION, SLICER_VERSION, f"summary-{SUMMARY_VERSION}", __version__])
+OUTPUT_VERSION = "|".join(
+    [ALGORITHM_VERSION, SLICER_VERSION, NORMALIZE_VERSION, f"summary-{SUMMARY_VERSION}", __version__]
+)
 
 
 def outcome_key(run_id: str, *parts: str) -> str:
@@ -60,14 +63,18 @@ def chain_work(manifest: Manifest, run_id: str) -> tuple[list[DiffPair], list[Sl
     return diffs, slices
 
 
-def assemble_payload(manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int) -> dict:
-    """The report payload of one dump, from the results of its completed chain work."""
+def assemble_payload(
+    manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int, ignore: str = ""
+) -> dict:
+    """The report payload of one dump, from the results of its completed chain work; `ignore` is
+    the initial ignore modes' spec (`IgnoreModes.spec()`)."""
     diff_results = {(t.before_sha, t.after_sha): load_result(t) for t in diffs}
     slice_results = {t.sha: load_result(t) for t in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
     base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split
-    return build_payload(manifest, base_lines, per_pass, slice_results, context)
+    modes = IgnoreModes.from_spec(ignore)
+    return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
 
 
 def load_result(task: DiffPair | SliceFunctions) -> dict:
@@ -91,6 +98,7 @@ class ReportWriter(PipelineTask):
 
     report = luigi.Parameter(default="ir_trace.html", description="where to write the report")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    ignore = luigi.Parameter(default="", description="initial ignore modes, as IgnoreModes.spec() ('ssa,memref|REGEX')")
     run_id = luigi.Parameter(default=PROCESS_RUN_ID)
 
     def outcome_parts(self) -> tuple[str, ...]:
@@ -116,7 +124,7 @@ class ReportWriter(PipelineTask):
     def write_unless_current(self, fingerprint: str, build) -> dict:
         """Write the page `build()` returns as (html, summary), unless an identical one is in place."""
         target = Path(self.report).absolute()
-        fingerprint = path_digest(fingerprint, str(self.context), template_digest(), OUTPUT_VERSION)
+        fingerprint = path_digest(fingerprint, str(self.context), self.ignore, template_digest(), OUTPUT_VERSION)
         marker_key = f"written/{path_digest(str(target))}"
         marker = shared_cache().get(marker_key)
         if marker and marker["fingerprint"] == fingerprint and file_state(target) == marker["state"]:
@@ -159,7 +167,7 @@ class RenderReport(ReportWriter):
         self.finish({**outcome, "dump": self.dump}, pairs=len(diffs))
 
     def _page(self, manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions]) -> tuple[str, dict]:
-        payload = assemble_payload(manifest, diffs, slices, self.context)
+        payload = assemble_payload(manifest, diffs, slices, self.context, self.ignore)
         return render_html(payload), {**summarize(payload), "trace": trace_summary(payload)}
 
 
