@@ -1,7 +1,8 @@
 """Sweep: a report for every passes_dump/ under a root, plus index.html and sweep.json.
 
     luigi --module ir_trace.tasks Sweep --root build_output --out-dir reports \\
-          [--baseline reports.prev/sweep.json] [--context 3] [--ignore REGEX ...] --workers 2
+          [--baseline reports.prev/sweep.json] [--context 3] [--ignore ssa,memref,whitespace]
+          [--ignore-regex REGEX ...] --workers 2
 
 Granularity: one Luigi task per dump (`SweepDump`). It runs that dump's own RenderReport
 pipeline (validation, per-pair diffs, slicing, render; the same tasks and cache entries as the
@@ -43,6 +44,8 @@ from ir_trace.sweep import (
     prune_texts,
     records_dir,
     referenced_texts,
+    report_ignore_spec,
+    split_ignore_options,
     stat_fingerprint,
     text_store,
     write_sweep,
@@ -132,6 +135,7 @@ class SweepDump(luigi.Task):
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     fingerprint = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed")
+    ignore = luigi.Parameter(default="", description="the report's initial ignore modes (IgnoreModes.spec())")
 
     def identity(self) -> str:
         # Everything that changes the report: the files, the options, the viewer and the algorithms.
@@ -139,6 +143,7 @@ class SweepDump(luigi.Task):
             self.fingerprint,
             self.dump,
             str(self.context),
+            self.ignore,
             template_digest(),
             ALGORITHM_VERSION,
             SLICER_VERSION,
@@ -156,7 +161,9 @@ class SweepDump(luigi.Task):
         self._last_step = -1
         Path(self.out_dir).mkdir(parents=True, exist_ok=True)
         run_id = f"sweep-{uuid.uuid4().hex}"  # inner tasks never reach the scheduler: unique is safe
-        render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context, run_id=run_id)
+        render = RenderReport(
+            dump=self.dump, report=str(self.report_path()), context=self.context, ignore=self.ignore, run_id=run_id
+        )
         try:
             run_inline(render, self._progress)
             outcome = render.output().read() or {"ok": False, "error": "the report's outcome was lost; run again"}
@@ -234,8 +241,17 @@ class Sweep(luigi.Task):
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     ignore = RepeatableParameter(
         default=(),
+        description="ignore modes (ssa,memref,whitespace): differences they absorb are not divergences; "
+        "the reports start with them on. A value that is not mode names is a regex, as before (repeatable)",
+    )
+    ignore_regex = RepeatableParameter(
+        default=(),
         description="regex; differences only in its matches do not count as divergence from the baseline (repeatable)",
     )
+
+    def ignoring(self) -> tuple:
+        """(IgnoreModes, regexes) from --ignore and --ignore-regex."""
+        return split_ignore_options(self.ignore, self.ignore_regex)
 
     def found(self) -> list[FoundDump]:
         if not hasattr(self, "_found_dumps"):
@@ -255,6 +271,7 @@ class Sweep(luigi.Task):
                     name=f.name,
                     context=self.context,
                     fingerprint=stat_fingerprint(f.dump),
+                    ignore=report_ignore_spec(*self.ignoring()),
                 )
                 for f in self.found()
             ]
@@ -266,6 +283,7 @@ class Sweep(luigi.Task):
             *parts,
             _file_digest(self.baseline),
             json.dumps(list(self.ignore)),
+            json.dumps(list(self.ignore_regex)),
             str(self.context),
             index_template_digest(),
             str(SWEEP_SCHEMA),
@@ -278,7 +296,8 @@ class Sweep(luigi.Task):
     def run(self):
         self.set_status_message("comparing and writing the index")
         self._check_arguments()
-        ignores = compile_ignores(self.ignore)
+        modes, regexes = self.ignoring()
+        ignores = compile_ignores(regexes)
         baseline = load_baseline(Path(self.baseline)) if self.baseline else None
         records = [self._record_of(task) for task in self.requires()]
         self.set_progress_percentage(50)
@@ -288,10 +307,19 @@ class Sweep(luigi.Task):
             "baseline": str(Path(self.baseline).absolute()) if self.baseline else None,
             "context": self.context,
             "ignore": list(self.ignore),
+            "ignore_modes": modes.names,
+            "ignore_regex": regexes,
         }
         baseline_store = text_store(Path(self.baseline).absolute().parent) if baseline else None
         sweep = build_sweep(
-            records, options, baseline, text_store(self.out()), baseline_store, ignores, inputs=self.identity()
+            records,
+            options,
+            baseline,
+            text_store(self.out()),
+            baseline_store,
+            ignores,
+            inputs=self.identity(),
+            modes=modes,
         )
         write_sweep(self.out(), sweep)
         prune_texts(text_store(self.out()), referenced_texts(sweep))
