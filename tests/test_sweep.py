@@ -18,7 +18,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from browser_support import browser  # noqa: F401  (the shared session browser fixture)
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid
 
@@ -421,7 +420,7 @@ def row_names(page) -> list[str]:
     return page.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.name)")
 
 
-def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, browser):  # noqa: F811
+def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, browser):
     page = browser.new_page()
     errors, requests = [], []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
