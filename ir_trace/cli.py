@@ -18,7 +18,7 @@ from ir_trace import __version__
 from ir_trace.cache import default_cache_dir, open_cache
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
-from ir_trace.progress import ProgressBar
+from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.render import write_atomically
 from ir_trace.signals import StopOnSignals
 
@@ -256,7 +256,7 @@ def _size(count: int) -> str:
 
 def _setup_logging(quiet: bool, verbose: bool) -> None:
     """Our warnings as one plain line each; Luigi's loggers silent unless --verbose."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = MessageHandler(sys.stderr)  # erases the progress bar before each warning
     handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
     ours = logging.getLogger("ir_trace")
     ours.handlers[:] = [handler]
@@ -296,6 +296,7 @@ class _progress_events:
         from ir_trace.tasks.base import PipelineTask
         from ir_trace.tasks.report import WORK_PLANNED
 
+        self.bar = bar
         self.handlers = [(PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count))]
         self.handlers += [(cls, Event.SUCCESS, lambda *_args: bar.advance()) for cls in (DiffPair, SliceFunctions)]
 
@@ -305,5 +306,6 @@ class _progress_events:
         return self
 
     def __exit__(self, *_exc):
+        self.bar.close()  # before any message, an interrupt's included
         for cls, event, handler in self.handlers:
             cls._event_callbacks.get(cls, {}).get(event, set()).discard(handler)
