@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from conftest import REPO
+from conftest import REPO, real_dumps
 from harness import launch_chromium
+
+from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
+from ir_trace.functions import slice_functions
 
 LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
 
@@ -56,3 +61,39 @@ def test_line_key_option_makes_lines_with_equal_keys_unchanged(js_page):
     assert [h[:4] for h in js_diff(js_page, before, after)] == [[0, 2, 0, 2]]
     keyed = js_diff(js_page, before, after, "(line) => line.replaceAll('__ssa_v0', '')")
     assert [h[:4] for h in keyed] == [[1, 2, 1, 2]]
+
+
+def python_hunks(a: list[str], b: list[str], a_eol=True, b_eol=True, fns=(None, None)) -> list:
+    return json.loads(json.dumps(hunks_to_json(diff_snapshots(a, b, a_eol, b_eol, *fns), b)))
+
+
+def js_snapshot_hunks(page, a, b, a_eol, b_eol, fns_a, fns_b) -> list:
+    return page.evaluate(
+        """([a, b, aEol, bEol, fnsA, fnsB]) => {
+            const [A, B] = snapshotPair(a, b, aEol, bEol);
+            A.fns = fnsA; B.fns = fnsB;
+            return IRTraceDiff.diffSnapshots(A, B);
+        }""",
+        [a, b, a_eol, b_eol, fns_a, fns_b],
+    )
+
+
+def functions_of(lines: list[str]):
+    found = slice_functions(lines).functions
+    return None if found is None else [[f.key, f.start, f.end] for f in found]
+
+
+@pytest.mark.parametrize("dump", real_dumps(), ids=lambda p: p.parent.name)
+def test_same_hunks_pairs_ranges_and_moves_as_python_on_real_samples(js_page, dump):
+    files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    compared = 0
+    for before, after in zip(texts, texts[1:]):
+        if before == after:
+            continue
+        (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
+        fns_a, fns_b = functions_of(a), functions_of(b)
+        expected = python_hunks(a, b, a_eol, b_eol, (fns_a, fns_b))
+        assert js_snapshot_hunks(js_page, a, b, a_eol, b_eol, fns_a, fns_b) == expected
+        compared += 1
+    assert compared > 0
