@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ir_trace.functions import slice_functions
 from ir_trace.intraline import changed_ranges
@@ -27,6 +28,7 @@ ALGORITHM_VERSION = "diff-4"
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
 MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size
 SIMILAR = 1000  # of 2000: lines sharing less than half their words are never paired
+OPERATION_TOKENS = 500  # the operation a line calls is looked for among its first tokens only
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _CALL_TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _COMPUTE = object()  # default for the function lists: slice the snapshot here
@@ -263,7 +265,7 @@ def operation(line: str) -> str | None:
     is one: a dotted chain of names followed by "(", found in one pass over the tokens."""
     _lhs, sep, rhs = line.partition(" = ")
     state, start, end, names = 0, 0, 0, 0  # state: 0 nothing, 1 after a name, 2 after its ".", 3 after spaces
-    for match in _CALL_TOKEN.finditer(rhs if sep else line):
+    for match in islice(_CALL_TOKEN.finditer(rhs if sep else line), OPERATION_TOKENS):
         tok = match[0]
         first = tok[0]
         if first.isalpha() and first.isascii() or first == "_":
@@ -342,4 +344,3 @@ def hunks_to_json(hunks: list[Hunk], b: list[str]) -> list:
             row.append(extras)
         out.append(row)
     return out
-

@@ -29,6 +29,9 @@ Ranges = tuple[tuple[int, int], ...]
 _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SPACE_CHARS = " \t\r\f\v"
 CONTEXT_SPACES = 2  # equal text kept around the change, up to this many spaces away, to slide into
+CONTEXT_UNITS = 64  # and at most this many UTF-16 units (a line with few spaces)
+_WORD_RUN = re.compile(r"[A-Za-z0-9_]*")
+_SPACE_RUN = re.compile(r"[ \t\r\f\v]*")
 
 
 def tokens(line: str) -> list[str]:
@@ -39,8 +42,8 @@ def changed_ranges(a: str, b: str) -> tuple[Ranges, Ranges]:
     """Character ranges (UTF-16 offsets, as JavaScript counts) that differ between two lines.
 
     Only a window is tokenised: the differing middle, snapped out to token edges, plus the
-    equal text up to CONTEXT_SPACES spaces around it (room for sliding), so an edit in a long
-    line costs its own size, not the line's.
+    equal text up to CONTEXT_SPACES spaces (at most CONTEXT_UNITS) around it, room for sliding,
+    so an edit in a long line costs its own size, not the line's.
     """
     if a == b:
         return (), ()
@@ -69,30 +72,75 @@ def _token_start(a: str, b: str, p: int) -> int:
 
 
 def _window_start(a: str, p: int) -> int:
-    """Back CONTEXT_SPACES spaces from token start p, to the start of that run of spaces."""
+    """Back CONTEXT_SPACES spaces from token start p, to the start of that run of spaces, but
+    no further than CONTEXT_UNITS UTF-16 units (then forward to a token start)."""
     q = p
     for _ in range(CONTEXT_SPACES):
-        q = a.rfind(" ", 0, q)
+        q = a.rfind(" ", 0, q) if q > 0 else -1
         if q < 0:
-            return 0
-    return len(a[:q].rstrip(" "))
+            q = 0
+            break
+    else:
+        q = len(a[:q].rstrip(_SPACE_CHARS))
+    cap = _units_back(a, p)
+    if q >= cap:
+        return q
+    if cap and a[cap - 1] in _WORD_CHARS and a[cap] in _WORD_CHARS:
+        return _WORD_RUN.match(a, cap).end()
+    if cap and a[cap - 1] in _SPACE_CHARS and a[cap] in _SPACE_CHARS:
+        return _SPACE_RUN.match(a, cap).end()
+    return cap
 
 
 def _window_end(a: str, b: str, ea: int, eb: int) -> tuple[int, int]:
     """Forward CONTEXT_SPACES spaces from where the common suffix starts (ea in a, eb in b),
-    then past that run of spaces; the same offset from each line's end."""
+    then past that run of spaces, but no further than CONTEXT_UNITS UTF-16 units (then back to
+    a token end); the same offset from each line's end."""
     if ea < len(a) and a[ea] in _WORD_CHARS + _SPACE_CHARS:
         chars = _WORD_CHARS if a[ea] in _WORD_CHARS else _SPACE_CHARS
         if (ea and a[ea - 1] in chars) or (eb and b[eb - 1] in chars):
-            run = len(a) - ea - len(a[ea:].lstrip(chars))
+            run = (_WORD_RUN if chars is _WORD_CHARS else _SPACE_RUN).match(a, ea).end() - ea
             ea, eb = ea + run, eb + run
     q = ea - 1
     for _ in range(CONTEXT_SPACES):
         q = a.find(" ", q + 1)
         if q < 0:
-            return len(a), len(b)
-    q = len(a) - len(a[q:].lstrip(" "))
+            q = len(a)
+            break
+    else:
+        q = _SPACE_RUN.match(a, q).end()
+    cap = _units_forward(a, ea)
+    if q > cap:
+        for chars in (_WORD_CHARS, _SPACE_CHARS):
+            if cap < len(a) and a[cap - 1] in chars and a[cap] in chars:
+                cap = len(a[:cap].rstrip(chars))
+                break
+        q = cap
     return q, eb + q - ea
+
+
+def _units_back(a: str, p: int) -> int:
+    """The smallest r with a[r:p] at most CONTEXT_UNITS UTF-16 units long."""
+    r = max(0, p - CONTEXT_UNITS)
+    if a[r:p].isascii():
+        return r
+    units, r = 0, p
+    while r > 0 and units + (2 if ord(a[r - 1]) > 0xFFFF else 1) <= CONTEXT_UNITS:
+        units += 2 if ord(a[r - 1]) > 0xFFFF else 1
+        r -= 1
+    return r
+
+
+def _units_forward(a: str, p: int) -> int:
+    """The largest r with a[p:r] at most CONTEXT_UNITS UTF-16 units long."""
+    r = min(len(a), p + CONTEXT_UNITS)
+    if a[p:r].isascii():
+        return r
+    units, r = 0, p
+    while r < len(a) and units + (2 if ord(a[r]) > 0xFFFF else 1) <= CONTEXT_UNITS:
+        units += 2 if ord(a[r]) > 0xFFFF else 1
+        r += 1
+    return r
 
 
 def _slide_runs(ta: list[str], tb: list[str], changed_a: bytearray, changed_b: bytearray, edges: tuple) -> None:

@@ -10,8 +10,10 @@ const IRTraceDiff = (() => {
   const MAX_LINE_EDITS = 500;       // diff.py
   const MAX_PAIRING_CELLS = 250000; // diff.py: bigger replaced blocks are paired in diagonal chunks
   const SIMILAR = 1000;             // diff.py: of 2000
+  const OPERATION_TOKENS = 500;     // diff.py
   const MAX_TOKEN_EDITS = 200;      // intraline.py
   const CONTEXT_SPACES = 2;         // intraline.py
+  const CONTEXT_UNITS = 64;         // intraline.py
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
   const isWord = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
@@ -137,14 +139,26 @@ const IRTraceDiff = (() => {
     return p;
   }
 
+  const splitsPair = (s, k) => k > 0 && k < s.length && (s.charCodeAt(k) & 0xfc00) === 0xdc00 &&
+    (s.charCodeAt(k - 1) & 0xfc00) === 0xd800;
+
   function windowStart(a, p) {
-    let q = p;
-    for (let t = 0; t < CONTEXT_SPACES; t++) {
+    let q = p, t = 0;
+    for (; t < CONTEXT_SPACES; t++) {
       q = q > 0 ? a.lastIndexOf(' ', q - 1) : -1;
-      if (q < 0) return 0;
+      if (q < 0) { q = 0; break; }
     }
-    while (q > 0 && a[q - 1] === ' ') q--;
-    return q;
+    if (t === CONTEXT_SPACES) while (q > 0 && isSpace(a[q - 1])) q--;
+    let cap = Math.max(0, p - CONTEXT_UNITS);
+    if (splitsPair(a, cap)) cap++;
+    if (q >= cap) return q;
+    for (const inClass of [isWord, isSpace]) {
+      if (cap && inClass(a[cap - 1]) && inClass(a[cap])) {
+        while (cap < a.length && inClass(a[cap])) cap++;
+        return cap;
+      }
+    }
+    return cap;
   }
 
   function windowEnd(a, b, ea, eb) {
@@ -156,12 +170,23 @@ const IRTraceDiff = (() => {
         ea += run; eb += run;
       }
     }
-    let q = ea - 1;
-    for (let t = 0; t < CONTEXT_SPACES; t++) {
+    let q = ea - 1, t = 0;
+    for (; t < CONTEXT_SPACES; t++) {
       q = a.indexOf(' ', q + 1);
-      if (q < 0) return [a.length, b.length];
+      if (q < 0) { q = a.length; break; }
     }
-    while (q < a.length && a[q] === ' ') q++;
+    if (t === CONTEXT_SPACES) while (q < a.length && isSpace(a[q])) q++;
+    let cap = Math.min(a.length, ea + CONTEXT_UNITS);
+    if (splitsPair(a, cap)) cap--;
+    if (q > cap) {
+      for (const inClass of [isWord, isSpace]) {
+        if (cap < a.length && inClass(a[cap - 1]) && inClass(a[cap])) {
+          while (cap > 0 && inClass(a[cap - 1])) cap--;
+          break;
+        }
+      }
+      q = cap;
+    }
     return [q, eb + q - ea];
   }
 
@@ -267,7 +292,7 @@ const IRTraceDiff = (() => {
     const text = at >= 0 ? line.slice(at + 3) : line;
     let state = 0, start = 0, end = 0, names = 0;
     TOKEN.lastIndex = 0;
-    for (let m; (m = TOKEN.exec(text)) !== null;) {
+    for (let m, count = 0; count < OPERATION_TOKENS && (m = TOKEN.exec(text)) !== null; count++) {
       const tok = m[0], first = tok[0];
       if ((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z') || first === '_') {
         if (state === 2) names++; else { start = m.index; names = 1; }
