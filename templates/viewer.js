@@ -314,6 +314,9 @@
       }
       if (isTyping(event.target)) { onFieldKey(event); return; }
       if (lastEntry < firstEntry && event.key !== '?') return;
+      // Inside a focused code pane the arrow keys scroll it (the browser's own smooth scrolling).
+      const inPane = event.target.classList && event.target.classList.contains('scroller');
+      if (inPane && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) return;
       switch (event.key) {
         case 'j': case 'ArrowDown': event.preventDefault(); sidebar.stepPass(1); break;
         case 'k': case 'ArrowUp': event.preventDefault(); sidebar.stepPass(-1); break;

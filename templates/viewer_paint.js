@@ -87,10 +87,11 @@ const IRTracePainter = (() => {
    *  find ranges of a line or null. The view it paints: { display, rows, before, after, warnMarks, flash }. */
   function createPainter(beforeScroller, afterScroller, hits) {
     const panes = {
-      before: { scroller: beforeScroller, rows: beforeScroller.querySelector('.rows'), side: 'a' },
-      after: { scroller: afterScroller, rows: afterScroller.querySelector('.rows'), side: 'b' },
+      before: { scroller: beforeScroller, rows: beforeScroller.querySelector('.rows'), side: 'a', expect: null },
+      after: { scroller: afterScroller, rows: afterScroller.querySelector('.rows'), side: 'b', expect: null },
     };
     const both = [panes.before, panes.after];
+    let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let view = null;
     let wrap = false;
     let rendered = { first: -1, last: -1 };
@@ -106,8 +107,7 @@ const IRTracePainter = (() => {
       layoutPanes();
       if (!keepScroll) {
         const first = view.display.findIndex((r) => r.kind !== EQ && r.kind !== FOLD);
-        const top = first > 3 ? rowTop(first - 3) : 0;
-        for (const p of both) { p.scroller.scrollTop = top; p.scroller.scrollLeft = 0; }
+        scrollBoth(first > 3 ? rowTop(first - 3) : 0, 0);
       }
       render(true);
     }
@@ -237,7 +237,7 @@ const IRTracePainter = (() => {
     function render(force) {
       if (!view) return;
       const total = view.display.length;
-      const sc = panes.before.scroller;
+      const sc = leader.scroller;
       const height = Math.max(sc.clientHeight, panes.after.scroller.clientHeight, ROW_HEIGHT);
       const top = rowAt(sc.scrollTop), bottom = rowAt(sc.scrollTop + height) + 1;
       if (!force && top >= rendered.first && bottom <= rendered.last) return;
@@ -279,20 +279,46 @@ const IRTracePainter = (() => {
     /** Put display row i a third of the way down the After pane (and the Before pane alike). */
     function scrollToRow(i) {
       const sc = panes.after.scroller;
-      sc.scrollTop = Math.max(0, rowTop(i) - Math.floor(sc.clientHeight / 3));
-      panes.before.scroller.scrollTop = sc.scrollTop;
+      scrollBoth(Math.max(0, rowTop(i) - Math.floor(sc.clientHeight / 3)), sc.scrollLeft);
       render(true);
     }
 
     /* ---------- scrolling in sync ---------- */
 
+    // One pane leads, the other follows with instant positioning. A follower's own scroll event
+    // that lands where it was put is the echo and is ignored: writing it back to the leader would
+    // cancel the leader's smooth scroll (keys, wheel, scrollBy) a few pixels into it.
+    const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
+
+    function follow(p, top, left) {
+      p.scroller.scrollTop = top;
+      p.scroller.scrollLeft = left;
+      p.expect = { top: p.scroller.scrollTop, left: p.scroller.scrollLeft };
+    }
+
+    function isEcho(p) {
+      const e = p.expect, s = p.scroller;
+      return e !== null && Math.abs(s.scrollTop - e.top) < ECHO_SLACK && Math.abs(s.scrollLeft - e.left) < ECHO_SLACK;
+    }
+
     let renderQueued = false;
     function onScroll(source, other) {
-      if (other.scroller.scrollTop !== source.scroller.scrollTop) other.scroller.scrollTop = source.scroller.scrollTop;
-      if (other.scroller.scrollLeft !== source.scroller.scrollLeft) other.scroller.scrollLeft = source.scroller.scrollLeft;
+      if (!isEcho(source)) {
+        source.expect = null;   // a scroll of its own: this pane leads now
+        leader = source;
+        const s = source.scroller;
+        if (Math.abs(other.scroller.scrollTop - s.scrollTop) >= 1 || Math.abs(other.scroller.scrollLeft - s.scrollLeft) >= 1) {
+          follow(other, s.scrollTop, s.scrollLeft);
+        }
+      }
       if (renderQueued) return;
       renderQueued = true;
       requestAnimationFrame(() => { renderQueued = false; render(false); });
+    }
+
+    /** Position both panes at once (no smooth scrolling, no sync round trip). */
+    function scrollBoth(top, left) {
+      for (const p of both) follow(p, top, left);
     }
     panes.before.scroller.addEventListener('scroll', () => onScroll(panes.before, panes.after), { passive: true });
     panes.after.scroller.addEventListener('scroll', () => onScroll(panes.after, panes.before), { passive: true });
