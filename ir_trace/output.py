@@ -45,7 +45,7 @@ class OutputPlan:
     path: Path
     target: Path
     stream: bool  # write through an existing FIFO or character device instead of replacing a file
-    existing: os.stat_result | None  # the regular file that will be replaced, if any
+    existing: os.stat_result | None  # what the path names now (the file to replace, the FIFO or device)
 
     def identity(self) -> tuple:
         """Equal for two plans that would write the same file or stream."""
@@ -82,7 +82,7 @@ def plan_output(path: Path, label: str | None = None) -> OutputPlan:
     except OSError as exc:
         raise OutputError(f"{prefix}cannot use {path}: {exc.strerror or exc}") from exc
     if info is not None and (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
-        return OutputPlan(path, path, stream=True, existing=None)
+        return OutputPlan(path, path, stream=True, existing=info)
     target = Path(os.path.realpath(path))  # a dangling symlink: the file is created where it points
     if info is None:
         if not target.parent.is_dir():
