@@ -14,7 +14,6 @@ from difflib import SequenceMatcher
 
 from ir_trace.outline import Segment, outline
 
-ALGORITHM_VERSION = "diff-3"
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 _QUALIFIED_CALL = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")

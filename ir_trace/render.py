@@ -9,6 +9,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,14 +39,6 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
-
-
-def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
-    """Hash of every template source, so editing the viewer can never serve a stale report."""
-    digest = hashlib.sha256()
-    for name in files:
-        digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def payload_to_script_json(payload: dict) -> str:
@@ -122,10 +115,12 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_atomically(path: Path, text: str) -> int:
+def write_atomically(path: Path, text: str, before_rename: Callable[[os.stat_result], None] | None = None) -> int:
     """Write via a temp file in the target directory, then rename; returns bytes written.
 
     A failure at any point leaves an earlier file at `path` untouched and no temp file behind.
+    `before_rename` receives the finished temp file's stat (the rename keeps its inode, size and
+    mtime), so a caller can record exactly the file it wrote, whatever another process renames later.
     """
     data = text.encode("utf-8")
     directory = path.parent
@@ -142,6 +137,8 @@ def write_atomically(path: Path, text: str) -> int:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, _file_mode())
+        if before_rename is not None:
+            before_rename(os.stat(tmp))
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
