@@ -23,13 +23,13 @@ from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid
 
 from ir_trace.errors import IRTraceError
+from ir_trace.fingerprints import dump_state
 from ir_trace.sweep import (
     TextSource,
     compare_passes,
     compile_ignores,
     find_dumps,
     keep_text,
-    stat_fingerprint,
     unique_report_names,
 )
 
@@ -138,12 +138,12 @@ def test_unique_report_names_fall_back_to_numbers():
     assert unique_report_names([("p", "a__p"), ("p", "a/p")]) == ["a__p", "a__p-2"]
 
 
-def test_stat_fingerprint_is_stable_and_sees_rewrites(tmp_path):
+def test_dump_state_is_stable_and_sees_rewrites(tmp_path):
     dump = write_dump(tmp_path / "passes_dump", [FRONTEND, FRONTEND])
-    first = stat_fingerprint(dump)
-    assert stat_fingerprint(dump) == first
+    first = dump_state(dump)
+    assert dump_state(dump) == first
     os.utime(dump / "01_after_Pass1.py", ns=(1, 1))
-    assert stat_fingerprint(dump) != first
+    assert dump_state(dump) != first
 
 
 def _passes(texts: list[str], store: Path) -> list[dict]:

@@ -163,10 +163,11 @@ class SweepDump(PipelineTask):
     def _build(self) -> dict:
         render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context)
         ran: list = []
+        before = render.output().written_state()
         try:
             run_inline(render, self._progress, ran)
         except DumpError as exc:  # the dump's fault: a result; anything else fails the task
-            return invalid_record(self.name, self.dump, str(exc), self._work(ran, None))
+            return invalid_record(self.name, self.dump, str(exc), self._work(ran, None, before))
         written = render.output().record()
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
@@ -180,16 +181,17 @@ class SweepDump(PipelineTask):
                 report.name,
                 written["summary"],
                 pass_rows(manifest.to_json(), written["summary"]["trace"]),
-                self._work(ran, written),
+                self._work(ran, written, before),
             ),
             "report_file": str(report),
             "report_state": written["state"],
         }
 
     @staticmethod
-    def _work(ran: list, written: dict | None) -> dict:
+    def _work(ran: list, written: dict | None, before: list | None) -> dict:
+        """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
         return {
-            "reused": not any(isinstance(task, RenderReport) for task in ran),
+            "reused": written is not None and written["state"] == before,
             "rediffed": sum(isinstance(task, DiffPair) for task in ran),
             "pairs": written["pairs"] if written else None,
             "bytes": written["bytes"] if written else None,

@@ -51,6 +51,12 @@ class ReportTarget(luigi.Target):
         record = self.record()
         return record is not None and file_state(self.path) == record.get("state")
 
+    def written_state(self) -> list | None:
+        """The state of the file last written at this path (any fingerprint): unchanged by a run that
+        found the report current, so comparing it before and after tells whether a run rewrote it."""
+        record = shared_cache().get(report_key(self.path))
+        return record.get("state") if isinstance(record, dict) else None
+
     def write(self, html: str, details: dict) -> dict:
         """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
         written: dict = {}
