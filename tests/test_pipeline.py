@@ -3,15 +3,19 @@ and the real `luigi` command."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import luigi
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
+from harness import start_luigid
 from luigi.configuration import get_config
 
 from ir_trace.cli import run_pipeline
@@ -87,6 +91,17 @@ def test_context_changes_the_report_not_the_diffs(tmp_path, ran, demo_dump):
     outcome = run_pipeline(demo_dump, out, 0, cache)
     assert ran == [] and not outcome["reused"]
     assert read_payload(out.read_text())["context"] == 0
+
+
+def test_a_rebuild_that_printed_the_same_text_revalidates_but_rewrites_nothing(tmp_path, ran, demo_dump):
+    cache, out = tmp_path / "cache", tmp_path / "r.html"
+    run_pipeline(demo_dump, out, 3, cache)
+    written = file_state(out)
+    ran.clear()
+    for snapshot in demo_dump.iterdir():
+        os.utime(snapshot, ns=(1, 1))  # new mtimes, same bytes
+    outcome = run_pipeline(demo_dump, out, 3, cache)
+    assert ran == [] and outcome["reused"] and outcome["rediffed"] == 0 and file_state(out) == written
 
 
 def test_an_edited_report_is_written_again(tmp_path, demo_dump):
@@ -198,3 +213,37 @@ def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_
     assert result.returncode == 3, result.stderr[-2000:]  # [retcode] task_failed in the shipped luigi.cfg
     assert f"failed: {reason}" in result.stderr
     assert not report.exists()
+
+
+def luigid_api(port: int, method: str, data: dict) -> dict:
+    query = urllib.parse.quote(json.dumps(data))
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/{method}?data={query}", timeout=30) as response:
+        return json.load(response)["response"]
+
+
+def test_luigid_shows_a_failed_task_with_its_one_line_reason(tmp_path):
+    state = tmp_path / "luigid"
+    state.mkdir()
+    luigid, port = start_luigid(state, cwd=tmp_path)
+    try:
+        result = subprocess.run(
+            [
+                *(sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "RenderReport"),
+                *("--dump", tmp_path / "nonexistent", "--report", tmp_path / "r.html"),
+                *("--ir-trace-cache-dir", tmp_path / "cache", "--scheduler-port", str(port)),
+                *("--scheduler-host", "127.0.0.1"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            timeout=300,
+        )
+        failed = luigid_api(port, "task_list", {"status": "FAILED"})
+        errors = [luigid_api(port, "fetch_error", {"task_id": task_id})["error"] for task_id in failed]
+    finally:
+        luigid.terminate()
+        luigid.wait(timeout=30)
+    assert result.returncode == 3, result.stderr[-2000:]
+    assert [task["name"] for task in failed.values()] == ["ValidateDump"]
+    assert errors == [json.dumps(f"input directory does not exist: {tmp_path / 'nonexistent'}")]

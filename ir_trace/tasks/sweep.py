@@ -309,11 +309,11 @@ class Sweep(PipelineTask):
         options = {
             "root": str(Path(self.root).absolute()),
             "out_dir": str(self.out()),
-            "baseline": str(Path(self.baseline).absolute()) if self.baseline else None,
+            "baseline": str(Path(self.baseline).resolve()) if self.baseline else None,
             "context": self.context,
             "ignore": list(self.ignore),
         }
-        baseline_store = text_store(Path(self.baseline).absolute().parent) if baseline else None
+        baseline_store = text_store(Path(self.baseline).resolve().parent) if baseline else None
         sweep = build_sweep(
             records,
             options,
@@ -345,7 +345,7 @@ class Sweep(PipelineTask):
                 f"--baseline {self.baseline} is the sweep.json this sweep overwrites; copy the "
                 "previous --out-dir aside and pass the copy's sweep.json"
             )
-        return load_baseline(Path(self.baseline).absolute())
+        return load_baseline(Path(self.baseline).resolve())
 
     @staticmethod
     def _record_of(task: SweepDump) -> dict:
