@@ -330,9 +330,7 @@ def test_ignore_makes_renumbered_names_count_as_the_same(tmp_path):
         "--baseline",
         tmp_path / "night1" / "sweep.json",
         "--ignore",
-        r"kb_inline\d+",
-        "--ignore",
-        "unused",
+        json.dumps([r"kb_inline\d+", "unused"]),
     )
     quiet = programs(tmp_path / "night3")["qwen"]
     assert quiet["status"] == "same" and quiet["baseline"]["ignored_passes"] == 2

@@ -56,18 +56,26 @@ from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, current_manifest
 
 
-class RepeatableParameter(luigi.Parameter):
-    """A list of strings: a repeated flag (--ignore A --ignore B) or a JSON list in luigi.cfg."""
+class RegexListParameter(luigi.Parameter):
+    """Regexes: one (`--ignore 'kb_inline\\d+'`) or a JSON list of several, on the command line or in luigi.cfg.
 
-    @classmethod
-    def _parser_kwargs(cls, param_name, task_name=None):
-        return {**super()._parser_kwargs(param_name, task_name), "action": "append"}
+    Built on Parameter's public parse/serialize/normalize only, so a repeated flag is not a list:
+    Luigi's command line keeps the last one. Several patterns go in one JSON list (or one regex
+    joined with `|`).
+    """
 
     def parse(self, x):
         if isinstance(x, (list, tuple)):
             return tuple(str(item) for item in x)
         text = x.strip()
-        return tuple(json.loads(text)) if text.startswith("[") else ((text,) if text else ())
+        if text.startswith("["):
+            try:
+                items = json.loads(text)
+            except ValueError:
+                return (text,)  # a regex that starts with a character class
+            if isinstance(items, list):
+                return tuple(str(item) for item in items)
+        return (text,) if text else ()
 
     def normalize(self, x):
         return self.parse(x)
@@ -241,9 +249,9 @@ class Sweep(PipelineTask):
     out_dir = luigi.Parameter(description="where reports, index.html and sweep.json go (created if missing)")
     baseline = luigi.Parameter(default="", description="sweep.json of an earlier sweep to compare with")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
-    ignore = RepeatableParameter(
+    ignore = RegexListParameter(
         default=(),
-        description="regex; differences only in its matches do not count as divergence from the baseline (repeatable)",
+        description="regex, or a JSON list of regexes; differences only in their matches do not count as divergence",
     )
 
     def out(self) -> Path:
