@@ -339,6 +339,8 @@ class _RunEvents:
             (SliceFunctions, Event.SUCCESS, lambda _task: bar.advance()),
             (PipelineTask, Event.FAILURE, self._failed),
             (PipelineTask, Event.BROKEN_TASK, self._failed),
+            (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
+            (PipelineTask, Event.TIMEOUT, self._failed),
         ]
 
     def _add(self, name: str) -> None:
@@ -348,7 +350,7 @@ class _RunEvents:
     def _failed(self, _task, exception) -> None:
         from ir_trace.tasks.base import explain
 
-        self._failures.put(explain(exception))
+        self._failures.put(exception if isinstance(exception, str) else explain(exception))
 
     def count(self, name: str) -> int:
         return self._counts[self.COUNTS.index(name)]
