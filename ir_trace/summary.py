@@ -22,10 +22,9 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ir_trace.diff import diff_snapshots
+from ir_trace.fingerprints import SUMMARY_SCHEMA
 from ir_trace.normalize import IgnoreModes, normalise_lines
 from ir_trace.outline import outline
-
-SCHEMA_VERSION = 1
 
 
 def trace_summary(payload: dict) -> dict:
@@ -56,7 +55,7 @@ def trace_summary(payload: dict) -> dict:
             row["ignoring"] = _counts(ignoring[k], functions[k - 1], functions[k])
         result.append(row)
     return {
-        "schema": SCHEMA_VERSION,
+        "schema": SUMMARY_SCHEMA,
         "generator": payload["generator"],
         "title": payload["title"],
         "dump": payload["dump"],
