@@ -437,6 +437,20 @@ class IgnoreModes:
         return key
 
 
+def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None) -> Callable[[str], str]:
+    """The modes' normaliser, remembering each line's key in `memo` (for diff's `line_key`)."""
+    key = modes.normaliser()
+    memo = {} if memo is None else memo
+
+    def memoised(line: str) -> str:
+        value = memo.get(line)
+        if value is None:
+            value = memo[line] = key(line)
+        return value
+
+    return memoised
+
+
 def normalise_lines(lines: list[str], modes: IgnoreModes, memo: dict[str, str] | None = None) -> list[str]:
     """Keys of `lines` under `modes`; `memo` shares work across snapshots (most lines repeat)."""
     if not modes:

@@ -23,8 +23,7 @@ from bisect import bisect_right
 
 from ir_trace.diff import diff_snapshots
 from ir_trace.fingerprints import SUMMARY_SCHEMA
-from ir_trace.normalize import IgnoreModes, normalise_lines
-from ir_trace.outline import outline
+from ir_trace.normalize import IgnoreModes, line_key
 
 
 def trace_summary(payload: dict) -> dict:
@@ -34,7 +33,7 @@ def trace_summary(payload: dict) -> dict:
     for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
         functions.append(entry["functions"] if "functions" in entry else functions[-1])
     modes = IgnoreModes.from_json(payload.get("ignore"))
-    ignoring = _ignoring_hunks(passes, modes) if modes else None
+    ignoring = _ignoring_hunks(passes, functions, modes) if modes else None
     result = []
     for k, entry in enumerate(passes[1:], start=1):
         per_function, outside = _count_by_function(entry["hunks"], functions[k - 1], functions[k])
@@ -79,13 +78,13 @@ def _counts(hunks: list, before: list | None, after: list | None) -> dict:
     }
 
 
-def _ignoring_hunks(passes: list, modes: IgnoreModes) -> list:
+def _ignoring_hunks(passes: list, functions: list, modes: IgnoreModes) -> list:
     """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
 
-    The snapshots are rebuilt from the payload's exact hunks; lines keep their indices under
-    normalisation, so the counts by function use the same function ranges.
+    The snapshots are rebuilt from the payload's exact hunks; the diff keeps the printed lines
+    and their indices, so the counts by function use the same function ranges.
     """
-    memo: dict[str, str] = {}
+    key = line_key(modes)
     lines, eol = passes[0]["lines"], passes[0]["eol"]
     result: list = [None]
     done: dict[tuple[str, str], list] = {}
@@ -96,8 +95,9 @@ def _ignoring_hunks(passes: list, modes: IgnoreModes) -> list:
             result.append([])
         else:
             if pair not in done:
-                a, b = normalise_lines(lines, modes, memo), normalise_lines(after, modes, memo)
-                hunks = diff_snapshots(a, b, eol, passes[k]["eol"], outline(lines), outline(after))
+                hunks = diff_snapshots(
+                    lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], line_key=key
+                )
                 done[pair] = [(h.a0, h.a1, h.b0, h.b1) for h in hunks]
             result.append(done[pair])
         lines, eol = after, passes[k]["eol"]

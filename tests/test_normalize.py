@@ -15,12 +15,12 @@ from ir_trace.normalize import (
     IgnoreModes,
     IgnoreRegexError,
     check_regex,
+    line_key,
     normalise_lines,
     strip_memrefs,
     strip_ssa_versions,
     strip_whitespace,
 )
-from ir_trace.outline import outline
 
 LLAMA = SAMPLES / "real" / "llama_mini_explicit" / "passes_dump"
 needs_samples = pytest.mark.skipif(not LLAMA.is_dir(), reason="the real samples (../shared/samples) are not here")
@@ -219,8 +219,7 @@ def _unified_diff_lines(a: list[str], b: list[str]) -> int:
 
 def _report_diff_lines(a: list[str], b: list[str], modes: IgnoreModes) -> int:
     (a, a_eol), (b, b_eol) = split_lines("\n".join(a)), split_lines("\n".join(b))
-    hunks = diff_snapshots(normalise_lines(a, modes), normalise_lines(b, modes), a_eol, b_eol, outline(a), outline(b))
-    return sum(count_changes(hunks))
+    return sum(count_changes(diff_snapshots(a, b, a_eol, b_eol, line_key=line_key(modes))))
 
 
 # pass: (as printed, ignoring SSA versions, ignoring memory annotations)
