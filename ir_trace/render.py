@@ -16,7 +16,16 @@ import jinja2
 
 from ir_trace.errors import IRTraceError
 
-REPORT_SCRIPTS = ("linediff.js", "normalize.js", "viewer.js")  # inlined in this order, as one script element
+# Inlined in this order, as one script element: each file's namespace is used by the ones after it.
+REPORT_SCRIPTS = (
+    "linediff.js",
+    "normalize.js",
+    "viewer_model.js",
+    "viewer_paint.js",
+    "viewer_sidebar.js",
+    "viewer_panels.js",
+    "viewer.js",
+)
 TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
 
 # JSON inside <script type="application/json"> must never close the element or start a comment;

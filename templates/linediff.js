@@ -1,7 +1,7 @@
 /* pypto-ir-trace: the line diff behind `Compare with`, a compact port of ir_trace/diff.py.
  * Match functions by name, then Myers (patience anchors beyond MAX_EDITS) inside the ones that
  * differ; pair the lines of a replaced block with diff.py's rules; emphasise changed characters.
- * Pure functions on line arrays: no DOM. Inlined before viewer.js in the same script element. */
+ * Pure functions on line arrays: no DOM. Inlined first, before the viewer files, in the same script element. */
 const IRTraceDiff = (() => {
   'use strict';
 
