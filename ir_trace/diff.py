@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -63,12 +64,15 @@ def diff_snapshots(
     b_eol: bool = True,
     a_outline: list[Segment] | None = None,
     b_outline: list[Segment] | None = None,
+    line_key: Callable[[str], str] | None = None,
 ) -> list[Hunk]:
     """Hunks turning `a` into `b`, each replaced block aligned line by line.
 
-    Outlines of the two sides may be passed in when the caller already has them.
+    Outlines of the two sides may be passed in when the caller already has them. `line_key`
+    maps a line to the key it is compared by (lines with equal keys count as unchanged), so
+    an ignore mode can normalise lines; by default a line is its own key.
     """
-    a_keys, b_keys = _line_keys(a, a_eol), _line_keys(b, b_eol)
+    a_keys, b_keys = _line_keys(a, a_eol, line_key), _line_keys(b, b_eol, line_key)
     if a_keys == b_keys:
         return []
     seg_a = a_outline if a_outline is not None else outline(a)
@@ -83,8 +87,10 @@ def diff_snapshots(
     return hunks
 
 
-def _line_keys(lines: list[str], eol: bool) -> list:
+def _line_keys(lines: list[str], eol: bool, line_key: Callable[[str], str] | None = None) -> list:
     """A last line without "\\n" differs from the same line with one."""
+    if line_key is not None:
+        lines = [line_key(line) for line in lines]
     if lines and not eol:
         return lines[:-1] + [(lines[-1], "no newline at end of file")]
     return lines

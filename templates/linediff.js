@@ -201,8 +201,23 @@ const IRTraceDiff = (() => {
     return true;
   }
 
-  /** Hunks (payload form) turning snapshot A into snapshot B; A, B = { lines, ids, fns }. */
-  function diffSnapshots(A, B) {
+  /** Ids of both snapshots' lines compared by options.lineKey(line) (an ignore mode's normaliser):
+   *  lines with equal keys count as unchanged. A last line without "\n" (eol false) stays apart. */
+  function keyedIds(A, B, lineKey) {
+    const interned = new Map();
+    const idsOf = (S) => Int32Array.from(S.lines, (line, i) => {
+      const key = i === S.lines.length - 1 && S.eol === false ? `${lineKey(line)}\u0000no newline` : lineKey(line);
+      let id = interned.get(key);
+      if (id === undefined) interned.set(key, (id = interned.size));
+      return id;
+    });
+    return [{ ...A, ids: idsOf(A) }, { ...B, ids: idsOf(B) }];
+  }
+
+  /** Hunks (payload form) turning snapshot A into snapshot B; A, B = { lines, ids, fns, eol }.
+   *  options.lineKey(line) -> string, when given, replaces the ids: lines compare by their keys. */
+  function diffSnapshots(A, B, options = {}) {
+    if (options.lineKey) [A, B] = keyedIds(A, B, options.lineKey);
     const blocks = [];
     for (const [a0, a1, b0, b1] of segmentRanges(A, B)) {
       let same = a1 - a0 === b1 - b0;

@@ -131,3 +131,14 @@ def test_a_line_without_an_operation_after_matched_ones_still_pairs():
     before = ["    out = pl.store(y, [i, 0], out)", "    return out"]
     after = ["    out__ssa_v1 = pl.store(y, [i, 0], out)", "    return out__ssa_v1"]
     assert align_replace_block(before, after) == [(0, 0), (1, 1)]
+
+
+def test_line_key_makes_lines_with_equal_keys_unchanged():
+    def without_ssa(line: str) -> str:
+        return line.replace("__ssa_v0", "")
+
+    before = ["x = pl.add(a, b)", "y = pl.mul(x, c)", "return y"]
+    after = ["x__ssa_v0 = pl.add(a, b)", "y = pl.mul(x__ssa_v0, d)", "return y"]
+    assert len(diff_snapshots(before, after)) == 1 and diff_snapshots(before, after)[0].a0 == 0
+    hunks = diff_snapshots(before, after, line_key=without_ssa)
+    assert [(h.a0, h.a1, h.b0, h.b1) for h in hunks] == [(1, 2, 1, 2)]
