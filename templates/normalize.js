@@ -50,6 +50,15 @@ const IRTraceNormalize = (() => {
     return at;
   }
 
+  /** [start, end) of the first SSA suffix in `text`, or null (for building a Find across versions). */
+  function firstSsaSuffix(text) {
+    for (let at = text.indexOf('__'); at >= 0; at = text.indexOf('__', at + 1)) {
+      const end = ssaSuffixEnd(text, at);
+      if (end > at && at > 0 && isNameChar(text.charCodeAt(at - 1))) return [at, end];
+    }
+    return null;
+  }
+
   /* ---------- memory annotations: `pl.MemRef(...)` arguments ---------- */
 
   function stripMemrefs(line) {
@@ -218,7 +227,7 @@ const IRTraceNormalize = (() => {
   }
 
   return {
-    MODES, LABELS, stripSsaVersions, stripMemrefs, stripWhitespace, checkRegex, cleanModes, isOn, names, describe,
+    MODES, LABELS, stripSsaVersions, firstSsaSuffix, stripMemrefs, stripWhitespace, checkRegex, cleanModes, isOn, names, describe,
     normaliser,
   };
 })();

@@ -30,7 +30,7 @@ const IRTracePainter = (() => {
     '(?<=\\b(?:def|class) )([A-Za-z_]\\w*)',                 // 7 defined name
   ].join('|'), 'g');
   const CLASS_OF = ['', 't-c', 't-s', 't-d', 't-p', 't-k', 't-n', 't-f'];
-  const EMPHASIS = 8, HIT = 16;
+  const EMPHASIS = 8, HIT = 16, FOLLOW = 32;
   const tokenCache = new Map();
 
   /** Flat [start, end, class, ...] token list for one line, memoised by text. */
@@ -50,23 +50,25 @@ const IRTracePainter = (() => {
     return tokens;
   }
 
-  /** Fill a code cell with coloured spans, emphasising changed `ranges` and find `hits`. */
-  function paintCode(cell, text, ranges, hits) {
+  /** Fill a code cell with coloured spans, emphasising changed `ranges`, find `hits` and the
+   *  occurrences of a followed value (`follows`). */
+  function paintCode(cell, text, ranges, hits, follows) {
     const n = text.length;
     if (!n) return;
     const tokens = tokenize(text);
-    if (!tokens.length && !ranges && !(hits && hits.length)) { cell.textContent = text; return; }
+    if (!tokens.length && !ranges && !(hits && hits.length) && !(follows && follows.length)) { cell.textContent = text; return; }
     const cls = new Uint8Array(n);
     for (let t = 0; t < tokens.length; t += 3) cls.fill(tokens[t + 2], tokens[t], tokens[t + 1]);
     if (ranges) for (const [s, e] of ranges) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= EMPHASIS;
     if (hits) for (const [s, e] of hits) for (let i = s; i < e; i++) cls[i] |= HIT;
+    if (follows) for (const [s, e] of follows) for (let i = s; i < e; i++) cls[i] |= FOLLOW;
     let start = 0;
     for (let i = 1; i <= n; i++) {
       if (i < n && cls[i] === cls[start]) continue;
       const c = cls[start], piece = text.slice(start, i);
       if (c === 0) cell.appendChild(document.createTextNode(piece));
       else {
-        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : ''].filter(Boolean).join(' ');
+        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : '', c & FOLLOW ? 'follow' : ''].filter(Boolean).join(' ');
         cell.appendChild(el(c & HIT ? 'mark' : 'span', names, piece));
       }
       start = i;
@@ -84,8 +86,9 @@ const IRTracePainter = (() => {
   /* ---------- the painter of two panes ---------- */
 
   /** A painter over two scroll containers (each holding .sizer > .rows); `hits(text)` gives the
-   *  find ranges of a line or null. The view it paints: { display, rows, before, after, warnMarks, flash }. */
-  function createPainter(beforeScroller, afterScroller, hits) {
+   *  find ranges of a line or null, `follows(text)` those of the followed value. The view it
+   *  paints: { display, rows, before, after, warnMarks, flash }. */
+  function createPainter(beforeScroller, afterScroller, hits, follows = () => null) {
     const panes = {
       before: { scroller: beforeScroller, rows: beforeScroller.querySelector('.rows'), side: 'a', expect: null },
       after: { scroller: afterScroller, rows: afterScroller.querySelector('.rows'), side: 'b', expect: null },
@@ -228,7 +231,7 @@ const IRTracePainter = (() => {
       row.append(ln, el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
       const code = el('span', 'code');
       const text = side === 'a' ? view.before[line] : view.after[line];
-      paintCode(code, text, item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null, hits(text));
+      paintCode(code, text, item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null, hits(text), follows(text));
       row.appendChild(code);
       return row;
     }
