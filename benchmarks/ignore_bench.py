@@ -33,8 +33,7 @@ from harness import launch_chromium  # noqa: E402
 
 from ir_trace.cli import run_pipeline  # noqa: E402
 from ir_trace.diff import diff_snapshots, hunks_to_json  # noqa: E402
-from ir_trace.normalize import MODES, IgnoreModes, normalise_lines  # noqa: E402
-from ir_trace.outline import outline  # noqa: E402
+from ir_trace.normalize import MODES, IgnoreModes, line_key  # noqa: E402
 from ir_trace.render import read_payload  # noqa: E402
 from ir_trace.summary import apply_hunks  # noqa: E402
 
@@ -154,10 +153,10 @@ def build_time_costs(snaps: list[dict], changed: list[int], report_bytes: int) -
 
 
 def _normalised_hunks(before: dict, after: dict, modes: IgnoreModes, memo: dict) -> list:
-    keys = memo.setdefault(modes.spec(), {})
-    a, b = normalise_lines(before["lines"], modes, keys), normalise_lines(after["lines"], modes, keys)
-    hunks = diff_snapshots(a, b, before["eol"], after["eol"], outline(before["lines"]), outline(after["lines"]))
-    return hunks_to_json(hunks, after["lines"])  # the printed lines travel, as in the exact hunks
+    key = line_key(modes, memo.setdefault(modes.spec(), {}))
+    a, b = before["lines"], after["lines"]
+    hunks = diff_snapshots(a, b, before["eol"], after["eol"], before["fns"], after["fns"], line_key=key)
+    return hunks_to_json(hunks, b)
 
 
 def main(argv: list[str] | None = None) -> int:

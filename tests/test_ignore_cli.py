@@ -9,7 +9,6 @@ from conftest import SAMPLES, run_cli
 from test_cli import payload_of
 
 LLAMA = SAMPLES / "real" / "llama_mini_explicit" / "passes_dump"
-needs_samples = pytest.mark.skipif(not LLAMA.is_dir(), reason="the real samples (../shared/samples) are not here")
 
 
 def _trace(result) -> dict:
@@ -86,7 +85,7 @@ def test_bad_modes_are_usage_errors(demo_dump, tmp_path, args, message):
     assert not out.exists()
 
 
-@needs_samples
+@pytest.mark.samples
 def test_issue_table_comes_out_of_the_json_summary(tmp_path):
     """llama_mini_explicit passes 04, 32, 34, 35: exact, ignoring SSA, ignoring memory annotations
     (see test_normalize.test_issue_table_on_llama_mini_explicit for why 324/405/105, not 344/445/275)."""

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Ignore modes and Follow a value in the report, in real Chromium on the real samples.
 
 Each mode is a checkbox named "Ignore ..."; with a mode on, lines equal after normalisation
@@ -12,23 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
-from browser_support import (  # noqa: F401  (browser, context, page: fixtures used by name)
-    REPO,
-    SAMPLES,
-    browser,
-    build_report,
-    context,
-    nav,
-    open_report,
-    page,
-    pass_button,
-    write_dump,
-)
-
-expect = pytest.importorskip("playwright.sync_api").expect
+from browser_support import REPO, SAMPLES, build_report, open_report, pass_button, write_dump
+from conftest import real_dumps
+from playwright.sync_api import expect
 
 LLAMA = SAMPLES / "real" / "llama_mini_explicit" / "passes_dump"
-needs_samples = pytest.mark.skipif(not LLAMA.is_dir(), reason="the real samples (../shared/samples) are not here")
 SETTLED = "() => document.getElementById('pass-nav').dataset.ignoring === 'done'"
 # pass: (as printed, ignoring SSA versions, ignoring memory annotations), + and - lines together
 TABLE = {4: (324, 0, 324), 32: (405, 405, 105), 34: (108, 108, 32), 35: (78, 78, 0)}
@@ -36,8 +23,6 @@ TABLE = {4: (324, 0, 324), 32: (405, 405, 105), 34: (108, 108, 32), 35: (78, 78,
 
 @pytest.fixture(scope="module")
 def llama(tmp_path_factory) -> Path:
-    if not LLAMA.is_dir():
-        pytest.skip("the real samples (../shared/samples) are not here")
     return build_report(LLAMA, tmp_path_factory.mktemp("llama") / "llama.html")
 
 
@@ -82,7 +67,7 @@ def toggle(page, label: str, on: bool = True) -> None:
     page.wait_for_function(SETTLED)
 
 
-@needs_samples
+@pytest.mark.samples
 def test_issue_table_comes_out_of_the_page(page, llama):
     log = open_report(page, llama)
     exact = {k: sum(counts(page, k)[:2]) for k in TABLE}
@@ -97,7 +82,7 @@ def test_issue_table_comes_out_of_the_page(page, llama):
     log.assert_clean()
 
 
-@needs_samples
+@pytest.mark.samples
 def test_a_rename_only_pass_reads_no_op_when_ignoring_ssa_and_everything_folds(page, llama):
     log = open_report(page, llama, "#pass=4")
     after = page.get_by_role("region", name="After snapshot")
@@ -122,7 +107,7 @@ def test_a_rename_only_pass_reads_no_op_when_ignoring_ssa_and_everything_folds(p
     log.assert_clean()
 
 
-@needs_samples
+@pytest.mark.samples
 def test_modes_are_in_the_fragment_and_persist(page, context, llama):
     log = open_report(page, llama, "#pass=32")
     toggle(page, "Ignore memory annotations")
@@ -143,7 +128,7 @@ def test_modes_are_in_the_fragment_and_persist(page, context, llama):
     log.assert_clean()
 
 
-@needs_samples
+@pytest.mark.samples
 def test_a_report_built_with_ignore_opens_with_the_modes_on(page, tmp_path):
     report = build_report(LLAMA, tmp_path / "r.html", "--ignore", "ssa,memref")
     log = open_report(page, report)
@@ -212,16 +197,14 @@ def test_follow_a_value_across_ssa_versions_then_find_it(page, tmp_path):
 
 
 def _real_dumps() -> list:
-    """Every real sample; on qwen3 the two diffs already disagree without any mode (pass 30: 150 vs
-    153 lines, issue 10's parity item), so there the comparison may fail until that lands."""
-    known = pytest.mark.xfail(reason="JS and Python diffs differ on qwen3 pass 30 even as printed (issue 10)")
+    """Every real sample, by name."""
     return [
-        pytest.param(d, id=d.parent.name, marks=[known] if d.parent.name.startswith("qwen3") else [])
-        for d in sorted(SAMPLES.glob("real/*/passes_dump"))
+        pytest.param(d, id=f"{d.parent.parent.name}/{d.parent.name}") if isinstance(d, Path) else d
+        for d in real_dumps()
     ]
 
 
-@needs_samples
+@pytest.mark.samples
 @pytest.mark.parametrize("dump", _real_dumps())
 def test_page_counts_equal_the_json_summary_under_every_mode(page, tmp_path, dump):
     """The page's in-browser keyed diff and the Python summary agree pass by pass."""

@@ -23,7 +23,6 @@ from ir_trace.normalize import (
 )
 
 LLAMA = SAMPLES / "real" / "llama_mini_explicit" / "passes_dump"
-needs_samples = pytest.mark.skipif(not LLAMA.is_dir(), reason="the real samples (../shared/samples) are not here")
 
 # The same rule as strip_ssa_versions, written as a (slower, backtracking) regex to cross-check it.
 SSA_REFERENCE = re.compile(r"(?<=[A-Za-z0-9_])__[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)*?_v[0-9]+(?![a-zA-Z0-9])")
@@ -199,7 +198,7 @@ def test_ssa_scanner_agrees_with_the_reference_regex_on_tricky_text():
         assert strip_ssa_versions(line) == SSA_REFERENCE.sub("", line), line
 
 
-@needs_samples
+@pytest.mark.samples
 def test_ssa_scanner_agrees_with_the_reference_regex_on_every_real_line():
     lines = {line for path in SAMPLES.glob("real*/*/passes_dump/*.py") for line in path.read_text().split("\n")}
     assert len(lines) > 1000
@@ -227,7 +226,7 @@ ISSUE_TABLE_DIFFLIB = {4: (344, 0, 344), 32: (445, 445, 105), 34: (108, 108, 32)
 ISSUE_TABLE_REPORT = {4: (324, 0, 324), 32: (405, 405, 105), 34: (108, 108, 32), 35: (78, 78, 0)}
 
 
-@needs_samples
+@pytest.mark.samples
 @pytest.mark.parametrize("k", sorted(ISSUE_TABLE_DIFFLIB))
 def test_issue_table_on_llama_mini_explicit(k):
     """The issue's table. Two honest departures, both explained in the README: difflib's autojunk

@@ -4,13 +4,12 @@ refuses the same custom regexes."""
 from __future__ import annotations
 
 import pytest
-from browser_support import REPO, SAMPLES, browser, context, page  # noqa: F401  (pytest fixtures)
+from conftest import REPO, SAMPLES
 from test_normalize import REGEX_SEMANTICS
 
 from ir_trace.normalize import JS_SPACES, IgnoreModes, IgnoreRegexError, check_regex
 
 REAL = sorted(SAMPLES.glob("real*/*/passes_dump"))
-needs_samples = pytest.mark.skipif(not REAL, reason="the real samples (../shared/samples) are not here")
 SPECS = [("ssa", None), ("memref", None), ("whitespace", None), ("ssa,memref,whitespace", r"_\d+\b"), ("", r"\s+")]
 TRICKY = [
     "x__ssa_v0 = y__iter_v12 + k0_inline5__ssa_v1_3",
@@ -52,7 +51,7 @@ REGEXES = [
 
 
 @pytest.fixture
-def js(page):  # noqa: F811
+def js(page):
     page.add_script_tag(content=(REPO / "templates" / "normalize.js").read_text(encoding="utf-8"))
     return page
 
@@ -73,7 +72,7 @@ def test_tricky_lines_normalise_alike(js, modes, regex):
     assert _js_keys(js, TRICKY, modes, regex) == [python(line) for line in TRICKY]
 
 
-@needs_samples
+@pytest.mark.samples
 @pytest.mark.parametrize("modes, regex", SPECS)
 def test_every_real_line_normalises_alike(js, modes, regex):
     lines = sorted({line for dump in REAL for path in dump.glob("*.py") for line in path.read_text().split("\n")})
