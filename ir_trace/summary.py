@@ -94,7 +94,9 @@ def _ignoring_hunks(passes: list, functions: list, modes: IgnoreModes) -> list:
         if not passes[k]["changed"]:
             result.append([])
         else:
-            if pair not in done:
+            if pair not in done and _keys_keep_lines_apart(lines, after, key):
+                done[pair] = passes[k]["hunks"]  # lines compare as printed: the exact diff is the answer
+            elif pair not in done:
                 hunks = diff_snapshots(
                     lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], line_key=key
                 )
@@ -102,6 +104,16 @@ def _ignoring_hunks(passes: list, functions: list, modes: IgnoreModes) -> list:
             result.append(done[pair])
         lines, eol = after, passes[k]["eol"]
     return result
+
+
+def _keys_keep_lines_apart(a: list[str], b: list[str], key) -> bool:
+    """Whether `key` maps no two different lines of the two snapshots to one key."""
+    line_of: dict[str, str] = {}
+    for line in (*a, *b):
+        seen = line_of.setdefault(key(line), line)
+        if seen != line:
+            return False
+    return True
 
 
 def apply_hunks(before: list[str], hunks: list) -> list[str]:

@@ -254,14 +254,34 @@ const IRTraceModel = (() => {
       for (let k = 1; !against && k < entries.length; k++) Object.assign(entries[k], exact[k], { ignoring: '' });
     }
 
-    /** Hunks of snapshot j -> k of run r under the modes (the payload's own when nothing changed). */
+    /** Hunks of snapshot j -> k of run r under the modes. When the modes map no two different
+     *  lines of the pair to one key, lines compare as they did as printed, so the exact hunks
+     *  are the answer (the payload's own for a pass): that is the common case (a mode that does
+     *  not touch what this pass changed) and costs one pass over the lines instead of a diff. */
     function keyedHunks(r, j, k) {
       const key = `${r}:${j}>${r}:${k}`;
       if (!keyedCache.has(key)) {
-        const same = j === k - 1 && !runs[r].passes[k].changed;
-        keyedCache.set(key, same ? [] : diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k), { lineKey }));
+        const A = runs[r].snapshot(j), B = runs[r].snapshot(k), own = j === k - 1;
+        let hunks;
+        if (own && !runs[r].passes[k].changed) hunks = [];
+        else if (keysKeepLinesApart(A.lines, B.lines)) hunks = own ? runs[r].passes[k].hunks || [] : diffSnapshots(A, B);
+        else hunks = diffSnapshots(A, B, { lineKey });
+        keyedCache.set(key, hunks);
       }
       return keyedCache.get(key);
+    }
+
+    /** Whether lineKey is one-to-one on the lines of both snapshots. */
+    function keysKeepLinesApart(a, b) {
+      const lineOf = new Map();
+      for (const lines of [a, b]) {
+        for (const line of lines) {
+          const k = lineKey(line), seen = lineOf.get(k);
+          if (seen === undefined) lineOf.set(k, line);
+          else if (seen !== line) return false;
+        }
+      }
+      return true;
     }
 
     /** Entry k's sidebar counts under the current modes, computed once per mode set. */
