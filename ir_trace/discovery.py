@@ -7,7 +7,6 @@ message naming the exact file(s) and index.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import re
@@ -17,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
+from ir_trace.fingerprints import snapshot_digest
 
 log = logging.getLogger("ir_trace")
 
@@ -62,13 +62,6 @@ class Manifest:
     def from_json(cls, data: dict) -> Manifest:
         return cls(data["dump"], data["title"], tuple(Snapshot(**s) for s in data["snapshots"]))
 
-    def digest(self) -> str:
-        """Identity of everything a report shows of this dump: where it is, every snapshot and log."""
-        digest = hashlib.sha256(f"{self.dump}\0{self.title}\0".encode())
-        for s in self.snapshots:
-            digest.update(f"{s.index}\0{s.name}\0{s.sha256}\0{s.log_file}\0{s.log}\0".encode())
-        return digest.hexdigest()
-
 
 def program_title(dump: Path) -> str:
     """The program's directory name: the parent of passes_dump/, else the dump directory itself."""
@@ -82,7 +75,7 @@ def read_snapshot_text(path: Path) -> tuple[str, str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {exc.start})") from None
-    return text, hashlib.sha256(data).hexdigest()
+    return text, snapshot_digest(data)
 
 
 def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], None] | None = None) -> Manifest:

@@ -138,6 +138,9 @@ class MessageHandler(logging.StreamHandler):
         erase_progress()
         super().emit(record)
 
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        """A warning that cannot be printed (stderr closed or full) is dropped without a word."""
+
 
 @contextlib.contextmanager
 def _holding(lock):
