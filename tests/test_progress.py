@@ -125,26 +125,33 @@ def set_width(terminal: int, columns: int) -> None:
 
 
 def screen(output: str, columns: int) -> list[str]:
-    """The rows a terminal `columns` wide shows after `output`: carriage return, newline, and a wrap
-    when a character lands past the last column."""
+    """The rows a terminal `columns` wide shows after `output`: carriage return, newline, erase to the
+    end of the line (ESC [ K), and a wrap when a character lands past the last column."""
     rows, row, column = [[]], 0, 0
-    for char in output:
-        if char == "\r":
+    for piece in re.split(r"(\x1b\[K|[\r\n])", output):
+        if piece == "\r":
             column = 0
-        elif char == "\n":
+        elif piece == "\n":
             row, column = row + 1, 0
+            rows.extend([] for _ in range(row + 1 - len(rows)))
+        elif piece == "\x1b[K":
+            del rows[row][column:]
         else:
-            if column == columns:
-                row, column = row + 1, 0
-            while len(rows) <= row:
-                rows.append([])
-            line = rows[row]
-            line.extend(" " * (column + 1 - len(line)))
-            line[column] = char
-            column += 1
-        while len(rows) <= row:
-            rows.append([])
+            for char in piece:
+                if column == columns:
+                    row, column = row + 1, 0
+                    rows.extend([] for _ in range(row + 1 - len(rows)))
+                line = rows[row]
+                line.extend(" " * (column + 1 - len(line)))
+                line[column] = char
+                column += 1
     return [text for text in ("".join(r).rstrip() for r in rows) if text]
+
+
+def test_the_terminal_model_itself():
+    assert screen("[####] 1/2\r          \rdone\n", 40) == ["done"]
+    assert screen("[####] 1/2\r\x1b[Kstop\n", 40) == ["stop"]
+    assert screen("x" * 45 + "\r" + "y" * 3, 40) == ["x" * 40, "yyyxx"]  # the wrap a too-long bar causes
 
 
 def run_on_terminal(args: list, columns: int, on_output=None, until: str | None = None) -> tuple[int | None, str]:

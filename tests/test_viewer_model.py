@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Unit tests of the viewer's model (templates/viewer_model.js) in real Chromium, without the page.
 
 Each test loads a blank page holding only the model script and calls `IRTraceModel` through
@@ -10,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO, browser, context, page  # noqa: F401  (fixtures used by name)
+from browser_support import REPO
 
 MODEL_JS = REPO / "templates" / "viewer_model.js"
 
