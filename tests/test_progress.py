@@ -225,3 +225,12 @@ def test_ctrl_c_erases_the_bar_before_interrupted(tmp_path: Path):
     assert "".join(rows).startswith(f"{PROG}: interrupted"), rows
     assert not any(BAR.search(row) or "diffs and" in row for row in rows), rows
     assert not report.exists()
+
+
+def test_verbose_shows_luigis_log_without_a_bar_in_between(tmp_path: Path):
+    dump = generate_dump(tmp_path / "p" / "passes_dump", "--functions", "4", "--lines", "8", "--passes", "12")
+    args = [dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "cache", "--verbose"]
+    code, shown = run_on_terminal(args, 40)
+    assert code == 0, shown
+    assert "DiffPair" in shown  # Luigi's log is there ...
+    assert not BAR.search(shown)  # ... and no bar interleaved with it
