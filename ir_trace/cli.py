@@ -141,7 +141,7 @@ def run_command(args: argparse.Namespace) -> int:
             args.context,
             cache_dir,
             args.workers,
-            progress=not args.quiet,
+            progress=not (args.quiet or args.verbose),  # no bar amid Luigi's own log lines
             verbose=args.verbose,
             against=Path(args.against) if args.against else None,
         )

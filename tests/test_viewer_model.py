@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Unit tests of the viewer's model (templates/viewer_model.js) in real Chromium, without the page.
 
 Each test loads a blank page holding only the model script and calls `IRTraceModel` through
