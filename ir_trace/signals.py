@@ -156,7 +156,7 @@ class Supervisor:
         records.read_to_end(temps_fd, time.monotonic() + _DRAIN_SECONDS)
         os.close(temps_fd)
         output.remove_partial_files(records.temps)
-        result = RunResult(code, written=records.written)
+        result = RunResult(code, written=records.written())
         if self.received is not None:
             result.stopped_by = self.received
         elif by_signal is not None:
@@ -192,13 +192,26 @@ def _decode(status: int) -> tuple[int, int | None]:
 
 
 class _Records:
-    """The child's announcements: `T<temp name>\\0` before creating it, `W<output>\\0` once written."""
+    """The child's announcements, `\\0`-terminated (see `output.report_temps_to`)."""
 
     def __init__(self):
         self.temps: list[str] = []
-        self.written: list[str] = []
+        self.streams: list[str] = []
+        self.renames: list[tuple[int, int, str]] = []
         self._pending = b""
         self.closed = False
+
+    def written(self) -> list[str]:
+        """Outputs finished: streams written, and files whose rename really happened."""
+        done = list(self.streams)
+        for device, inode, target in self.renames:
+            try:
+                info = os.stat(target)
+            except OSError:
+                continue
+            if (info.st_dev, info.st_ino) == (device, inode) and target not in done:
+                done.append(target)
+        return done
 
     def read(self, fd: int) -> None:
         while not self.closed:
@@ -212,8 +225,16 @@ class _Records:
             self._pending += chunk
             *complete, self._pending = self._pending.split(b"\0")
             for record in complete:
-                kind, name = record[:1], os.fsdecode(record[1:])
-                (self.temps if kind == b"T" else self.written).append(name)
+                self._add(record[:1], os.fsdecode(record[1:]))
+
+    def _add(self, kind: bytes, text: str) -> None:
+        if kind == b"T":
+            self.temps.append(text)
+        elif kind == b"W":
+            self.streams.append(text)
+        elif kind == b"R":
+            device, inode, target = text.split(":", 2)
+            self.renames.append((int(device), int(inode), target))
 
     def read_to_end(self, fd: int, deadline: float) -> None:
         """Until every process of the killed group has closed its end (so none can still create a file)."""

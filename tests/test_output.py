@@ -198,7 +198,9 @@ def test_a_temp_name_is_registered_and_announced_before_the_file_exists(tmp_path
     registered, announced, existed = creations[0]
     assert registered and not existed
     assert announced.startswith(b"T" + os.fsencode(tmp_path) + b"/.r.html.") and announced.endswith(b".tmp\0")
-    assert os.read(read_end, 65536) == b"W" + os.fsencode(tmp_path / "r.html") + b"\0"
+    final = (tmp_path / "r.html").stat()
+    published = f"R{final.st_dev}:{final.st_ino}:{tmp_path / 'r.html'}\0"
+    assert os.read(read_end, 65536) == os.fsencode(published)  # announced before the rename, with its identity
     os.close(read_end)
     assert output.PARTIAL_FILES == set()
 

@@ -9,22 +9,17 @@ from __future__ import annotations
 
 import ast
 import ctypes
-import glob
 import hashlib
 import os
 import pickle
 import random
-import select
 import shutil
-import signal
 import sqlite3
 import stat
-import struct
 import subprocess
 import sys
 import threading
 import time
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -32,6 +27,7 @@ from conftest import FRONTEND, demo_passes, write_dump
 from hostile_support import (
     assert_error_line,
     assert_round_trip,
+    chain_dump,
     command,
     read_payload,
     run,
@@ -51,23 +47,6 @@ def run_ok(dump: Path, report: Path, *extra) -> subprocess.CompletedProcess:
 
 def warnings_of(result: subprocess.CompletedProcess) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith("pypto-ir-trace: warning: ")]
-
-
-def chain_dump(folder: Path, passes: int, seed: int = 0) -> Path:
-    """A dump of `passes` small snapshots, each a few lines off the previous one (some no-ops)."""
-    rng = random.Random(seed)
-    text = FRONTEND
-    folder.mkdir(parents=True)
-    (folder / "00_frontend.py").write_text(text)
-    for index in range(1, passes + 1):
-        if rng.random() < 0.6:
-            lines = text.split("\n")
-            lines.insert(rng.randrange(6, len(lines) - 1), f"        t{index} = pl.add(t0, t0)  # {index}")
-            if len(lines) > 40:
-                del lines[rng.randrange(6, len(lines) - 1)]
-            text = "\n".join(lines)
-        (folder / f"{index:02d}_after_Pass{index}.py").write_text(text)
-    return folder
 
 
 # ---------- input it must survive ----------
@@ -476,131 +455,6 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
     assert_error_line(result, "cannot write report", str(report), "No space left on device")
     assert report.read_bytes() == earlier
     assert temp_files(small_tmpfs) == []
-
-
-def _cache_rows(cache_dir: Path) -> int:
-    try:
-        with closing(sqlite3.connect(f"file:{cache_dir / 'cache.db'}?mode=ro", uri=True, timeout=1)) as connection:
-            return connection.execute("SELECT count(*) FROM Cache").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
-@pytest.fixture(scope="module")
-def interrupt_dump(tmp_path_factory) -> tuple[Path, bytes]:
-    """A dump long enough to interrupt in the middle, and its report from a lone, cache-less run."""
-    root = tmp_path_factory.mktemp("interrupt")
-    dump = chain_dump(root / "passes_dump", 600, seed=600)
-    reference = root / "reference.html"
-    run_ok(dump, reference, "--no-cache", "-q")
-    return dump, reference.read_bytes()
-
-
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT to the process group (Ctrl-C), --workers 2"])
-def test_interrupted_run_leaves_no_partial_report_and_a_valid_cache(tmp_path: Path, interrupt_dump, how: str):
-    dump, reference = interrupt_dump
-    report, cache = tmp_path / "ir_trace.html", tmp_path / "cache"
-    report.write_text("earlier report\n")
-    group = how.startswith("SIGINT")
-    workers = ["--workers", "2"] if group else []
-    process = subprocess.Popen(
-        command(dump, "-o", report, "--cache-dir", cache, *workers),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        while _cache_rows(cache) < 20 and process.poll() is None:  # well into the work, far from its end
-            time.sleep(0.02)
-        assert process.poll() is None, "the run ended before it could be interrupted"
-        if group:
-            os.killpg(process.pid, signal.SIGINT)
-        else:
-            process.send_signal(signal.SIGTERM)
-        _out, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 130, err
-    assert err.strip().splitlines() == ["pypto-ir-trace: interrupted; no report written"], err
-    assert report.read_text() == "earlier report\n"
-    assert temp_files(tmp_path) == []
-    again = run_ok(dump, report, "--cache-dir", cache)  # the cache the interrupted run left is sound
-    assert warnings_of(again) == []
-    assert report.read_bytes() == reference
-
-
-def _inotify_created(folder: Path):
-    """A blocking reader of IN_CREATE events in `folder` (Linux inotify through libc), or None."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fd = libc.inotify_init1(os.O_CLOEXEC)
-        if fd < 0 or libc.inotify_add_watch(fd, os.fsencode(folder), 0x100) < 0:  # IN_CREATE
-            return None
-    except (OSError, AttributeError):
-        return None
-    return fd
-
-
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_signal_while_the_report_is_being_written(tmp_path: Path, interrupt_dump, signum):
-    """Stop the process the moment its temp report appears, signal it, let it go on: the temp
-    file must be removed and the earlier report survive (or, if the rename had just happened,
-    the new report be whole)."""
-    dump, reference = interrupt_dump
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    out.mkdir()
-    run_ok(dump, tmp_path / "warm.html", "--cache-dir", cache, "-q")  # diffs cached: the run is mostly the write
-    report = out / "ir_trace.html"
-    caught = False
-    for _attempt in range(5):
-        report.write_text("earlier report\n")
-        fd = _inotify_created(out)
-        if fd is None:
-            pytest.skip("inotify is not available to watch for the temp report")
-        process = subprocess.Popen(
-            command(dump, "-o", report, "--cache-dir", cache),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        try:
-            while True:
-                ready, _, _ = select.select([fd], [], [], 60)
-                assert ready, "no file was created in the output directory"
-                events = os.read(fd, 65536)
-                names = _event_names(events)
-                if any(name.endswith(".tmp") for name in names):
-                    process.send_signal(signal.SIGSTOP)
-                    break
-            caught = bool(glob.glob(str(out / ".*.tmp")))
-            process.send_signal(signum)
-            process.send_signal(signal.SIGCONT)
-            _out, err = process.communicate(timeout=120)
-        finally:
-            os.close(fd)
-            if process.poll() is None:
-                process.kill()
-        assert "Traceback" not in err
-        assert temp_files(out) == []
-        if caught:  # stopped between creating the temp report and renaming it
-            assert process.returncode == 130, err
-            assert report.read_bytes() in (b"earlier report\n", reference)
-            break
-        assert process.returncode in (0, 130), err  # it had renamed already: the new report is whole
-        assert report.read_bytes() == reference
-    assert caught, "the temp report was never caught before its rename"
-
-
-def _event_names(events: bytes) -> list[str]:
-    names, offset = [], 0
-    while offset + 16 <= len(events):
-        _wd, _mask, _cookie, length = struct.unpack_from("iIII", events, offset)
-        names.append(events[offset + 16 : offset + 16 + length].rstrip(b"\0").decode("utf-8", "replace"))
-        offset += 16 + length
-    return names
 
 
 def test_several_runs_at_once_on_the_same_dump_output_and_cache(tmp_path: Path):

@@ -1,0 +1,303 @@
+"""Stopping a run (ir_trace/signals.py), tried for real on the real command.
+
+A stopped run exits 130 (SIGINT) or 143 (SIGTERM) at once, leaves no temp file, keeps the earlier
+report and a sound cache, and leaves no process of its own running. Each run gets its own session
+(`start_new_session`), so the test can list every process the command started.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import random
+import select
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from conftest import demo_passes, write_dump
+from hostile_support import chain_dump, command, run, temp_files
+
+INTERRUPTED = "pypto-ir-trace: interrupted; no report written"
+
+
+def start(*args, **popen) -> subprocess.Popen:
+    return subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **popen
+    )
+
+
+def living_members(session: int) -> list[int]:
+    """Processes of a session that have not exited (zombies waiting for a parent have)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, sid = fields[0], int(fields[3])  # after the name: state, ppid, pgrp, session
+        if sid == session and state not in "ZX":
+            members.append(int(entry))
+    return members
+
+
+def stop_signal_to(process: subprocess.Popen, signum: int) -> None:
+    """SIGTERM to the command, as `kill` does; SIGINT to its process group, as Ctrl-C does."""
+    try:
+        if signum == signal.SIGINT:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
+    except ProcessLookupError:  # it has finished already
+        pass
+
+
+def cache_is_sound(cache: Path) -> bool:
+    if not (cache / "cache.db").exists():
+        return True
+    with closing(sqlite3.connect(cache / "cache.db", timeout=60)) as connection:
+        return connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _cache_rows(cache_dir: Path) -> int:
+    try:
+        with closing(sqlite3.connect(f"file:{cache_dir / 'cache.db'}?mode=ro", uri=True, timeout=1)) as connection:
+            return connection.execute("SELECT count(*) FROM Cache").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.fixture(scope="module")
+def interrupt_dump(tmp_path_factory) -> tuple[Path, bytes]:
+    """A dump long enough to interrupt in the middle, and its report from a lone, cache-less run."""
+    root = tmp_path_factory.mktemp("interrupt")
+    dump = chain_dump(root / "passes_dump", 400, seed=600)
+    reference = root / "reference.html"
+    result = run(dump, "-o", reference, "--no-cache", "-q")
+    assert result.returncode == 0, result.stderr
+    return dump, reference.read_bytes()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT to the group"])
+def test_a_stopped_run_exits_at_once_keeping_the_report_and_the_cache(
+    tmp_path: Path, interrupt_dump, signum: int, workers: str
+):
+    dump, reference = interrupt_dump
+    report, cache = tmp_path / "ir_trace.html", tmp_path / "cache"
+    report.write_text("earlier report\n")
+    process = start(dump, "-o", report, "--cache-dir", cache, "--workers", workers)
+    try:
+        while _cache_rows(cache) < 20 and process.poll() is None:  # wait until well into the work
+            time.sleep(0.02)
+        assert process.poll() is None, "the run ended before it could be interrupted"
+        stop_signal_to(process, signum)
+        _out, err = process.communicate(timeout=60)  # a hang fails here
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 128 + signum, err
+    assert err.strip().splitlines() == [INTERRUPTED], err
+    assert report.read_text() == "earlier report\n"
+    assert temp_files(tmp_path) == []
+    assert living_members(process.pid) == [], "a process of the stopped run is still running"
+    again = run(dump, "-o", report, "--cache-dir", cache)  # the cache the stopped run left is sound
+    assert again.returncode == 0 and "warning:" not in again.stderr, again.stderr
+    assert report.read_bytes() == reference
+
+
+def _inotify(folder: Path) -> int | None:
+    """An inotify descriptor reporting files created in `folder` (Linux, through libc), or None."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.inotify_init1(os.O_CLOEXEC)
+        if fd < 0 or libc.inotify_add_watch(fd, os.fsencode(folder), 0x100) < 0:  # IN_CREATE
+            return None
+    except (OSError, AttributeError):
+        return None
+    return fd
+
+
+def _created_names(events: bytes) -> list[str]:
+    names, offset = [], 0
+    while offset + 16 <= len(events):
+        _wd, _mask, _cookie, length = struct.unpack_from("iIII", events, offset)
+        names.append(events[offset + 16 : offset + 16 + length].rstrip(b"\0").decode("utf-8", "replace"))
+        offset += 16 + length
+    return names
+
+
+def _wait_for_temp_file(fd: int) -> None:
+    while True:
+        ready, _, _ = select.select([fd], [], [], 120)
+        assert ready, "no temp report was created in the output directory"
+        if any(name.endswith(".tmp") for name in _created_names(os.read(fd, 65536))):
+            return
+
+
+def _wait_until_stopped(pid: int) -> None:
+    """SIGSTOP takes effect asynchronously: wait until the process is really stopped (or gone)."""
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return
+        if state in "TtZX":
+            return
+        time.sleep(0.001)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_while_the_temp_report_exists_removes_it(tmp_path: Path, interrupt_dump, signum: int):
+    """Freeze the writer the moment its temp report appears (SIGSTOP on every process of the run
+    but the command itself), then signal the command: the temp file must go, the earlier report stay."""
+    dump, _reference = interrupt_dump
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    out.mkdir()
+    # Diffs cached: the run is mostly the write.
+    warm = run(dump, "-o", tmp_path / "warm.html", "--cache-dir", cache, "-q")
+    assert warm.returncode == 0, warm.stderr
+    report = out / "ir_trace.html"
+    for _attempt in range(5):
+        report.write_text("earlier report\n")
+        fd = _inotify(out)
+        if fd is None:
+            pytest.skip("inotify is not available to watch for the temp report")
+        process = start(dump, "-o", report, "--cache-dir", cache)
+        try:
+            _wait_for_temp_file(fd)
+            frozen = [pid for pid in living_members(process.pid) if pid != process.pid]
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            for pid in frozen:
+                _wait_until_stopped(pid)
+            caught = temp_files(out) != []  # frozen before its rename
+            stop_signal_to(process, signum)
+            _out, err = process.communicate(timeout=60)
+        finally:
+            os.close(fd)
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+        assert process.returncode in ((128 + signum,) if caught else (0, 128 + signum)), err
+        assert "Traceback" not in err
+        assert temp_files(out) == []
+        assert living_members(process.pid) == []
+        if caught:
+            assert report.read_text() == "earlier report\n"
+            assert err.strip().splitlines() == [INTERRUPTED], err
+            return
+    pytest.fail("the temp report was never caught before its rename")
+
+
+def _before_our_code(code: int, signum: int, err: str) -> bool:
+    """The signal came while the interpreter started, before the command could install its handlers:
+    Python's defaults apply (SIGTERM kills; SIGINT is a KeyboardInterrupt, or a fatal error in `site`)."""
+    if "pypto-ir-trace" in err:
+        return False
+    return code == -signum or (signum == signal.SIGINT and code in (1, -signum) and "KeyboardInterrupt" in err)
+
+
+def test_fifty_signals_at_random_moments(tmp_path: Path):
+    """SIGINT or SIGTERM at a random moment of a short run (startup, scheduling, diffing, writing),
+    with one or two workers and a cold or warm cache, while another process keeps a core busy.
+    Most moments are drawn after the command has started its work process, the rest from its start."""
+    rng = random.Random(50)
+    dumps = []
+    for name, passes in (("demo", None), ("chain", 12)):
+        folder = tmp_path / name / "passes_dump"
+        dump = write_dump(folder, demo_passes()) if passes is None else chain_dump(folder, passes, seed=12)
+        reference = tmp_path / f"{name}.html"
+        started = time.monotonic()
+        result = run(dump, "-o", reference, "--no-cache", "-q")
+        assert result.returncode == 0, result.stderr
+        dumps.append((dump, reference.read_bytes(), time.monotonic() - started))
+    scratch, out, shared = tmp_path / "tmpdir", tmp_path / "out", tmp_path / "shared-cache"
+    scratch.mkdir()
+    out.mkdir()
+    report = out / "r.html"
+    load = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    outcomes: dict[str, int] = {}
+    slowest = 0.0
+    try:
+        for attempt in range(50):
+            dump, reference, duration = rng.choice(dumps)
+            signum = rng.choice([signal.SIGINT, signal.SIGTERM])
+            cache = shared if rng.random() < 0.5 else tmp_path / f"cache{attempt}"
+            report.write_text("earlier report\n")
+            process = start(
+                dump,
+                "-o",
+                report,
+                "--cache-dir",
+                cache,
+                "--workers",
+                rng.choice(["1", "2"]),
+                env={**os.environ, "TMPDIR": str(scratch)},
+            )
+            try:
+                if rng.random() < 0.8:  # mostly once the work has started, so few land in Python's own startup
+                    while process.poll() is None and len(living_members(process.pid)) < 2:
+                        time.sleep(0.005)
+                    time.sleep(rng.uniform(0, duration / 2))
+                else:
+                    time.sleep(rng.uniform(0, duration))  # the random moment; every check below waits for the exit
+                signalled = time.monotonic()
+                stop_signal_to(process, signum)
+                _out, err = process.communicate(timeout=60)
+                slowest = max(slowest, time.monotonic() - signalled)
+            finally:
+                if process.poll() is None:
+                    os.killpg(process.pid, signal.SIGKILL)
+            code = process.returncode
+            kept = report.read_bytes()
+            if _before_our_code(code, signum, err):  # Python was still starting: nothing was done
+                assert kept == b"earlier report\n"
+                outcomes["hit Python's startup"] = outcomes.get("hit Python's startup", 0) + 1
+            elif code == 0:  # done before the signal came
+                assert kept == reference and "Traceback" not in err, err
+                outcomes["finished first"] = outcomes.get("finished first", 0) + 1
+            else:
+                assert code == 128 + signum, (attempt, code, err)
+                assert "Traceback" not in err, err
+                last = err.strip().splitlines()[-1]
+                assert last == INTERRUPTED or last.startswith("pypto-ir-trace: interrupted after writing"), err
+                assert kept == (b"earlier report\n" if last == INTERRUPTED else reference)
+                outcomes["stopped"] = outcomes.get("stopped", 0) + 1
+            assert temp_files(out) == [], attempt
+            assert list(scratch.iterdir()) == [], f"temporary files left behind after attempt {attempt}"
+            assert living_members(process.pid) == [], attempt
+            assert cache_is_sound(cache), attempt
+    finally:
+        load.kill()
+        load.wait()
+    print(f"\n50 signals at random moments: {outcomes}; slowest exit after the signal {slowest:.2f} s")
+    assert outcomes.get("stopped", 0) >= 10, outcomes  # most signals hit a running command
+    final = run(dumps[1][0], "-o", report, "--cache-dir", shared)
+    assert final.returncode == 0 and "warning:" not in final.stderr, final.stderr
+    assert report.read_bytes() == dumps[1][1]
+
+
+def test_a_signal_the_command_was_started_ignoring_stays_ignored(tmp_path: Path):
+    """`nohup` ignores SIGHUP for the command: a hangup must not stop the run."""
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    report = tmp_path / "r.html"
+    process = start(dump, "-o", report, "--no-cache", preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    try:
+        while process.poll() is None and not living_members(process.pid)[1:]:  # wait for the worker process
+            time.sleep(0.01)
+        for pid in living_members(process.pid):
+            os.kill(pid, signal.SIGHUP)
+        _out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, err
+    assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
