@@ -123,21 +123,12 @@ class ResultCache:
         except (AttributeError, ValueError) as exc:
             return self._drop(key, exc)
 
-    def put(self, key: str, value, expire: float | None = None) -> None:
+    def put(self, key: str, value) -> None:
         body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         try:
-            self._cache.set(key, f"{_checksum(body)}\n{body}", expire=expire, retry=True)
+            self._cache.set(key, f"{_checksum(body)}\n{body}", retry=True)
         except (sqlite3.Error, OSError) as exc:
             warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
-
-    def add(self, key: str, value, expire: float | None = None) -> None:
-        """Store only if no value is there yet (the first writer wins)."""
-        if self.get(key) is None:
-            body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-            try:
-                self._cache.add(key, f"{_checksum(body)}\n{body}", expire=expire, retry=True)
-            except (sqlite3.Error, OSError) as exc:
-                warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
 
     def __contains__(self, key: str) -> bool:
         """Presence only (cheap, for Luigi's completeness checks); `get` validates the value."""

@@ -15,18 +15,14 @@ import sys
 import tempfile
 import time
 import traceback
-import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
 from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
+from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
-
-if TYPE_CHECKING:
-    from ir_trace.progress import ProgressBar
 
 PROG = "pypto-ir-trace"
 
@@ -287,29 +283,26 @@ def run_pipeline(
     verbose: bool = False,
     against: Path | None = None,
 ) -> dict:
-    """Build the report through Luigi's local scheduler; returns the run's outcome record.
+    """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
+    Results come from Luigi (the run's status, task events) and from the report's target.
     """
     import luigi
+    from luigi.execution_summary import LuigiStatusCode
 
     from ir_trace.cache import open_cache
-    from ir_trace.progress import ProgressBar
     from ir_trace.tasks import RenderComparison, RenderReport
-    from ir_trace.tasks.base import failure_key
-    from ir_trace.tasks.config import adopt_cache, shared_cache
+    from ir_trace.tasks.config import adopt_cache
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
-    _isolate_luigi_config(cache.directory, verbose)
-    run_id = uuid.uuid4().hex
+    _configure_luigi(cache.directory, verbose)
+    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context)
+    task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
+    before = task.output().written_state()
     bar = ProgressBar(progress)
-    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, run_id=run_id)
-    if against is None:
-        task = RenderReport(**common)
-    else:
-        task = RenderComparison(**common, against=str(against.absolute()))
-    with _progress_events(bar):
+    with _RunEvents(bar) as events:
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -318,15 +311,24 @@ def run_pipeline(
             log_level="DEBUG" if verbose else "CRITICAL",
         )
     bar.clear()
-    outcome = task.output().read()
-    if outcome is None:
-        failure = shared_cache().get(failure_key(run_id))
-        raise IRTraceError(
-            failure or f"the pipeline failed ({result.status.name}); rerun with --verbose for Luigi's log"
-        )
-    if not outcome["ok"]:
-        raise IRTraceError(outcome["error"])
-    return outcome
+    record = task.output().record()
+    if result.status not in (LuigiStatusCode.SUCCESS, LuigiStatusCode.SUCCESS_WITH_RETRY) or record is None:
+        raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
+    return {
+        **record["summary"],
+        "ok": True,
+        "report": str(output.absolute()),
+        "bytes": record["bytes"],
+        "pairs": record["pairs"],
+        "rediffed": events.count("rediffed"),
+        "reused": record["state"] == before,  # the report found current, not rewritten
+    }
+
+
+def _failed_without_reason(status: str, record: dict | None) -> str:
+    if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
+        return "the dump changed while the report was being built; run again"
+    return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"
 
 
 def write_json_summary(destination: str, trace: dict) -> None:
@@ -386,7 +388,7 @@ def _size(count: int) -> str:
 
 def _setup_logging(quiet: bool, verbose: bool) -> None:
     """Our warnings as one plain line each; Luigi's loggers silent unless --verbose."""
-    handler = _QuietHandler(sys.stderr)
+    handler = MessageHandler(sys.stderr)  # erases the progress bar; drops what a closed stderr cannot take
     handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
     ours = logging.getLogger("ir_trace")
     ours.handlers[:] = [handler]
@@ -398,43 +400,94 @@ def _setup_logging(quiet: bool, verbose: bool) -> None:
         logger.propagate = verbose
 
 
-class _QuietHandler(logging.StreamHandler):
-    """A warning that cannot be printed (stderr closed or full) is dropped without a word."""
+def _configure_luigi(cache_dir: Path, verbose: bool) -> None:
+    """Make the command line alone decide what this run does, whatever luigi.cfg is around.
 
-    def handleError(self, record):  # noqa: N802 - logging's name
-        pass
-
-
-def _isolate_luigi_config(cache_dir: Path, verbose: bool) -> None:
-    """Ignore any luigi.cfg around the user: the command line alone decides what happens."""
+    Luigi reads its settings through one LuigiConfigParser (`luigi.configuration.get_config()`),
+    loaded from /etc/luigi/luigi.cfg, ./luigi.cfg and $LUIGI_CONFIG_PATH. Values set on that parser
+    with its public `set` take precedence over every file it read, so every setting that changes
+    how a local run behaves is set here (the log level is an argument of `luigi.build`), and every
+    task parameter is passed explicitly. Nothing is removed from the user's configuration.
+    """
     from luigi.configuration import get_config
 
-    config = get_config()
-    for section in config.sections():
-        config.remove_section(section)
     settings = {
         "ir_trace": {"cache_dir": str(cache_dir)},
-        "core": {"no_configure_logging": str(not verbose).lower()},
-        "worker": {"keep_alive": "false", "check_unfulfilled_deps": "false"},
+        "core": {
+            "no_configure_logging": str(not verbose).lower(),  # our own handlers print Luigi's log when asked
+            "logging_conf_file": "",
+            "parallel_scheduling": "false",
+            "autoload_range": "false",
+        },
+        "worker": {
+            "keep_alive": "false",
+            "check_unfulfilled_deps": "false",  # the tasks check their inputs themselves, and raise
+            "check_complete_on_run": "false",
+            "cache_task_completion": "false",
+            "force_multiprocessing": "false",
+            "task_process_context": "",
+            "timeout": "0",
+            "max_reschedules": "1",
+            "retry_external_tasks": "false",
+            "send_failure_email": "false",
+        },
+        "scheduler": {"record_task_history": "false", "batch_emails": "false", "retry_delay": "900"},
     }
+    config = get_config()
     for section, values in settings.items():
-        config.add_section(section)
         for name, value in values.items():
             config.set(section, name, value)
 
 
-class _progress_events:
-    """Feed the bar while Luigi runs: work planned by the report tasks, diffs and slices finished."""
+class _RunEvents:
+    """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
+
+    Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
+    exit. Tasks may run in forked worker processes, so counts live in shared memory and failure
+    reasons travel through a pipe.
+    """
+
+    COUNTS = ("rediffed",)
 
     def __init__(self, bar: ProgressBar):
+        import multiprocessing
+
         from luigi import Event
 
         from ir_trace.tasks import DiffPair, SliceFunctions
-        from ir_trace.tasks.base import PipelineTask
-        from ir_trace.tasks.report import WORK_PLANNED
+        from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
 
-        self.handlers = [(PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count))]
-        self.handlers += [(cls, Event.SUCCESS, lambda *_args: bar.advance()) for cls in (DiffPair, SliceFunctions)]
+        self.bar = bar
+        self._counts = multiprocessing.Array("l", len(self.COUNTS))
+        self._failures = multiprocessing.SimpleQueue()
+        self.handlers = [
+            (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
+            (DiffPair, Event.SUCCESS, lambda _task: (self._add("rediffed"), bar.advance())),
+            (SliceFunctions, Event.SUCCESS, lambda _task: bar.advance()),
+            (PipelineTask, Event.FAILURE, self._failed),
+            (PipelineTask, Event.BROKEN_TASK, self._failed),
+            (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
+            (PipelineTask, Event.TIMEOUT, self._failed),
+        ]
+
+    def _add(self, name: str) -> None:
+        with self._counts.get_lock():
+            self._counts[self.COUNTS.index(name)] += 1
+
+    def _failed(self, _task, exception) -> None:
+        from ir_trace.tasks.base import explain
+
+        self._failures.put(exception if isinstance(exception, str) else explain(exception))
+
+    def count(self, name: str) -> int:
+        return self._counts[self.COUNTS.index(name)]
+
+    def failure(self) -> str | None:
+        """The first failure's one-line reason, if a task failed."""
+        reasons = []
+        while not self._failures.empty():
+            reasons.append(self._failures.get())
+        return reasons[0] if reasons else None
 
     def __enter__(self):
         for cls, event, handler in self.handlers:
@@ -442,5 +495,6 @@ class _progress_events:
         return self
 
     def __exit__(self, *_exc):
+        self.bar.close()  # before any message, an interrupt's included
         for cls, event, handler in self.handlers:
-            cls._event_callbacks.get(cls, {}).get(event, set()).discard(handler)
+            cls.remove_event_handler(event, handler)

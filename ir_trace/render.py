@@ -12,9 +12,15 @@ from pathlib import Path
 
 import jinja2
 
-from ir_trace.output import write_output
-
-REPORT_SCRIPTS = ("linediff.js", "viewer.js")  # inlined in this order, as one script element
+# Inlined in this order, as one script element: each file's namespace is used by the ones after it.
+REPORT_SCRIPTS = (
+    "linediff.js",
+    "viewer_model.js",
+    "viewer_paint.js",
+    "viewer_sidebar.js",
+    "viewer_panels.js",
+    "viewer.js",
+)
 TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
 
 # JSON inside <script type="application/json"> must never close the element or start a comment;
@@ -36,14 +42,6 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
-
-
-def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
-    """Hash of every template source, so editing the viewer can never serve a stale report."""
-    digest = hashlib.sha256()
-    for name in files:
-        digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def payload_to_script_json(payload: dict) -> str:
@@ -107,7 +105,3 @@ def render_html(payload: dict) -> str:
         title=payload.get("title", "pypto-ir-trace"),
         payload_data=encode_payload(payload),
     )
-
-
-# Writing lives in ir_trace.output; the old name stays for the callers that import it from here.
-write_atomically = write_output
