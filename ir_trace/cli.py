@@ -321,7 +321,7 @@ def run_pipeline(
         "bytes": record["bytes"],
         "pairs": record["pairs"],
         "rediffed": events.count("rediffed"),
-        "reused": record["state"] == before,  # the report found current, not rewritten
+        "reused": record["state"] is not None and record["state"] == before,  # found current (a stream never is)
     }
 
 

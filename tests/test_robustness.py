@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -452,7 +453,7 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
     noise = "\n".join(os.urandom(40).hex() for _ in range(20000)) + "\n"  # compresses badly: cannot fit
     big = write_dump(tmp_path / "big" / "passes_dump", [noise, ("Edit", noise.replace(noise[:80], "x" * 80))])
     result = run(big, "-o", report, "--cache-dir", tmp_path / "cache")
-    assert_error_line(result, "cannot write report", str(report), "No space left on device")
+    assert_error_line(result, f"cannot write {report}: No space left on device")
     assert report.read_bytes() == earlier
     assert temp_files(small_tmpfs) == []
 
@@ -608,9 +609,9 @@ def test_a_damaged_cache_is_rebuilt_with_one_warning_and_nothing_unpickled(tmp_p
 def test_several_runs_at_once_on_a_garbage_cache_all_succeed(tmp_path: Path, cached_dump):
     """Each run finds the database damaged at the same moment; none may move another's new cache
     away from under it or fail, and the cache they leave is sound."""
-    dump, _good, reference = cached_dump
+    dump, good, reference = cached_dump
     cache = tmp_path / "cache"
-    cache.mkdir()
+    shutil.copytree(good, cache)  # one the tool created, so it may be moved aside
     (cache / "cache.db").write_bytes(random.Random(2).randbytes(64 * 1024))
     report = tmp_path / "out" / "r.html"
     report.parent.mkdir()
@@ -629,6 +630,99 @@ def test_several_runs_at_once_on_a_garbage_cache_all_succeed(tmp_path: Path, cac
     assert temp_files(report.parent) == []
     again = run_ok(dump, tmp_path / "again.html", "--cache-dir", cache)
     assert warnings_of(again) == []
+
+
+def tree(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under `folder` with its bytes (None for a directory)."""
+    return {str(p.relative_to(folder)): None if p.is_dir() else p.read_bytes() for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("where", ["a directory of the user's", "the dump directory itself"])
+def test_a_damaged_cache_in_a_directory_the_tool_did_not_create_is_left_alone(tmp_path: Path, cached_dump, where):
+    """Moving it aside would take the user's other files with it (with --cache-dir DUMP, the dump)."""
+    dump, _good, _reference = cached_dump
+    if where == "the dump directory itself":
+        folder = tmp_path / "copy" / "passes_dump"
+        shutil.copytree(dump, folder)
+        dump = folder
+    else:
+        folder = tmp_path / "mine"
+        folder.mkdir()
+        (folder / "notes.txt").write_text("precious\n")
+    (folder / "cache.db").write_bytes(random.Random(3).randbytes(64 * 1024))
+    before = tree(folder)
+    report = tmp_path / "r.html"
+    result = run_ok(dump, report, "--cache-dir", folder)
+    assert_round_trip(report, dump)
+    assert tree(folder) == before, "the directory was changed"
+    assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name] == []
+    (warning,) = warnings_of(result)
+    assert "not created by pypto-ir-trace" in warning and "temporary cache" in warning and str(folder) in warning
+
+
+def test_a_cache_directory_the_tool_creates_is_tagged(tmp_path: Path):
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    run_ok(dump, tmp_path / "r.html", "--cache-dir", tmp_path / "cache", "-q")
+    tag = (tmp_path / "cache" / "CACHEDIR.TAG").read_text()
+    assert tag.startswith("Signature: 8a477f597d28d172789f06886806bc55\n") and "pypto-ir-trace" in tag
+
+
+# ---------- closed or full standard streams ----------
+
+
+def run_with_streams(redirections: str, *args) -> subprocess.CompletedProcess:
+    """The command under `sh` with shell redirections (`2>&-`, `>/dev/full`, ...) applied to it."""
+    script = f'exec "$@" {redirections}'
+    return subprocess.run(["sh", "-c", script, "sh", *map(str, command(*args))], capture_output=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "redirections",
+    ["2>&-", ">&-", "2>&- >&-", "<&- >&- 2>&-", "2>/dev/full", ">/dev/full", ">/dev/full 2>/dev/full"],
+)
+def test_closed_or_full_standard_streams_still_write_the_report(tmp_path: Path, redirections: str):
+    if "/dev/full" in redirections and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    report = tmp_path / "r.html"
+    result = run_with_streams(redirections, dump, "-o", report, "--cache-dir", tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    assert read_payload(report.read_text(encoding="utf-8"))["passes"][1]["name"] == "ConvertToSSA"
+    if "2>" not in redirections:
+        assert result.stderr.decode().startswith("wrote ")
+
+
+def test_a_warning_with_stderr_closed_lands_nowhere_else(tmp_path: Path, cached_dump):
+    """With descriptor 2 closed, the next file opened would take its number: a warning must not land
+    in the cache database (the damaged cache below makes the run warn while it opens that database)."""
+    dump, good, reference = cached_dump
+    cache = tmp_path / "cache"
+    shutil.copytree(good, cache)
+    _altered_inline_entries(cache, tmp_path)
+    report = tmp_path / "r.html"
+    result = run_with_streams("2>&-", dump, "-o", report, "--cache-dir", cache)
+    assert result.returncode == 0
+    assert report.read_bytes() == reference
+    with closing(sqlite3.connect(cache / "cache.db")) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    again = run_ok(dump, tmp_path / "r2.html", "--cache-dir", cache)
+    assert warnings_of(again) == [] and (tmp_path / "r2.html").read_bytes() == reference
+
+
+def test_json_to_a_closed_or_full_standard_output_is_one_clear_error(tmp_path: Path):
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    report = tmp_path / "r.html"
+    closed = run_with_streams(">&-", dump, "-o", report, "--no-cache", "--json", "-")
+    assert_error_line(_text(closed), "--json: standard output is closed")
+    assert not report.exists()  # refused before the run
+    if Path("/dev/full").exists():
+        full = run_with_streams(">/dev/full", dump, "-o", report, "--no-cache", "--json", "-")
+        assert_error_line(_text(full), "--json: cannot write the summary to standard output: No space left on device")
+        assert report.exists()  # only the summary was lost
+
+
+def _text(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
 
 
 def _unwritable_by_file(tmp: Path) -> tuple[Path, dict]:
