@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from ir_trace import output
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+_SUSPEND = getattr(signal, "SIGTSTP", None)  # Ctrl-Z
 _DRAIN_SECONDS = 10.0  # how long a killed group may take to close its end of the temp-name pipe
 
 
@@ -49,13 +50,15 @@ class Supervisor:
         self.received: int | None = None
         self._honoured: list[int] = []
         self._previous: dict[int, object] = {}
-        self._wakeup: tuple[int, int] | None = None
+        self._suspend_asked = False
 
     def install(self) -> Supervisor:
         for signum in STOP_SIGNALS:
             if signal.getsignal(signum) is not signal.SIG_IGN:
                 self._honoured.append(signum)
                 self._previous[signum] = signal.signal(signum, self._record)
+        if _SUSPEND is not None and signal.getsignal(_SUSPEND) is not signal.SIG_IGN:
+            self._previous[_SUSPEND] = signal.signal(_SUSPEND, self._ask_suspend)
         return self
 
     def uninstall(self) -> None:
@@ -66,6 +69,19 @@ class Supervisor:
     def _record(self, signum, _frame) -> None:
         if self.received is None:
             self.received = signum
+
+    def _ask_suspend(self, _signum, _frame) -> None:
+        self._suspend_asked = True
+
+    def _suspend(self, pid: int) -> None:
+        """Ctrl-Z reaches only this process (the work has a group of its own): stop the work too,
+        stop here as the shell expects, and let the work go on when this process is continued."""
+        self._suspend_asked = False
+        _signal_group(pid, signal.SIGSTOP)
+        signal.signal(_SUSPEND, signal.SIG_DFL)
+        os.kill(os.getpid(), _SUSPEND)  # returns once `fg` or `bg` continues this process
+        signal.signal(_SUSPEND, self._ask_suspend)
+        _signal_group(pid, signal.SIGCONT)
 
     def run(self, work: Callable[[], int]) -> RunResult:
         """`work()` in a supervised child; in this process where fork is not available."""
@@ -120,6 +136,8 @@ class Supervisor:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for signum in self._honoured:  # die at once: the supervisor cleans up after this group
                 signal.signal(signum, signal.SIG_DFL)
+            if _SUSPEND in self._previous:
+                signal.signal(_SUSPEND, signal.SIG_DFL)
             if hasattr(signal, "SIGTTOU"):  # a background group may still write to a `stty tostop` terminal
                 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
             for fd in close:
@@ -145,13 +163,15 @@ class Supervisor:
         ended = None
         while ended is None:
             if self.received is not None and not killed:
-                _kill_group(pid)
+                _signal_group(pid, signal.SIGKILL)
                 killed = True
+            elif self._suspend_asked and not killed:
+                self._suspend(pid)
             select.select([temps_fd, wakeup_fd], [], [])
             _drain(wakeup_fd)
             records.read(temps_fd)
             ended = _ended(pid)
-        _kill_group(pid)  # whatever the child left running (a worker on an error path) goes too
+        _signal_group(pid, signal.SIGKILL)  # whatever the child left running (a worker on an error path) goes too
         code, by_signal = ended if ended != _UNREAPED else _reap(pid)
         records.read_to_end(temps_fd, time.monotonic() + _DRAIN_SECONDS)
         os.close(temps_fd)
@@ -243,9 +263,9 @@ class _Records:
             self.read(fd)
 
 
-def _kill_group(pid: int) -> None:
+def _signal_group(pid: int, signum: int) -> None:
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pid, signum)
     except OSError:  # already gone
         pass
 

@@ -301,3 +301,49 @@ def test_a_signal_the_command_was_started_ignoring_stays_ignored(tmp_path: Path)
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 0, err
     assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def _state_and_parent(pid: int) -> tuple[str, int] | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1])
+
+
+def test_ctrl_z_suspends_the_work_with_the_command_and_fg_resumes_it(tmp_path: Path, interrupt_dump):
+    """Ctrl-Z reaches only the command's own process group; the work in its child group must stop too.
+    (The command runs in a process group of the test's session: an orphaned group would ignore SIGTSTP.)"""
+    dump, reference = interrupt_dump
+    report = tmp_path / "r.html"
+    process = subprocess.Popen(
+        command(dump, "-o", report, "--cache-dir", tmp_path / "cache"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    try:
+        children: list[int] = []
+        while not children and process.poll() is None:  # wait for the work process
+            children = [int(p) for p in os.listdir("/proc") if p.isdigit() and _is_child(int(p), process.pid)]
+            time.sleep(0.005)
+        os.kill(process.pid, signal.SIGTSTP)
+        for pid in (process.pid, *children):
+            _wait_until_stopped(pid)
+        assert all(_state_and_parent(pid)[0] in "Tt" for pid in (process.pid, *children))
+        assert not report.exists()  # the work really is suspended: it cannot have finished
+        os.kill(process.pid, signal.SIGCONT)  # what `fg` does
+        _out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            for pid in children:
+                os.kill(pid, signal.SIGKILL)
+    assert process.returncode == 0, err
+    assert report.read_bytes() == reference
+
+
+def _is_child(pid: int, parent: int) -> bool:
+    found = _state_and_parent(pid)
+    return found is not None and found[1] == parent
