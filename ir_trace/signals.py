@@ -167,7 +167,7 @@ class Supervisor:
                 killed = True
             elif self._suspend_asked and not killed:
                 self._suspend(pid)
-            select.select([temps_fd, wakeup_fd], [], [])
+            select.select([wakeup_fd] if records.closed else [temps_fd, wakeup_fd], [], [])  # EOF stays readable
             _drain(wakeup_fd)
             records.read(temps_fd)
             ended = _ended(pid)
