@@ -15,7 +15,6 @@ import signal
 import sqlite3
 import struct
 import subprocess
-import sys
 import time
 from contextlib import closing
 from pathlib import Path
@@ -205,10 +204,58 @@ def _before_our_code(code: int, signum: int, err: str) -> bool:
     return code == -signum or (signum == signal.SIGINT and code in (1, -signum) and "KeyboardInterrupt" in err)
 
 
+class _Attempt:
+    """One command of the random-moment test, with everything needed to judge how it ended."""
+
+    def __init__(self, rng: random.Random, dumps: list, folder: Path, shared: Path, scratch: Path):
+        dump, self.reference, self.duration = rng.choice(dumps)
+        self.signum = rng.choice([signal.SIGINT, signal.SIGTERM])
+        self.cache = shared if rng.random() < 0.5 else folder / "cache"
+        self.out = folder / "out"
+        self.out.mkdir(parents=True)
+        self.report = self.out / "r.html"
+        self.report.write_text("earlier report\n")
+        self.after_start = rng.random() < 0.8  # mostly once the work has started, few in Python's own startup
+        self.delay = rng.uniform(0, self.duration / 2 if self.after_start else self.duration)
+        workers = rng.choice(["1", "2"])
+        env = {**os.environ, "TMPDIR": str(scratch)}
+        self.process = start(dump, "-o", self.report, "--cache-dir", self.cache, "--workers", workers, env=env)
+        self.started = time.monotonic()
+        self.signalled: float | None = None
+
+    def moment(self) -> float | None:
+        """When to send the signal (monotonic clock), or None while the work has not started yet."""
+        if self.after_start and self.process.poll() is None and len(living_members(self.process.pid)) < 2:
+            return None
+        if self.after_start and not hasattr(self, "work_started"):
+            self.work_started = time.monotonic()
+        return (self.work_started if self.after_start else self.started) + self.delay
+
+    def outcome(self) -> str:
+        """Wait for the exit, check everything the stop promises, and name what happened."""
+        _out, err = self.process.communicate(timeout=60)  # a hang fails here
+        code, kept, why = self.process.returncode, self.report.read_bytes(), (self.signum, self.process.returncode, err)
+        assert temp_files(self.out) == [], why
+        assert living_members(self.process.pid) == [], why
+        assert cache_is_sound(self.cache), why
+        if _before_our_code(code, self.signum, err):  # Python was still starting: nothing was done
+            assert kept == b"earlier report\n", why
+            return "hit Python's startup"
+        assert "Traceback" not in err, why
+        if code == 0:  # done before the signal came
+            assert kept == self.reference, why
+            return "finished first"
+        assert code == 128 + self.signum, why
+        last = err.strip().splitlines()[-1]
+        assert last == INTERRUPTED or last.startswith("pypto-ir-trace: interrupted after writing"), why
+        assert kept == (b"earlier report\n" if last == INTERRUPTED else self.reference), why
+        return "stopped"
+
+
 def test_fifty_signals_at_random_moments(tmp_path: Path):
     """SIGINT or SIGTERM at a random moment of a short run (startup, scheduling, diffing, writing),
-    with one or two workers and a cold or warm cache, while another process keeps a core busy.
-    Most moments are drawn after the command has started its work process, the rest from its start."""
+    with one or two workers and a cold or warm cache. Two commands run at a time, each under the
+    other's load, each signalled at its own moment."""
     rng = random.Random(50)
     dumps = []
     for name, passes in (("demo", None), ("chain", 12)):
@@ -219,67 +266,41 @@ def test_fifty_signals_at_random_moments(tmp_path: Path):
         result = run(dump, "-o", reference, "--no-cache", "-q")
         assert result.returncode == 0, result.stderr
         dumps.append((dump, reference.read_bytes(), time.monotonic() - started))
-    scratch, out, shared = tmp_path / "tmpdir", tmp_path / "out", tmp_path / "shared-cache"
+    scratch, shared = tmp_path / "tmpdir", tmp_path / "shared-cache"
     scratch.mkdir()
-    out.mkdir()
-    report = out / "r.html"
-    load = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     outcomes: dict[str, int] = {}
     slowest = 0.0
-    try:
-        for attempt in range(50):
-            dump, reference, duration = rng.choice(dumps)
-            signum = rng.choice([signal.SIGINT, signal.SIGTERM])
-            cache = shared if rng.random() < 0.5 else tmp_path / f"cache{attempt}"
-            report.write_text("earlier report\n")
-            process = start(
-                dump,
-                "-o",
-                report,
-                "--cache-dir",
-                cache,
-                "--workers",
-                rng.choice(["1", "2"]),
-                env={**os.environ, "TMPDIR": str(scratch)},
-            )
-            try:
-                if rng.random() < 0.8:  # mostly once the work has started, so few land in Python's own startup
-                    while process.poll() is None and len(living_members(process.pid)) < 2:
-                        time.sleep(0.005)
-                    time.sleep(rng.uniform(0, duration / 2))
-                else:
-                    time.sleep(rng.uniform(0, duration))  # the random moment; every check below waits for the exit
-                signalled = time.monotonic()
-                stop_signal_to(process, signum)
-                _out, err = process.communicate(timeout=60)
-                slowest = max(slowest, time.monotonic() - signalled)
-            finally:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGKILL)
-            code = process.returncode
-            kept = report.read_bytes()
-            if _before_our_code(code, signum, err):  # Python was still starting: nothing was done
-                assert kept == b"earlier report\n"
-                outcomes["hit Python's startup"] = outcomes.get("hit Python's startup", 0) + 1
-            elif code == 0:  # done before the signal came
-                assert kept == reference and "Traceback" not in err, err
-                outcomes["finished first"] = outcomes.get("finished first", 0) + 1
-            else:
-                assert code == 128 + signum, (attempt, code, err)
-                assert "Traceback" not in err, err
-                last = err.strip().splitlines()[-1]
-                assert last == INTERRUPTED or last.startswith("pypto-ir-trace: interrupted after writing"), err
-                assert kept == (b"earlier report\n" if last == INTERRUPTED else reference)
-                outcomes["stopped"] = outcomes.get("stopped", 0) + 1
-            assert temp_files(out) == [], attempt
-            assert list(scratch.iterdir()) == [], f"temporary files left behind after attempt {attempt}"
-            assert living_members(process.pid) == [], attempt
-            assert cache_is_sound(cache), attempt
-    finally:
-        load.kill()
-        load.wait()
-    print(f"\n50 signals at random moments: {outcomes}; slowest exit after the signal {slowest:.2f} s")
+    for pair in range(25):
+        attempts = [_Attempt(rng, dumps, tmp_path / f"attempt{pair}-{k}", shared, scratch) for k in (0, 1)]
+        try:
+            waiting = list(attempts)
+            while waiting:  # signal each at its moment; the checks below wait for the exits
+                for attempt in list(waiting):
+                    moment = attempt.moment()
+                    if moment is not None and time.monotonic() >= moment:
+                        stop_signal_to(attempt.process, attempt.signum)
+                        attempt.signalled = time.monotonic()
+                        waiting.remove(attempt)
+                time.sleep(0.005)
+            deadline = time.monotonic() + 60
+            running = list(attempts)
+            while running and time.monotonic() < deadline:  # how long each took to exit after its signal
+                for attempt in list(running):
+                    if attempt.process.poll() is not None:
+                        slowest = max(slowest, time.monotonic() - attempt.signalled)
+                        running.remove(attempt)
+                time.sleep(0.005)
+            for attempt in attempts:
+                name = attempt.outcome()
+                outcomes[name] = outcomes.get(name, 0) + 1
+        finally:
+            for attempt in attempts:
+                if attempt.process.poll() is None:
+                    os.killpg(attempt.process.pid, signal.SIGKILL)
+        assert list(scratch.iterdir()) == [], f"temporary files left behind by pair {pair}"
+    print(f"\n50 signals at random moments: {outcomes}; slowest exit after its signal {slowest:.2f} s")
     assert outcomes.get("stopped", 0) >= 10, outcomes  # most signals hit a running command
+    report = tmp_path / "final.html"
     final = run(dumps[1][0], "-o", report, "--cache-dir", shared)
     assert final.returncode == 0 and "warning:" not in final.stderr, final.stderr
     assert report.read_bytes() == dumps[1][1]
