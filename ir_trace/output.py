@@ -133,7 +133,7 @@ def write_output(
 
 
 def _temp_name(target: Path) -> str:
-    stem = target.name[:100]  # the name must stay under NAME_MAX however long the target's is
+    stem = target.name[:50]  # under NAME_MAX (255 bytes) however long the target's name, even in 4-byte UTF-8
     return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
 
 

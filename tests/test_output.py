@@ -226,3 +226,10 @@ def test_identity_is_the_same_for_two_spellings_of_one_output(tmp_path: Path):
     (tmp_path / "r.html").write_text("x")
     assert len({plan_output(p).identity() for p in spellings}) == 1  # and after
     assert plan_output(tmp_path / "other.html").identity() != plan_output(tmp_path / "r.html").identity()
+
+
+def test_a_name_at_the_length_limit_still_gets_a_temp_file(tmp_path: Path):
+    for name in ("r" * 250 + ".html", "报" * 80 + ".html"):  # 255 bytes; 245 bytes of 3-byte UTF-8
+        write_output(tmp_path / name, "x")
+        assert (tmp_path / name).read_text() == "x"
+    assert leftovers(tmp_path) == []
