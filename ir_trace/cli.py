@@ -98,21 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    supervisor = Supervisor().install()  # first: a signal at any later moment is recorded, never lost
+    # First, so a signal at any later moment is recorded, never lost. The handlers stay until the
+    # process exits: a signal after the work has ended then changes nothing (no stray KeyboardInterrupt).
+    supervisor = Supervisor().install()
+    stdout_was_open = guard_standard_streams()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.output == "-":
+        parser.error("argument -o/--output: '-' is not a report path (use -o /dev/stdout for standard output)")
     try:
-        stdout_was_open = guard_standard_streams()
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if args.output == "-":
-            parser.error("argument -o/--output: '-' is not a report path (use -o /dev/stdout for standard output)")
-        try:
-            check_arguments(args, stdout_was_open)
-        except IRTraceError as exc:
-            say(f"{PROG}: error: {exc}")
-            return 1
-        result = supervisor.run(lambda: run_command(args))
-    finally:
-        supervisor.uninstall()
+        check_arguments(args, stdout_was_open)
+    except IRTraceError as exc:
+        say(f"{PROG}: error: {exc}")
+        return 1
+    result = supervisor.run(lambda: run_command(args))
     if result.stopped_by is not None:
         clear_terminal_line()
         written = ", ".join(_shown_path(path) for path in result.written)
@@ -322,7 +321,7 @@ def run_pipeline(
         "bytes": record["bytes"],
         "pairs": record["pairs"],
         "rediffed": events.count("rediffed"),
-        "reused": record["state"] == before,  # the report found current, not rewritten
+        "reused": record["state"] is not None and record["state"] == before,  # found current (a stream never is)
     }
 
 
