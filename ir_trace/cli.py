@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
 import logging
 import os
@@ -183,7 +185,7 @@ def run_pipeline(
     task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
     before = task.output().written_state()
     bar = ProgressBar(progress)
-    with _RunEvents(bar) as events:
+    with _RunEvents(bar, forked=workers > 1) as events:
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -317,22 +319,24 @@ class _RunEvents:
     """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
 
     Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
-    exit. Tasks may run in forked worker processes, so counts live in shared memory and failure
-    reasons travel through a pipe.
+    exit. With several workers, tasks run in forked processes, so counts live in shared memory and
+    failure reasons travel through a pipe; with one, plain objects do (and cost no start-up time).
     """
 
     COUNTS = ("rediffed",)
 
-    def __init__(self, bar: ProgressBar):
-        import multiprocessing
-
+    def __init__(self, bar: ProgressBar, forked: bool):
         from luigi import Event
 
         from ir_trace.tasks import DiffPair, SliceFunctions
         from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
 
-        self._counts = multiprocessing.Array("l", len(self.COUNTS))
-        self._failures = multiprocessing.SimpleQueue()
+        if forked:
+            import multiprocessing
+
+            self._counts, self._failures = multiprocessing.Array("l", len(self.COUNTS)), multiprocessing.SimpleQueue()
+        else:
+            self._counts, self._failures = _InProcessCounts(len(self.COUNTS)), _InProcessQueue()
         self.handlers = [
             (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
             (DiffPair, Event.SUCCESS, lambda _task: (self._add("rediffed"), bar.advance())),
@@ -370,3 +374,25 @@ class _RunEvents:
     def __exit__(self, *_exc):
         for cls, event, handler in self.handlers:
             cls.remove_event_handler(event, handler)
+
+
+class _InProcessCounts(list):
+    """The part of multiprocessing.Array's interface _RunEvents uses, for a run without forks."""
+
+    def __init__(self, size: int):
+        super().__init__([0] * size)
+
+    def get_lock(self):
+        return contextlib.nullcontext()
+
+
+class _InProcessQueue(collections.deque):
+    """The part of multiprocessing.SimpleQueue's interface _RunEvents uses, for a run without forks."""
+
+    put = collections.deque.append
+
+    def get(self):
+        return self.popleft()
+
+    def empty(self) -> bool:
+        return not self
