@@ -30,7 +30,8 @@ from ir_trace.diff import count_changes, diff_snapshots, split_lines
 from ir_trace.discovery import printable_path, program_title
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import SWEEP_SCHEMA
-from ir_trace.render import payload_to_script_json, render_page, write_atomically
+from ir_trace.output import write_output
+from ir_trace.render import payload_to_script_json, render_page
 
 DUMP_DIR = "passes_dump"
 STATE_DIR = ".sweep"
@@ -512,8 +513,8 @@ def render_index(payload: dict) -> str:
 
 def write_sweep(out_dir: Path, sweep: dict) -> None:
     """index.html first, sweep.json last: sweep.json's presence marks the sweep complete."""
-    write_atomically(Path(out_dir) / "index.html", render_index(index_payload(sweep)))
-    write_atomically(Path(out_dir) / "sweep.json", json.dumps(sweep, indent=1, ensure_ascii=False) + "\n")
+    write_output(Path(out_dir) / "index.html", render_index(index_payload(sweep)))
+    write_output(Path(out_dir) / "sweep.json", json.dumps(sweep, indent=1, ensure_ascii=False) + "\n")
 
 
 # ---------- claims: one writer per output across hosts ----------

@@ -20,7 +20,8 @@ from harness import start_luigid
 from ir_trace.cache import open_cache
 from ir_trace.cli import run_pipeline
 from ir_trace.fingerprints import file_state
-from ir_trace.render import read_payload, write_atomically
+from ir_trace.output import write_output
+from ir_trace.render import read_payload
 from ir_trace.tasks import DiffPair, ReportTarget, SliceFunctions
 from ir_trace.tasks import targets as targets_module
 from ir_trace.tasks.config import adopt_cache
@@ -152,11 +153,11 @@ def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypa
     out = tmp_path / "r.html"
 
     def write_then_lose_the_race(path, html, before_rename=None):
-        size = write_atomically(path, html, before_rename)
-        write_atomically(path, "<html>dump B</html>")  # the other run's rename lands here
+        size = write_output(path, html, before_rename=before_rename)
+        write_output(path, "<html>dump B</html>")  # the other run's rename lands here
         return size
 
-    monkeypatch.setattr(targets_module, "write_atomically", write_then_lose_the_race)
+    monkeypatch.setattr(targets_module, "write_output", write_then_lose_the_race)
     ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
     assert out.read_text() == "<html>dump B</html>"
     assert not ReportTarget(str(out), "fingerprint-of-A").exists()

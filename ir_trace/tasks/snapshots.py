@@ -36,6 +36,12 @@ class LoadedSnapshot:
             return None
 
     @cached_property
+    def functions(self) -> list[tuple[str, int, int]] | None:
+        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
+        found = slice_functions(self.split[0], self.structure).functions if self.structure else None
+        return None if found is None else [(f.key, f.start, f.end) for f in found]
+
+    @cached_property
     def outline(self) -> list[Segment]:
         """Drawn along statement boundaries when the text is safe to slice, shared by diff and slicing."""
         return self.structure.segments if self.structure else outline(self.split[0])
@@ -110,7 +116,7 @@ class DiffPair(PipelineTask):
     def compute(self) -> dict:
         before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
         (a, a_eol), (b, b_eol) = before.split, after.split
-        hunks = diff_snapshots(a, b, a_eol, b_eol, before.outline, after.outline)
+        hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 

@@ -30,7 +30,7 @@ from luigi.task import flatten, getpaths
 from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import dump_state, file_state, sweep_dump_fingerprint, sweep_fingerprint
-from ir_trace.render import write_atomically
+from ir_trace.output import write_output
 from ir_trace.sweep import (
     INDEX_FILES,
     Claim,
@@ -136,7 +136,7 @@ class RecordTarget(luigi.Target):
 
     def write(self, record: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(self.path, json.dumps({**record, "fingerprint": self.fingerprint}, ensure_ascii=False))
+        write_output(self.path, json.dumps({**record, "fingerprint": self.fingerprint}, ensure_ascii=False))
 
 
 class SweepDump(PipelineTask):
@@ -199,7 +199,7 @@ class SweepDump(PipelineTask):
     def _work(ran: list, written: dict | None, before: list | None) -> dict:
         """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
         return {
-            "reused": written is not None and written["state"] == before,
+            "reused": written is not None and before is not None and written["state"] == before,
             "rediffed": sum(isinstance(task, DiffPair) for task in ran),
             "pairs": written["pairs"] if written else None,
             "bytes": written["bytes"] if written else None,

@@ -7,7 +7,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.fingerprints import file_state, report_key, state_of
-from ir_trace.render import write_atomically
+from ir_trace.output import write_output
 from ir_trace.tasks.config import shared_cache
 
 
@@ -49,7 +49,8 @@ class ReportTarget(luigi.Target):
 
     def exists(self) -> bool:
         record = self.record()
-        return record is not None and file_state(self.path) == record.get("state")
+        # A report sent to a stream (`-o /dev/stdout`) records no state: it is never current.
+        return record is not None and record.get("state") is not None and file_state(self.path) == record["state"]
 
     def written_state(self) -> list | None:
         """The state of the file last written at this path (any fingerprint): unchanged by a run that
@@ -60,7 +61,7 @@ class ReportTarget(luigi.Target):
     def write(self, html: str, details: dict) -> dict:
         """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
         written: dict = {}
-        size = write_atomically(Path(self.path), html, before_rename=lambda info: written.update(state=state_of(info)))
-        record = {**details, "fingerprint": self.fingerprint, "state": written["state"], "bytes": size}
+        size = write_output(Path(self.path), html, before_rename=lambda info: written.update(state=state_of(info)))
+        record = {**details, "fingerprint": self.fingerprint, "state": written.get("state"), "bytes": size}
         shared_cache().put(report_key(self.path), record)
         return record
