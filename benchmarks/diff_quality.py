@@ -187,7 +187,8 @@ def verdicts(t: dict) -> dict:
 
 def report(name: str, per_dump: dict[str, dict]) -> bool:
     print(f"\n{name}")
-    print("| dump | pairs | hunks | paired lines | better partner | similar unpaired | emphasis ratio | in-word edges |")
+    columns = "pairs | hunks | paired lines | better partner | similar unpaired | emphasis ratio | in-word edges"
+    print(f"| dump | {columns} |")
     print("|---|---|---|---|---|---|---|---|")
     total = {key: 0 for key in ("pairs_of_snapshots", "hunks", "paired_lines", "better_partner")}
     total.update(similar_unpaired=0, shown=0, minimal=0, in_word_edges=0)
