@@ -25,7 +25,6 @@ from ir_trace.functions import slice_functions
 from ir_trace.intraline import changed_ranges
 from ir_trace.matching import match_sequences
 
-ALGORITHM_VERSION = "diff-4"
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
 MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size
 SIMILAR = 1000  # of 2000: lines sharing less than half their words are never paired...

@@ -1,7 +1,7 @@
 /* pypto-ir-trace: the line diff behind `Compare with`, a step-for-step port of ir_trace/diff.py,
  * ir_trace/matching.py and ir_trace/intraline.py: the same hunks, pairs, ranges and moves (the
  * tests hold the two to each other on every real sample). Pure functions on line arrays: no DOM.
- * Inlined before the viewer in the same script element. */
+ * Inlined first, before the viewer files, in the same script element. */
 const IRTraceDiff = (() => {
   'use strict';
 

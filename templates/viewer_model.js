@@ -1,0 +1,486 @@
+/* pypto-ir-trace viewer, part 1 of 5: the model (IRTraceModel).
+ * Everything the page shows, computed from the payload (schema 1, see ir_trace/payload.py; the
+ * run-against-run form is ir_trace/compare.py) with no DOM: snapshots rebuilt lazily by replaying
+ * hunks, the sidebar's entries, which two snapshots a view compares, aligned and folded rows,
+ * per-function change, and Find's match counts. The viewer's state is passed in, never read.
+ * Inlined after linediff.js (IRTraceDiff) and before the other viewer files in one script element. */
+const IRTraceModel = (() => {
+  'use strict';
+
+  const EQ = 0, DEL = 1, INS = 2, CHG = 3;   // row kinds
+  const FOLD = 'fold';                        // a folded run of unchanged rows
+
+  /* ---------- warnings in .log files ---------- */
+
+  // passes_dump/NN_after_X.py:LINE:COL: warning: MESSAGE [Check]   (the compiler's formatter)
+  const WARNING_LINE = /^\s*(\S*?\.py):(\d+)(?::(\d+))?:\s*warning:\s*(.*?)\s*$/;
+  // warning: NN_after_X.py:LINE: MESSAGE                           (an older form)
+  const WARNING_LINE_OLD = /^\s*warning:\s*(\S*?\.py):(\d+)(?::(\d+))?:\s*(.*?)\s*$/;
+  const CHECK_SUFFIX = /^(.*?)\s*\[([^\][]+)\]$/;
+
+  /** Warnings of one log: { file, line (1-based), col, message, check, key }. */
+  function parseWarnings(log) {
+    const found = [];
+    for (const text of log.split('\n')) {
+      const m = WARNING_LINE.exec(text) || WARNING_LINE_OLD.exec(text);
+      if (!m) continue;
+      const c = CHECK_SUFFIX.exec(m[4]);
+      const message = c ? c[1] : m[4], check = c ? c[2] : '';
+      found.push({
+        file: m[1].slice(m[1].lastIndexOf('/') + 1), line: Number(m[2]), col: m[3] ? Number(m[3]) : null,
+        message, check, key: `${check}\u0000${message}`, text: text.trim(),
+      });
+    }
+    return found;
+  }
+
+  /* ---------- pure helpers on hunks and rows ---------- */
+
+  /** The snapshot after `hunks` ([a0, a1, b0, b1, bLines, pairs]) are applied to `prev`. */
+  function applyHunks(prev, hunks) {
+    if (!hunks || !hunks.length) return prev;
+    const out = [];
+    let pos = 0;
+    for (const [a0, a1, , , bLines] of hunks) {
+      for (let i = pos; i < a0; i++) out.push(prev[i]);
+      for (const line of bLines) out.push(line);
+      pos = a1;
+    }
+    for (let i = pos; i < prev.length; i++) out.push(prev[i]);
+    return out;
+  }
+
+  function countHunks(hunks) {
+    let inserted = 0, deleted = 0;
+    for (const [a0, a1, b0, b1] of hunks) { inserted += b1 - b0; deleted += a1 - a0; }
+    return { inserted, deleted };
+  }
+
+  /** Side-by-side rows: equal lines, paired edits, unpaired deletions then insertions.
+   *  A row is { kind, a, b } (line indices, -1 for none), CHG rows also { ar, br } (changed ranges). */
+  function alignHunks(hunks, beforeCount) {
+    const rows = [];
+    let a = 0, b = 0;
+    for (const [a0, a1, , b1, , pairs] of hunks) {
+      while (a < a0) rows.push({ kind: EQ, a: a++, b: b++ });
+      for (const [ai, bi, ar, br] of pairs || []) {
+        while (a < ai) rows.push({ kind: DEL, a: a++, b: -1 });
+        while (b < bi) rows.push({ kind: INS, a: -1, b: b++ });
+        rows.push({ kind: CHG, a: a++, b: b++, ar, br });
+      }
+      while (a < a1) rows.push({ kind: DEL, a: a++, b: -1 });
+      while (b < b1) rows.push({ kind: INS, a: -1, b: b++ });
+    }
+    while (a < beforeCount) rows.push({ kind: EQ, a: a++, b: b++ });
+    return rows;
+  }
+
+  const shortName = (key) => key.slice(key.lastIndexOf('.') + 1);
+
+  /** Rows restricted to one function's line ranges on each side.
+   *  A function on one side only reads as wholly inserted / deleted, whatever the line diff paired. */
+  function restrictRows(rows, choice) {
+    if (!choice) return rows;
+    if (!choice.a || !choice.b) {
+      const [start, end] = choice.a || choice.b, kind = choice.a ? DEL : INS, out = [];
+      for (let i = start; i < end; i++) out.push(kind === DEL ? { kind, a: i, b: -1 } : { kind, a: -1, b: i });
+      return out;
+    }
+    const [as, ae] = choice.a, [bs, be] = choice.b;
+    return rows.filter((r) => (r.a >= as && r.a < ae) || (r.b >= bs && r.b < be));
+  }
+
+  /** Fold unchanged runs, keeping `context` rows next to each change; folds whose start is in
+   *  `expanded` stay open. A fold is { kind: FOLD, start, end } over rows[start, end). */
+  function foldRows(rows, context, expanded, expandAll) {
+    if (expandAll) return rows.slice();
+    const display = [];
+    const n = rows.length;
+    let i = 0;
+    while (i < n) {
+      if (rows[i].kind !== EQ) { display.push(rows[i++]); continue; }
+      let j = i;
+      while (j < n && rows[j].kind === EQ) j++;
+      const head = i > 0 ? context : 0, tail = j < n ? context : 0;
+      const start = i + head, end = j - tail;
+      if (end - start >= 2 && !expanded.has(start)) {
+        for (let r = i; r < start; r++) display.push(rows[r]);
+        display.push({ kind: FOLD, start, end });
+        for (let r = end; r < j; r++) display.push(rows[r]);
+      } else {
+        for (let r = i; r < j; r++) display.push(rows[r]);
+      }
+      i = j;
+    }
+    return display;
+  }
+
+  /** Key of the function [key, start, end] holding `line` in a sorted function index, else null. */
+  function functionAt(list, line) {
+    let lo = 0, hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1, f = list[mid];
+      if (line < f[1]) hi = mid - 1; else if (line >= f[2]) lo = mid + 1; else return f[0];
+    }
+    return null;
+  }
+
+  /* ---------- runs: snapshots, function indexes, warnings ---------- */
+
+  /** One run's snapshots; `lineIds` interns line texts across every run of the report. */
+  function makeRun(data, label, lineIds) {
+    const passes = data.passes;
+    const cache = [passes[0].lines], idsCache = [], warnCache = [], parsedCache = [];
+
+    /** Lines of snapshot k, replaying hunks from the nearest snapshot already built. */
+    function lines(k) {
+      let j = k;
+      while (!cache[j]) j--;
+      for (j++; j <= k; j++) cache[j] = applyHunks(cache[j - 1], passes[j].hunks);
+      return cache[k];
+    }
+
+    /** Function index of snapshot k; an unchanged snapshot omits it and reuses the previous one. */
+    function fns(k) {
+      for (let j = k; j >= 0; j--) {
+        if ('functions' in passes[j]) return { list: passes[j].functions, error: passes[j].parse_error || null };
+      }
+      return { list: null, error: 'no function index in the report' };
+    }
+
+    /** Interned line ids (a last line without "\n" differs from the same line with one). */
+    function ids(k) {
+      if (idsCache[k]) return idsCache[k];
+      const ls = lines(k), out = new Int32Array(ls.length);
+      for (let i = 0; i < ls.length; i++) {
+        const key = i === ls.length - 1 && !passes[k].eol ? `${ls[i]}\u0000no newline` : ls[i];
+        let id = lineIds.get(key);
+        if (id === undefined) lineIds.set(key, (id = lineIds.size));
+        out[i] = id;
+      }
+      return (idsCache[k] = out);
+    }
+
+    function parsed(k) {
+      if (!parsedCache[k]) parsedCache[k] = passes[k].log ? parseWarnings(passes[k].log) : [];
+      return parsedCache[k];
+    }
+
+    /** Warnings of pass k, each marked carried when pass k-1 raised the same check and message,
+     *  and linked when it points into snapshot k itself. */
+    function warnings(k) {
+      if (warnCache[k]) return warnCache[k];
+      const before = new Set(k > 0 ? parsed(k - 1).map((w) => w.key) : []);
+      const list = parsed(k).map((w) => ({ ...w, carried: before.has(w.key), linked: w.file === passes[k].file && w.line >= 1 }));
+      return (warnCache[k] = list);
+    }
+
+    return {
+      data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
+      text: (k) => lines(k).join('\n') + (passes[k].eol ? '\n' : ''),
+      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list }),
+    };
+  }
+
+  /* ---------- entries: the sidebar's items ---------- */
+
+  /** One sidebar item per pass (its own diff), or in run-against-run mode per matched pass. */
+  function buildEntries(payload, runs, passSpec, crossSpec) {
+    const entries = [];
+    if (payload.mode !== 'against') {
+      const main = runs[0];
+      for (let k = 1; k <= main.last; k++) {
+        const p = main.passes[k];
+        entries[k] = {
+          k, index: p.index, name: p.name, title: p.file, changed: p.changed, inserted: p.inserted,
+          deleted: p.deleted, log: { run: 0, pos: k }, badges: p.changed ? [] : [['noop', 'no-op']],
+          history: () => passSpec(0, k),
+        };
+      }
+      return entries;
+    }
+    payload.matches.forEach((m, k) => {
+      const pa = m.a != null ? runs[0].passes[m.a] : null, pb = m.b != null ? runs[1].passes[m.b] : null;
+      const both = pa && pb;
+      const badges = [];
+      if (m.status === 'renamed') badges.push(['renamed', 'renamed']);
+      if (m.status === 'only-a') badges.push(['only', 'only in A']);
+      else if (m.status === 'only-b') badges.push(['only', 'only in B']);
+      else badges.push(m.differs ? ['differs', 'differs'] : ['noop', 'same']);
+      // Passes sit at different positions once a run inserts or drops one: show both indices then.
+      const label = !pb ? `A${pa.index}` : !pa ? `B${pb.index}` : pa.index === pb.index ? String(pa.index) : `${pa.index}/${pb.index}`;
+      entries[k] = {
+        k, match: m, index: (pa || pb).index, label,
+        name: m.status === 'renamed' ? `${pa.name} \u2192 ${pb.name}` : (pa || pb).name,
+        title: [pa && `A: ${pa.file}`, pb && `B: ${pb.file}`].filter(Boolean).join(' \u00b7 '),
+        changed: m.differs, inserted: both ? m.inserted : null, deleted: both ? m.deleted : null,
+        log: pb ? { run: 1, pos: m.b } : { run: 0, pos: m.a }, badges,
+        history: () => (both ? crossSpec(k) : null),
+      };
+    });
+    return entries;
+  }
+
+  /* ---------- the model of one report ---------- */
+
+  /** Everything derived from the payload; `diffSnapshots` (IRTraceDiff) diffs pairs it does not hold. */
+  function createModel(payload, diffSnapshots) {
+    const against = payload.mode === 'against';
+    const lineIds = new Map();
+    const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds)) : [makeRun(payload, '', lineIds)];
+    const timings = { lastRangeDiffMs: null };
+
+    /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload. */
+    function passSpec(r, k) {
+      return { key: `${r}:${k - 1}>${r}:${k}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks: runs[r].passes[k].hunks || [] };
+    }
+
+    /** Run A's snapshot against run B's at one matched pass, hunks from the payload. */
+    function crossSpec(k) {
+      const m = entries[k].match;
+      return { key: `0:${m.a}>1:${m.b}`, before: { run: 0, pos: m.a }, after: { run: 1, pos: m.b }, hunks: m.hunks || [] };
+    }
+
+    const entries = buildEntries(payload, runs, passSpec, crossSpec);
+    const specCache = new Map();
+
+    /** Snapshot j -> k of one run, diffed here (Compare with). */
+    function rangeSpec(r, j, k) {
+      const key = `${r}:${j}>${r}:${k}`;
+      if (specCache.has(key)) return specCache.get(key);
+      const started = performance.now();
+      const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks: diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k)) };
+      timings.lastRangeDiffMs = performance.now() - started;
+      if (specCache.size > 8) specCache.delete(specCache.keys().next().value);
+      specCache.set(key, spec);
+      return spec;
+    }
+
+    /** The views a run-against-run entry offers: A vs B, and each run's own pass diff. */
+    function runViews(k) {
+      const m = entries[k].match;
+      return { ab: m.a != null && m.b != null, a: m.a != null && m.a > 0, b: m.b != null && m.b > 0 };
+    }
+
+    /** The wanted run view at entry k if it offers it, else the first it does. */
+    function effectiveRunView(k, wanted) {
+      const ok = runViews(k);
+      if (ok[wanted]) return wanted;
+      return ok.ab ? 'ab' : ok.a ? 'a' : 'b';
+    }
+
+    /** Before position for pass k: the chosen earlier snapshot `from`, or the previous one. */
+    const fromOf = (k, from) => (from >= 0 && from < k ? from : k - 1);
+
+    /** The diff entry k shows for { from, runView } (Compare with, run view). */
+    function specOf(k, { from = -1, runView = 'ab' } = {}) {
+      if (!against) {
+        const j = fromOf(k, from);
+        return j === k - 1 ? passSpec(0, k) : rangeSpec(0, j, k);
+      }
+      const viewName = effectiveRunView(k, runView), m = entries[k].match;
+      if (viewName === 'ab') return crossSpec(k);
+      return viewName === 'a' ? passSpec(0, m.a) : passSpec(1, m.b);
+    }
+
+    const alignedCache = new Map();
+
+    function alignedRows(spec) {
+      if (alignedCache.has(spec.key)) return alignedCache.get(spec.key);
+      const rows = alignHunks(spec.hunks, runs[spec.before.run].lines(spec.before.pos).length);
+      if (alignedCache.size > 12) alignedCache.delete(alignedCache.keys().next().value);
+      alignedCache.set(spec.key, rows);
+      return rows;
+    }
+
+    /** Function choices for a spec: the union of both sides, or the reason none can be offered. */
+    function functionChoices(spec) {
+      const before = runs[spec.before.run].fns(spec.before.pos), after = runs[spec.after.run].fns(spec.after.pos);
+      if (!after.list || !before.list) {
+        const side = !after.list ? 'after' : 'before';
+        const reason = (!after.list ? after.error : before.error) || 'it cannot be parsed safely';
+        return { choices: [], error: `Function view unavailable: the ${side} snapshot cannot be sliced (${reason}).` };
+      }
+      const byKey = new Map();
+      for (const [key, start, end] of after.list) byKey.set(key, { key, a: null, b: [start, end] });
+      for (const [key, start, end] of before.list) {
+        if (byKey.has(key)) byKey.get(key).a = [start, end];
+        else byKey.set(key, { key, a: [start, end], b: null });
+      }
+      const choices = [...byKey.values()];
+      const shortCount = new Map();
+      for (const c of choices) {
+        c.short = shortName(c.key);
+        shortCount.set(c.short, (shortCount.get(c.short) || 0) + 1);
+      }
+      for (const c of choices) {
+        c.label = shortCount.get(c.short) > 1 ? c.key : c.short;
+        if (!c.a) c.label += ' (added)';
+        if (!c.b) c.label += ' (deleted)';
+      }
+      return { choices, error: null };
+    }
+
+    const fnStatsCache = [];
+
+    /** Per-function change of an entry: key -> { ins, del, created, removed }; null when a side
+     *  cannot be sliced. Deleted lines belong to the before snapshot's function, inserted lines
+     *  to the after snapshot's. */
+    function fnStatsOf(k) {
+      if (fnStatsCache[k] !== undefined) return fnStatsCache[k];
+      const spec = entries[k].history();
+      if (!spec) return (fnStatsCache[k] = new Map());   // a pass only one run has: nothing to compare
+      const before = runs[spec.before.run].fns(spec.before.pos).list, after = runs[spec.after.run].fns(spec.after.pos).list;
+      if (!before || !after) return (fnStatsCache[k] = null);
+      const stats = new Map();
+      const of = (key) => {
+        let s = stats.get(key);
+        if (!s) stats.set(key, (s = { ins: 0, del: 0, created: false, removed: false }));
+        return s;
+      };
+      for (const [a0, a1, b0, b1] of spec.hunks) {
+        for (let i = a0; i < a1; i++) { const key = functionAt(before, i); if (key) of(key).del++; }
+        for (let j = b0; j < b1; j++) { const key = functionAt(after, j); if (key) of(key).ins++; }
+      }
+      const keysA = new Set(before.map((f) => f[0])), keysB = new Set(after.map((f) => f[0]));
+      for (const key of keysB) if (!keysA.has(key)) of(key).created = true;
+      for (const key of keysA) if (!keysB.has(key)) of(key).removed = true;
+      return (fnStatsCache[k] = stats);
+    }
+
+    /** The function's change at entry k, or null when untouched (undefined: unknown). */
+    function fnChange(k, key) {
+      const stats = fnStatsOf(k);
+      if (!stats) return undefined;
+      const s = stats.get(key);
+      return s && (s.ins || s.del || s.created || s.removed) ? s : null;
+    }
+
+    /** After-pane line -> its warnings, for the gutter markers. */
+    function warningMarks(spec) {
+      const marks = new Map();
+      const run = runs[spec.after.run];
+      if (!run.passes[spec.after.pos].log) return marks;
+      const count = run.lines(spec.after.pos).length;
+      for (const w of run.warnings(spec.after.pos)) {
+        if (!w.linked || w.line > count) continue;
+        if (!marks.has(w.line - 1)) marks.set(w.line - 1, []);
+        marks.get(w.line - 1).push(w);
+      }
+      return marks;
+    }
+
+    return {
+      payload, against, runs, main: runs[0], entries, timings,
+      context: Math.max(0, payload.context | 0),
+      firstEntry: against ? 0 : 1, lastEntry: entries.length - 1,
+      passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, fromOf, specOf,
+      alignedRows, functionChoices, fnStatsOf, fnChange, warningMarks,
+    };
+  }
+
+  /* ---------- find: match counts per snapshot ---------- */
+
+  /** Find over every snapshot of a model: `set` a query, then ranges, counts and per-entry change. */
+  function createFinder(model) {
+    const { runs, entries, against } = model;
+    const find = { text: '', regex: false, matchCase: false, re: null, error: '' };
+    let memo = new Map(), series = [];
+
+    /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
+    function set(text, regex, matchCase) {
+      Object.assign(find, { text, regex, matchCase, re: null, error: '' });
+      memo = new Map();
+      series = [];
+      if (!text) return;
+      const source = regex ? text : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      try {
+        find.re = new RegExp(source, matchCase ? 'gu' : 'giu');
+      } catch (err) {
+        find.error = `Not a valid regular expression: ${err.message}`;
+      }
+    }
+
+    /** [start, end] of every non-empty match in a line. */
+    function ranges(line) {
+      const re = find.re, out = [];
+      re.lastIndex = 0;
+      let m;
+      while ((m = re.exec(line)) !== null) {
+        if (m[0] === '') { re.lastIndex++; continue; }
+        out.push([m.index, m.index + m[0].length]);
+      }
+      return out;
+    }
+
+    function countLine(line) {
+      let c = memo.get(line);
+      if (c !== undefined) return c;
+      const re = find.re;
+      c = 0;
+      re.lastIndex = 0;
+      let m;
+      while ((m = re.exec(line)) !== null) {
+        if (m[0] === '') re.lastIndex++; else c++;
+      }
+      if (memo.size > 500000) memo.clear();
+      memo.set(line, c);
+      return c;
+    }
+
+    /** Matches in every snapshot of run r, over the delta-encoded data: the base snapshot's count,
+     *  then per pass minus the matches in deleted lines, plus those in inserted lines. */
+    function seriesOf(r) {
+      if (series[r]) return series[r];
+      const run = runs[r], counts = new Array(run.last + 1);
+      let c = 0;
+      for (const line of run.passes[0].lines) c += countLine(line);
+      counts[0] = c;
+      for (let k = 1; k <= run.last; k++) {
+        const hunks = run.passes[k].hunks;
+        if (hunks && hunks.length) {
+          const prev = run.lines(k - 1);
+          for (const [a0, a1, , , bLines] of hunks) {
+            for (let i = a0; i < a1; i++) c -= countLine(prev[i]);
+            for (const line of bLines) c += countLine(line);
+          }
+        }
+        counts[k] = c;
+      }
+      return (series[r] = counts);
+    }
+
+    /** Match counts on the two sides of an entry's own diff: [before, after]. */
+    function counts(k) {
+      if (!against) { const s = seriesOf(0); return [s[k - 1], s[k]]; }
+      const m = entries[k].match;
+      return [m.a != null ? seriesOf(0)[m.a] : null, m.b != null ? seriesOf(1)[m.b] : null];
+    }
+
+    /** How the match count changes at entry k: { kind, label } or null. */
+    function change(k) {
+      if (!find.re) return null;
+      const [before, after] = counts(k);
+      if (before === null || after === null || before === after) return null;
+      if (against) {
+        if (!before) return { kind: 'in', label: `only in B (${after})` };
+        if (!after) return { kind: 'out', label: `only in A (${before})` };
+        return { kind: 'count', label: `A ${before} \u00b7 B ${after}` };
+      }
+      if (!before) return { kind: 'in', label: `introduced (${after})` };
+      if (!after) return { kind: 'out', label: `removed (${before})` };
+      return { kind: 'count', label: `count ${before} \u2192 ${after}` };
+    }
+
+    /** Matches in snapshot `ref` ({ run, pos }). */
+    const countAt = (ref) => seriesOf(ref.run)[ref.pos];
+
+    return Object.assign(find, { set, ranges, series: seriesOf, counts, change, countAt });
+  }
+
+  return {
+    EQ, DEL, INS, CHG, FOLD,
+    parseWarnings, applyHunks, countHunks, alignHunks, shortName, restrictRows, foldRows, functionAt,
+    makeRun, buildEntries, createModel, createFinder,
+  };
+})();
