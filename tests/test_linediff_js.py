@@ -9,7 +9,6 @@ import subprocess
 
 import pytest
 from conftest import REPO, real_dumps
-from harness import launch_chromium
 
 from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
 from ir_trace.functions import slice_functions
@@ -17,17 +16,11 @@ from ir_trace.functions import slice_functions
 LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def js_page():
-    """A blank page with IRTraceDiff loaded."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        page = browser.new_page()
-        page.add_script_tag(content=LINEDIFF + "\nwindow.IRTraceDiff = IRTraceDiff;" + SNAPSHOTS)
-        yield page
-        browser.close()
+@pytest.fixture
+def js_page(page):
+    """A blank page (the session's Chromium) with IRTraceDiff loaded."""
+    page.add_script_tag(content=LINEDIFF + "\nwindow.IRTraceDiff = IRTraceDiff;" + SNAPSHOTS)
+    return page
 
 
 # Snapshots as the viewer builds them: interned line ids, a last line without "\n" kept apart.
