@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 
 from ir_trace.functions import slice_functions
@@ -66,7 +66,7 @@ class Hunk:
     pairs: tuple[LinePair, ...] = ()
     moved: tuple[tuple[int, int], ...] = ()
     no_eol: tuple[bool, bool] | None = None
-    bom: tuple[bool, bool] | None = field(default=None)
+    bom: tuple[bool, bool] | None = None
 
 
 def split_lines(text: str) -> tuple[list[str], bool]:
