@@ -175,3 +175,13 @@ def test_hostile_lines_diff_in_a_couple_of_seconds_in_javascript(tmp_path):
         ["node", str(script), str(REPO / "templates" / "linediff.js")], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
+
+
+def test_line_key_gives_the_same_hunks_in_both_languages(js_page):
+    before = ["def f(x):", "    y = pl.add(x, x)", "    z = pl.mul(y, x)", "    return z"]
+    after = ["def f(x__ssa_v0):", "    y__ssa_v0 = pl.add(x__ssa_v0, x)", "    z = pl.mul(y, q)", "    return z"]
+    expected = json.loads(
+        json.dumps(hunks_to_json(diff_snapshots(before, after, line_key=lambda s: s.replace("__ssa_v0", "")), after))
+    )
+    assert [h[:4] for h in expected] == [[2, 3, 2, 3]]
+    assert js_diff(js_page, before, after, "(line) => line.replaceAll('__ssa_v0', '')") == expected
