@@ -229,8 +229,35 @@ const IRTracePainter = (() => {
       const code = el('span', 'code');
       const text = side === 'a' ? view.before[line] : view.after[line];
       paintCode(code, text, item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null, hits(text));
+      for (const note of rowNotes(item, side)) code.appendChild(note);
+      if ((side === 'a' ? item.moveTo : item.moveFrom) !== undefined) row.classList.add('moved');
       row.appendChild(code);
       return row;
+    }
+
+    /** What a changed line says beyond its text (the model's row annotations): moved, with a
+     *  button to its other end; no newline at the end of the file; a byte order mark changed. */
+    function rowNotes(item, side) {
+      const notes = [];
+      const other = side === 'a' ? item.moveTo : item.moveFrom;
+      if (other !== undefined) {
+        const button = el('button', 'note move', `${side === 'a' ? 'moved to' : 'moved from'} line ${other + 1}`);
+        button.type = 'button';
+        button.addEventListener('click', () => showLine(side === 'a' ? 'b' : 'a', other));
+        notes.push(button);
+      }
+      if (side === 'a' ? item.noEolA : item.noEolB) notes.push(el('span', 'note', 'No newline at end of file'));
+      const line = side === 'a' ? item.a : item.b;
+      if (item.bom && line === 0 && item.bom[side === 'a' ? 0 : 1]) {
+        notes.push(el('span', 'note', side === 'a' ? 'byte order mark removed' : 'byte order mark added'));
+      }
+      return notes;
+    }
+
+    /** Scroll to the display row holding `line` of side 'a' (Before) or 'b' (After). */
+    function showLine(side, line) {
+      const i = view.display.findIndex((r) => (side === 'a' ? r.a : r.b) === line);
+      if (i >= 0) scrollToRow(i);
     }
 
     /** Render the rows near the viewport into both panes, skipping the work while they cover it. */
