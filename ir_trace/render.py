@@ -20,6 +20,8 @@ from ir_trace.errors import IRTraceError
 REPORT_SCRIPTS = (
     "linediff.js",
     "viewer_model.js",
+    "viewer_layout.js",
+    "viewer_rows.js",
     "viewer_paint.js",
     "viewer_sidebar.js",
     "viewer_panels.js",

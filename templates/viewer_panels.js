@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 4 of 5: what surrounds the panes (IRTracePanels).
+/* pypto-ir-trace viewer, part 6 of 7: what surrounds the panes (IRTracePanels).
  * The pass header and its notes, the warnings panel, the Function / Compare with selects, the run
  * view buttons, Copy full source, banners, theme and the help overlay. Each paints from the model
  * and the viewer's state; actions go back through callbacks. */
@@ -36,6 +36,7 @@ const IRTracePanels = (() => {
       $('label-after').textContent = afterRun ? `After \u00b7 ${afterRun}` : 'After';
       $('file-before').textContent = snapshotName(spec.before);
       $('file-after').textContent = snapshotName(spec.after);
+      $('file-after').dataset.before = snapshotName(spec.before);   // the Unified layout shows both
       showViewNote(spec);
     }
 
