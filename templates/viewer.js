@@ -125,13 +125,14 @@
     function refreshDisplay(keepScroll) {
       const { before, after } = view.spec;
       view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll),
-        runs[before.run].fns(before.pos).list, runs[after.run].fns(after.pos).list);
+        runs[before.run].fns(before.pos).list, runs[after.run].fns(after.pos).list, view.rows);
       painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
     }
 
     /** "change 2 of 7" beside the After pane's name, and the buttons that walk them. */
     function showChangePosition(index, count) {
-      $('change-pos').textContent = count ? `change ${Math.max(index, 0) + 1} of ${count}` : 'no change';
+      const text = index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
+      $('change-pos').textContent = count ? text : 'no change';
       $('change-prev').disabled = count < 2;
       $('change-next').disabled = count < 2;
     }
@@ -223,7 +224,7 @@
       $('label-unified').hidden = !unified;
       if (view) {
         // Unified rows differ from side-by-side ones; wrapped heights depend on the pane width.
-        if (state.wrap || unified || was === 'unified') refreshDisplay(was !== 'unified' && !unified); else painter.render(true);
+        if (state.wrap || unified || was === 'unified') refreshDisplay(true); else painter.render(true);
         updateHash();
       }
     }
@@ -231,7 +232,7 @@
     function setWrap(wrap) {
       state.wrap = wrap;
       $('wrap-toggle').setAttribute('aria-pressed', String(wrap));
-      refreshDisplay(false);
+      refreshDisplay(true);
     }
 
     /* ---------- deep links ---------- */

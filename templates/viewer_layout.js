@@ -45,8 +45,9 @@ const IRTraceLayout = (() => {
 
   /** Give every fold that leads into a hunk the hunk's header, as git's `@@ -a,n +b,m @@ fn`:
    *  { a, an, b, bn, fn } with 1-based first lines, line counts, and the function (key) enclosing
-   *  the hunk's first change (After side, else Before side; '' outside any function). */
-  function labelHunks(display, beforeFns, afterFns) {
+   *  the hunk's first change (After side, else Before side; '' outside any function). `rows` are
+   *  the rows the folds index, for the line a hunk follows on a side it leaves empty. */
+  function labelHunks(display, beforeFns, afterFns, rows) {
     for (let i = 0; i < display.length; i++) {
       if (display[i].kind !== FOLD) continue;
       let a = -1, an = 0, b = -1, bn = 0, fn = null;
@@ -59,6 +60,10 @@ const IRTraceLayout = (() => {
           fn = (r.b >= 0 && afterFns ? functionAt(afterFns, r.b) : null) || (r.a >= 0 && beforeFns ? functionAt(beforeFns, r.a) : null) || '';
         }
       }
+      // A side with no line in the hunk names the line it follows, as git does (`-6,0`).
+      const prev = rows && display[i].end > 0 ? rows[display[i].end - 1] : null;
+      if (!an && prev) a = prev.a;
+      if (!bn && prev) b = prev.b;
       if (fn !== null) display[i].hunk = { a: a + 1, an, b: b + 1, bn, fn };
       i = j - 1;
     }

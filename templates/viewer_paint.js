@@ -24,6 +24,7 @@ const IRTracePainter = (() => {
       return { scroller, rows: scroller.querySelector('.rows'), side, expect: null, edges };
     };
     const panes = { before: pane(beforeScroller, 'a'), after: pane(afterScroller, 'b') };
+    for (const p of Object.values(panes)) p.geo = { width: 0, height: 0, top: 0 };
     let view = null, items = [], blocks = [], cursor = -1;
     let mode = { wrap: false, unified: false };
     let active = [panes.before, panes.after];
@@ -36,6 +37,7 @@ const IRTracePainter = (() => {
     /** Paint `nextView` (display rows already folded and labelled). keepScroll leaves the scroll
      *  position alone; otherwise the panes open on the first change, on both axes. */
     function show(nextView, { keepScroll = false, wrapLines = mode.wrap, unified = mode.unified } = {}) {
+      const anchor = keepScroll && view ? topAnchor() : null;
       view = nextView;
       if (wrapLines !== mode.wrap || unified !== mode.unified) wrapCache = new Map();
       mode = { wrap: wrapLines, unified };
@@ -50,9 +52,33 @@ const IRTracePainter = (() => {
       if (!keepScroll) {
         if (blocks.length) { goToBlock(0); return; }
         scrollBoth(0, 0);
+      } else if (anchor) {
+        restoreAnchor(anchor);
       }
+      cursor = blockInSight();
       render(true);
       report();
+    }
+
+    /** The first line at the top of the pane, to find it again once the rows change. */
+    function topAnchor() {
+      const sc = leader.scroller, first = rowAt(sc.scrollTop);
+      for (let i = first; i < Math.min(items.length, first + 60); i++) {
+        const r = items[i];
+        if (r.kind !== FOLD) return { a: r.a, b: r.b, dy: rowTop(i) - sc.scrollTop, left: sc.scrollLeft };
+      }
+      return null;
+    }
+
+    function restoreAnchor({ a, b, dy, left }) {
+      const at = items.findIndex((r) => r.kind !== FOLD && (b >= 0 ? r.b === b : r.a === a));
+      if (at >= 0) scrollBoth(Math.max(0, rowTop(at) - dy), left);
+    }
+
+    /** The first change whose first row is on screen, else -1. */
+    function blockInSight() {
+      const sc = leader.scroller;
+      return blocks.findIndex(([s]) => rowTop(s) >= sc.scrollTop && rowTop(s) < sc.scrollTop + sc.clientHeight);
     }
 
     /* ---------- geometry ---------- */
@@ -78,6 +104,7 @@ const IRTracePainter = (() => {
         sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + 28px)`;
       }
       measure();
+      metrics.contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
       offsets = mode.wrap ? wrapOffsets() : null;
       const height = `${rowTop(items.length)}px`;
       for (const p of active) p.scroller.firstElementChild.style.height = height;
@@ -100,7 +127,9 @@ const IRTracePainter = (() => {
       probe.remove();
       const cols = Math.max(8, Math.floor(usable / cw));
       if (cols !== metrics.cols) wrapCache = new Map();
-      metrics = { cw, codeLeft, cols };
+      metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
+      // Read now, while the panes are empty and layout is cheap: painting never has to ask again.
+      for (const p of active) p.geo = { width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop };
     }
 
     /** Continuation breaks of a line at the current width (memoised by text). */
@@ -154,8 +183,9 @@ const IRTracePainter = (() => {
     function render(force) {
       if (!view) return;
       const sc = leader.scroller;
-      const height = Math.max(sc.clientHeight, ROW_HEIGHT);
-      const top = rowAt(sc.scrollTop), bottom = rowAt(sc.scrollTop + height) + 1;
+      const scrollTop = sc.scrollTop, scrollLeft = sc.scrollLeft;   // read before the rows change
+      const height = Math.max(leader.geo.height, ROW_HEIGHT);
+      const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
       if (force || top < rendered.first || bottom > rendered.last) {
         const first = Math.max(0, top - OVERSCAN), last = Math.min(items.length, bottom + OVERSCAN);
         rendered = { first, last };
@@ -173,7 +203,7 @@ const IRTracePainter = (() => {
           p.rows.style.transform = `translateY(${rowTop(first)}px)`;
         }
       }
-      paintEdges();
+      paintEdges(scrollTop, scrollLeft);
     }
 
     /* ---------- changes: walking them, and the edge markers ---------- */
@@ -239,23 +269,24 @@ const IRTracePainter = (() => {
       return true;
     }
 
-    /** A marker at the left or right edge of each visible row whose change lies out of sight sideways. */
-    function paintEdges() {
+    /** A marker at the left or right edge of each visible row whose change lies out of sight
+     *  sideways. Geometry comes from measure() and the scroll offsets render() read: no layout here. */
+    function paintEdges(scrollTop, scrollLeft) {
       for (const p of Object.values(panes)) p.edges.textContent = '';
       if (mode.wrap || !view) return;
-      const { cw, codeLeft } = metrics;
+      const { cw, codeLeft, contentWidth } = metrics;
       for (const p of active) {
-        const sc = p.scroller, side = mode.unified ? 'u' : p.side;
-        const from = sc.scrollLeft / cw, to = (sc.scrollLeft + sc.clientWidth - codeLeft) / cw;
-        if (from <= 0 && to * cw >= sc.scrollWidth) continue;
-        p.edges.style.top = `${sc.offsetTop}px`;
-        p.edges.style.width = `${sc.clientWidth}px`;
-        p.edges.style.height = `${sc.clientHeight}px`;
-        const last = Math.min(items.length, rowAt(sc.scrollTop + sc.clientHeight) + 1);
-        for (let i = rowAt(sc.scrollTop); i < last; i++) {
+        const side = mode.unified ? 'u' : p.side, { width, height, top } = p.geo;
+        if (contentWidth <= width) continue;   // every line fits: nothing can hide sideways
+        const from = scrollLeft / cw, to = (scrollLeft + width - codeLeft) / cw;
+        p.edges.style.top = `${top}px`;
+        p.edges.style.width = `${width}px`;
+        p.edges.style.height = `${height}px`;
+        const last = Math.min(items.length, rowAt(scrollTop + height) + 1);
+        for (let i = rowAt(scrollTop); i < last; i++) {
           const cols = changedColumns(items[i], side);
           if (!cols.length) continue;
-          const y = rowTop(i) - sc.scrollTop;
+          const y = rowTop(i) - scrollTop;
           const kind = side === 'a' || (side === 'u' && items[i].kind === DEL) ? 'del' : 'ins';
           if (cols.some(([, e]) => e <= from + 0.5)) p.edges.appendChild(edgeMark('left', y, codeLeft, cols, kind));
           if (cols.some(([s]) => s >= to - 0.5)) p.edges.appendChild(edgeMark('right', y, codeLeft, cols, kind));
