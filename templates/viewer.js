@@ -223,6 +223,7 @@
       $('label-after').hidden = unified;
       $('label-unified').hidden = !unified;
       if (view) {
+        panels.showFiles(view.spec);
         // Unified rows differ from side-by-side ones; wrapped heights depend on the pane width.
         if (state.wrap || unified || was === 'unified') refreshDisplay(true); else painter.render(true);
         updateHash();

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import (  # noqa: F401  (browser, context, page: fixtures used by name)
+    PAINTED,
     browser,
     build_report,
     context,
@@ -317,3 +318,49 @@ def test_wrap_breaks_between_tokens_with_a_hanging_indent_and_a_mark(long_page):
         indent = len(segments[0]) - len(segments[0].lstrip())
         # The mark is as wide as the hanging indent: the line's own indent plus four columns.
         assert all(width > (indent + 3) * 7 for width in line["marks"])
+
+
+# ---------- item 9: the Unified layout ----------
+
+
+def test_unified_layout_interleaves_removed_and_added_rows_and_round_trips(long_page):
+    page = long_page
+    unified = page.get_by_role("button", name="Unified")
+    unified.click()
+    expect(unified).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Side by side")).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_role("region", name="Before snapshot")).to_be_hidden()
+    region = page.get_by_role("region", name="Unified diff")
+    expect(region).to_contain_text("00_frontend.py")
+    expect(region).to_contain_text("01_after_Mul.py")
+    rows = region.locator(".row:not(.fold)")
+    expect(rows.first).to_be_visible()
+    shown = [
+        (cls.split()[1] if " " in cls else "", ln.split())
+        for cls, ln in page.evaluate(
+            """() => [...document.querySelectorAll('#scroll-after .row:not(.fold)')]
+                 .map((r) => [r.className, r.querySelector('.ln').textContent])"""
+        )
+    ][:8]
+    # Three equal rows carry both line numbers; the edited pair reads − 217, − 218, then + 217, + 218.
+    assert shown == [
+        ("", ["214", "214"]),
+        ("", ["215", "215"]),
+        ("", ["216", "216"]),
+        ("del", ["217"]),
+        ("del", ["218"]),
+        ("ins", ["217"]),
+        ("ins", ["218"]),
+        ("", ["219", "219"]),
+    ]
+    expect(region.locator(".row.del .em").first).to_have_text("add")
+    expect(region.locator(".row.ins .em").first).to_have_text("mul")
+    assert page.url.endswith("layout=unified")
+    page.goto("about:blank")
+    page.go_back()
+    page.wait_for_function(PAINTED)
+    expect(page.get_by_role("button", name="Unified")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("region", name="Unified diff").locator(".row.ins").first).to_be_visible()
+    page.get_by_role("button", name="Side by side").click()
+    expect(page.get_by_role("region", name="Before snapshot")).to_be_visible()
+    expect(page.get_by_role("region", name="After snapshot")).to_be_visible()
