@@ -225,7 +225,7 @@
       if (view) {
         panels.showFiles(view.spec);
         // Unified rows differ from side-by-side ones; wrapped heights depend on the pane width.
-        if (state.wrap || unified || was === 'unified') refreshDisplay(true); else painter.render(true);
+        if (state.wrap || unified || was === 'unified') refreshDisplay(true); else painter.resize();
         updateHash();
       }
     }
@@ -400,7 +400,6 @@
           refreshDisplay(true);
         });
       }
-      window.addEventListener('resize', () => painter.resize());
       panels.wireCopy('copy-before', 'copied-before', () => view.spec.before);
       panels.wireCopy('copy-after', 'copied-after', () => view.spec.after);
       window.addEventListener('hashchange', applyHash);

@@ -365,11 +365,18 @@ const IRTracePainter = (() => {
     panes.before.scroller.addEventListener('scroll', () => onScroll(panes.before, panes.after), { passive: true });
     panes.after.scroller.addEventListener('scroll', () => onScroll(panes.after, panes.before), { passive: true });
 
-    /** The window changed size: wrapped heights depend on the pane width. */
+    /** A pane changed size (window, layout, sidebar): wrapped heights depend on the pane width. */
     function resize() {
       if (!view) return;
       if (mode.wrap) show(view, { keepScroll: true }); else { measure(); render(false); }
     }
+    let resizeQueued = false;
+    const observer = new ResizeObserver(() => {
+      if (resizeQueued) return;
+      resizeQueued = true;
+      requestAnimationFrame(() => { resizeQueued = false; resize(); });
+    });
+    for (const p of Object.values(panes)) observer.observe(p.scroller);
 
     return { panes, show, render, resize, rowTop, scrollToRow, scrollToAfterLine, stepChange, get cursor() { return cursor; } };
   }
