@@ -8,7 +8,7 @@
 
 Every CLI figure is the median of several runs of the real command (`python -m ir_trace`) in
 a fresh process; peak RSS is that child's own ru_maxrss from wait4(). Inputs are generated
-with ../shared/bench/gen_dump.py (or copied from ../shared/samples) into a scratch directory;
+with benchmarks/gen_dump.py (or copied from ../shared/samples) into a scratch directory;
 the shared samples are never modified. Browser figures come from headless Chromium through
 Playwright; without it they read "n/a" and everything else still runs.
 """
@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # shared local services (tests/harness.py)
 from harness import CHROMIUM, launch_chromium  # noqa: E402
 
+GEN_DUMP = REPO / "benchmarks" / "gen_dump.py"
 DEFAULT_SHARED = Path(os.environ.get("IR_TRACE_SHARED", REPO.parent / "shared"))
 VIEWPORT = {"width": 1400, "height": 900}
 
@@ -253,10 +254,7 @@ def prepare_input(name: str, spec: list[str] | str, shared: Path, workdir: Path)
             raise SystemExit(f"bench: sample not found: {source} (use --shared)")
         shutil.copytree(source, dump)
     else:
-        generator = shared / "bench" / "gen_dump.py"
-        if not generator.is_file():
-            raise SystemExit(f"bench: generator not found: {generator} (use --shared)")
-        subprocess.run([sys.executable, str(generator), str(dump), *spec], check=True)
+        subprocess.run([sys.executable, str(GEN_DUMP), str(dump), *spec], check=True)
     return dump
 
 
@@ -746,7 +744,7 @@ def main(argv: list[str] | None = None) -> int:
         "--shared",
         type=Path,
         default=DEFAULT_SHARED,
-        help=f"shared inputs: bench/gen_dump.py and samples/ (default: {DEFAULT_SHARED})",
+        help=f"where the real samples/ are (default: {DEFAULT_SHARED})",
     )
     parser.add_argument("--workers", type=int, help="pass --workers N to the CLI (default: the CLI's default)")
     parser.add_argument(

@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # shared local services (tests/harness.py)
 from harness import start_luigid  # noqa: E402
 
-GEN_DUMP = REPO.parent / "shared" / "bench" / "gen_dump.py"
+GEN_DUMP = REPO / "benchmarks" / "gen_dump.py"
 MEDIUM = ("--functions", "40", "--lines", "40", "--passes", "40")
 
 

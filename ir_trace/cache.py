@@ -3,9 +3,11 @@
 Entries are keyed by content hashes, so they never go stale; eviction is off so an entry
 cannot vanish between a completeness check and its use. Anything damaged (a garbage or
 truncated database, a missing or altered value file, a planted pickle) is treated as a
-miss and rebuilt, with one warning; a damaged database is moved aside. A directory that
-cannot be used (unwritable, locked) is left as it is and the run uses a temporary cache.
-A tampered database can make the cache read or delete only its own value files.
+miss and rebuilt, with one warning. A damaged database is moved aside, with its directory,
+only when the tool created that directory (it holds our CACHEDIR.TAG); a directory the user
+made, or one that cannot be used (unwritable, locked), is left exactly as it is and the run
+uses a temporary cache. A tampered database can make the cache read or delete only its own
+value files.
 """
 
 from __future__ import annotations
@@ -33,6 +35,20 @@ _warned: set[str] = set()
 _VALUE_FILE = re.compile(r"[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{28}\.val")
 # diskcache runs `PRAGMA <key> = <value>` for stored sqlite_* settings and passes disk_* ones to the Disk.
 _SETTING_VALUE = re.compile(r"[\w.-]{1,64}")
+
+
+# Written into every cache directory the tool creates: the proof that moving it aside takes nothing of
+# the user's. The format is the Cache Directory Tagging spec's, so backup tools skip the directory too.
+MARKER = "CACHEDIR.TAG"
+_MARKER_TEXT = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by pypto-ir-trace.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+
+
+class LeftAlone(Exception):
+    """A damaged database in a directory the tool did not create: used by nobody, moved by nobody."""
 
 
 def warn_once(message: str) -> None:
@@ -107,21 +123,12 @@ class ResultCache:
         except (AttributeError, ValueError) as exc:
             return self._drop(key, exc)
 
-    def put(self, key: str, value, expire: float | None = None) -> None:
+    def put(self, key: str, value) -> None:
         body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         try:
-            self._cache.set(key, f"{_checksum(body)}\n{body}", expire=expire, retry=True)
+            self._cache.set(key, f"{_checksum(body)}\n{body}", retry=True)
         except (sqlite3.Error, OSError) as exc:
             warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
-
-    def add(self, key: str, value, expire: float | None = None) -> None:
-        """Store only if no value is there yet (the first writer wins)."""
-        if self.get(key) is None:
-            body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-            try:
-                self._cache.add(key, f"{_checksum(body)}\n{body}", expire=expire, retry=True)
-            except (sqlite3.Error, OSError) as exc:
-                warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
 
     def __contains__(self, key: str) -> bool:
         """Presence only (cheap, for Luigi's completeness checks); `get` validates the value."""
@@ -146,12 +153,25 @@ def _checksum(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
 
 
-def _open(directory: Path) -> diskcache.Cache:
+def _create(directory: Path) -> None:
+    """Make the directory (owner only, whatever the umask) and tag it as ours; an existing one is left as it is."""
     try:
         directory.mkdir(mode=0o700, parents=True)
-        os.chmod(directory, 0o700)  # owner only, whatever the umask; an existing directory keeps its mode
     except FileExistsError:
-        pass
+        return
+    os.chmod(directory, 0o700)
+    (directory / MARKER).write_text(_MARKER_TEXT, encoding="ascii")
+
+
+def created_by_us(directory: Path) -> bool:
+    try:
+        return (directory / MARKER).read_text(encoding="ascii", errors="replace") == _MARKER_TEXT
+    except OSError:
+        return False
+
+
+def _open(directory: Path) -> diskcache.Cache:
+    _create(directory)
     settings = dict(disk=TextOnlyDisk, eviction_policy="none", size_limit=2**62, timeout=60)
     found = _identity(directory / "cache.db")
     try:
@@ -164,13 +184,16 @@ def _open(directory: Path) -> diskcache.Cache:
     except (sqlite3.DatabaseError, UnsafeEntry) as exc:
         if _identity(directory / "cache.db") != found:  # a concurrent run already replaced it: use the new one
             return diskcache.Cache(str(directory), **settings)
+        if not created_by_us(directory):
+            raise LeftAlone(
+                f"the cache database {directory / 'cache.db'} is damaged ({exc}), and {directory} was not created "
+                "by pypto-ir-trace, so it is left as it is; running with a temporary cache "
+                "(delete that cache.db, or choose another --cache-dir)"
+            ) from exc
         aside = directory.with_name(f"{directory.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
         os.replace(directory, aside)
         warn_once(f"the cache {directory} was damaged ({exc}); moved it to {aside} and started a new one")
-        try:
-            directory.mkdir(mode=0o700)
-        except FileExistsError:  # a concurrent run started the new cache first
-            pass
+        _create(directory)  # unless a concurrent run has started the new one already
         return diskcache.Cache(str(directory), **settings)
 
 
@@ -205,6 +228,8 @@ def open_cache(directory: Path | None) -> ResultCache:
     if directory is not None:
         try:
             return ResultCache(Path(directory))
+        except LeftAlone as exc:
+            warn_once(str(exc))
         except (OSError, sqlite3.Error) as exc:
             warn_once(f"cannot use the cache directory {directory} ({exc}); running without the cache")
     scratch = tempfile.mkdtemp(prefix="pypto-ir-trace-cache-")

@@ -1,4 +1,8 @@
-"""The `pypto-ir-trace` command: argument parsing, quiet Luigi, progress and the summary line."""
+"""The `pypto-ir-trace` command: argument parsing, quiet Luigi, progress and the summary line.
+
+Arguments and every output path are checked before anything runs; the work itself runs in a
+supervised child process (`ir_trace.signals`), so a signal ends it at once and cleanly.
+"""
 
 from __future__ import annotations
 
@@ -11,16 +15,14 @@ import sys
 import tempfile
 import time
 import traceback
-import uuid
 from pathlib import Path
 
 from ir_trace import __version__
-from ir_trace.cache import default_cache_dir, open_cache
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
-from ir_trace.progress import ProgressBar
-from ir_trace.render import write_atomically
-from ir_trace.signals import StopOnSignals
+from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
+from ir_trace.progress import MessageHandler, ProgressBar
+from ir_trace.signals import Supervisor
 
 PROG = "pypto-ir-trace"
 
@@ -56,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--output",
         default="ir_trace.html",
         metavar="PATH",
-        help="report path (default: ir_trace.html); its directory must exist",
+        help="report path (default: ir_trace.html); its directory must exist; /dev/stdout for standard output",
     )
     parser.add_argument(
         "--context",
@@ -65,13 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="unchanged lines kept around each change (default: 3)",
     )
-    parser.add_argument(
+    caching = parser.add_mutually_exclusive_group()
+    caching.add_argument(
         "--cache-dir",
         metavar="PATH",
         default=None,
         help=f"result cache (default: $XDG_CACHE_HOME/{PROG}, else ~/.cache/{PROG})",
     )
-    parser.add_argument("--no-cache", action="store_true", help="use a throw-away cache for this run only")
+    caching.add_argument("--no-cache", action="store_true", help="use a throw-away cache for this run only")
     parser.add_argument(
         "--workers", type=positive_int, default=1, metavar="N", help="Luigi worker processes (default: 1)"
     )
@@ -87,61 +90,175 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="also write a machine-readable summary of the trace to PATH ('-' for stdout)",
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
-    parser.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    talk.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    supervisor = Supervisor().install()  # first: a signal at any later moment is recorded, never lost
+    try:
+        stdout_was_open = guard_standard_streams()
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.output == "-":
+            parser.error("argument -o/--output: '-' is not a report path (use -o /dev/stdout for standard output)")
+        try:
+            check_arguments(args, stdout_was_open)
+        except IRTraceError as exc:
+            say(f"{PROG}: error: {exc}")
+            return 1
+        result = supervisor.run(lambda: run_command(args))
+    finally:
+        supervisor.uninstall()
+    if result.stopped_by is not None:
+        clear_terminal_line()
+        written = ", ".join(_shown_path(path) for path in result.written)
+        say(f"{PROG}: interrupted after writing {written}" if written else f"{PROG}: interrupted; no report written")
+        return 128 + result.stopped_by
+    if result.killed_by is not None:
+        clear_terminal_line()
+        say(f"{PROG}: error: the run was killed by signal {result.killed_by}; no report written")
+        return 1
+    return result.code
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """The whole run after the checks: build the report, write the JSON summary, say what was done."""
+    from ir_trace.cache import default_cache_dir
+
     _setup_logging(args.quiet, args.verbose)
     started = time.monotonic()
     scratch = None
-    stop = StopOnSignals()
     try:
-        with stop:
-            _check_paths(args)
-            scratch = tempfile.mkdtemp(prefix=f"{PROG}-cache-") if args.no_cache else None
-            cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
-            outcome = run_pipeline(
-                Path(args.passes_dump),
-                Path(args.output),
-                args.context,
-                cache_dir,
-                args.workers,
-                progress=not args.quiet,
-                verbose=args.verbose,
-                against=Path(args.against) if args.against else None,
-            )
-            if args.json:
-                write_json_summary(args.json, outcome["trace"])
-            if stop.received:  # Luigi swallowed the KeyboardInterrupt (it does inside event callbacks)
-                print(f"{PROG}: interrupted after writing {_shown_path(outcome['report'])}", file=sys.stderr)
-                return 130
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; no report written", file=sys.stderr)
+        scratch = tempfile.mkdtemp(prefix=f"{PROG}-cache-") if args.no_cache else None
+        cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
+        outcome = run_pipeline(
+            Path(args.passes_dump),
+            Path(args.output),
+            args.context,
+            cache_dir,
+            args.workers,
+            progress=not args.quiet,
+            verbose=args.verbose,
+            against=Path(args.against) if args.against else None,
+        )
+        if args.json:
+            write_json_summary(args.json, outcome["trace"])
+    except KeyboardInterrupt:  # only where the run is not supervised (no fork): Python's own Ctrl-C
+        say(f"{PROG}: interrupted; no report written")
         return 130
     except IRTraceError as exc:
-        if stop.received:  # a worker stopped by the signal failed its task
-            print(f"{PROG}: interrupted; no report written", file=sys.stderr)
-            return 130
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        say(f"{PROG}: error: {exc}")
         return 1
     except Exception as exc:  # a bug or an unforeseen environment: still one line, never a traceback
         if args.verbose:
             traceback.print_exc()
-        print(
-            f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)",
-            file=sys.stderr,
-        )
+        say(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)")
         return 1
     finally:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
     if not args.quiet:
-        print(summary_line(outcome, time.monotonic() - started), file=sys.stderr)
+        say(summary_line(outcome, time.monotonic() - started))  # if stderr is gone, the report still counts
     return 0
+
+
+def say(line: str) -> None:
+    """One line on stderr; a closed or full stderr loses the line, never the run."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        sys.stderr = _Discard()
+
+
+class _Discard:
+    """Where messages go once stderr has failed (so nothing retries it at exit either)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def clear_terminal_line() -> None:
+    """Erase a progress bar the stopped run may have left on the terminal."""
+    try:
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[K")
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def guard_standard_streams() -> bool:
+    """Point a closed stdin, stdout or stderr at /dev/null; returns whether stdout was open.
+
+    Otherwise the next file opened would take the free descriptor, and a message meant for
+    stderr would land in it (the cache's database, say). Python leaves sys.stdout/sys.stderr
+    None for a descriptor that was closed at start; they get a working stream.
+    """
+    was_open = {}
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+            was_open[fd] = True
+        except OSError:
+            was_open[fd] = False
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - lives as long as the process
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    return was_open[1]
+
+
+def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> None:
+    """Everything that can be known wrong before the run, so a bad --json never costs the report."""
+    _check_paths(args)
+    outputs = [("-o", plan_output(Path(args.output), "-o"))]
+    if args.json not in (None, "-"):
+        outputs.append(("--json", plan_output(Path(args.json), "--json")))
+    dumps = [Path(d) for d in (args.passes_dump, args.against) if d is not None]
+    for label, plan in outputs:
+        _check_writable(label, plan)
+        _check_outside_dumps(label, plan, dumps)
+    if len(outputs) == 2 and outputs[0][1].identity() == outputs[1][1].identity():
+        raise OutputError(f"--json: {args.json} is the same file as -o {args.output}; give the summary its own name")
+    if args.json == "-":
+        if not stdout_was_open:
+            raise OutputError("--json: standard output is closed; give a file name instead of '-'")
+        if outputs[0][1].identity() == _stdout_identity():
+            raise OutputError(f"--json: '-' is standard output, where -o {args.output} goes too")
+
+
+def _check_writable(label: str, plan: OutputPlan) -> None:
+    where = plan.target if plan.stream else plan.target.parent
+    if not os.access(where, os.W_OK):
+        raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: permission denied")
+
+
+def _check_outside_dumps(label: str, plan: OutputPlan, dumps: list[Path]) -> None:
+    """An output inside a dump would overwrite a snapshot, or be read as one by the next run."""
+    target = Path(os.path.realpath(plan.target))
+    for dump in dumps:
+        folder = Path(os.path.realpath(dump))
+        if target == folder or folder in target.parents:
+            raise OutputError(f"{label}: {plan.path} is inside the dump directory {dump}; write it elsewhere")
+
+
+def _stdout_identity() -> tuple:
+    info = os.fstat(1)
+    return ("file", info.st_dev, info.st_ino)
 
 
 def _check_paths(args: argparse.Namespace) -> None:
@@ -151,6 +268,7 @@ def _check_paths(args: argparse.Namespace) -> None:
         ("output path", args.output),
         ("cache directory", args.cache_dir),
         ("dump directory", getattr(args, "against", None)),
+        ("--json path", args.json),
     ):
         if value is not None and printable_path(value) != value:
             raise IRTraceError(f"the {label} is not valid UTF-8: {printable_path(value)} (rename it)")
@@ -166,27 +284,26 @@ def run_pipeline(
     verbose: bool = False,
     against: Path | None = None,
 ) -> dict:
-    """Build the report through Luigi's local scheduler; returns the run's outcome record.
+    """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
+    Results come from Luigi (the run's status, task events) and from the report's target.
     """
     import luigi
+    from luigi.execution_summary import LuigiStatusCode
 
+    from ir_trace.cache import open_cache
     from ir_trace.tasks import RenderComparison, RenderReport
-    from ir_trace.tasks.base import failure_key
-    from ir_trace.tasks.config import adopt_cache, shared_cache
+    from ir_trace.tasks.config import adopt_cache
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
-    _isolate_luigi_config(cache.directory, verbose)
-    run_id = uuid.uuid4().hex
+    _configure_luigi(cache.directory, verbose)
+    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context)
+    task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
+    before = task.output().written_state()
     bar = ProgressBar(progress)
-    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, run_id=run_id)
-    if against is None:
-        task = RenderReport(**common)
-    else:
-        task = RenderComparison(**common, against=str(against.absolute()))
-    with _progress_events(bar):
+    with _RunEvents(bar) as events:
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -195,23 +312,37 @@ def run_pipeline(
             log_level="DEBUG" if verbose else "CRITICAL",
         )
     bar.clear()
-    outcome = task.output().read()
-    if outcome is None:
-        failure = shared_cache().get(failure_key(run_id))
-        raise IRTraceError(
-            failure or f"the pipeline failed ({result.status.name}); rerun with --verbose for Luigi's log"
-        )
-    if not outcome["ok"]:
-        raise IRTraceError(outcome["error"])
-    return outcome
+    record = task.output().record()
+    if result.status not in (LuigiStatusCode.SUCCESS, LuigiStatusCode.SUCCESS_WITH_RETRY) or record is None:
+        raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
+    return {
+        **record["summary"],
+        "ok": True,
+        "report": str(output.absolute()),
+        "bytes": record["bytes"],
+        "pairs": record["pairs"],
+        "rediffed": events.count("rediffed"),
+        "reused": record["state"] == before,  # the report found current, not rewritten
+    }
+
+
+def _failed_without_reason(status: str, record: dict | None) -> str:
+    if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
+        return "the dump changed while the report was being built; run again"
+    return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"
 
 
 def write_json_summary(destination: str, trace: dict) -> None:
     text = json.dumps(trace, ensure_ascii=False, indent=2) + "\n"
-    if destination == "-":
+    if destination != "-":
+        write_output(Path(destination), text, label="--json")
+        return
+    try:
         sys.stdout.write(text)
-    else:
-        write_atomically(Path(destination), text)
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise OutputError(f"--json: cannot write the summary to standard output: {reason}") from exc
 
 
 def summary_line(outcome: dict, seconds: float) -> str:
@@ -242,10 +373,12 @@ def _comparison_body(outcome: dict) -> str:
 
 
 def _shown_path(path: str) -> str:
+    """Relative to the working directory when below it, else as given (`/dev/stdout`, not `../../dev/stdout`)."""
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(path)
     except ValueError:
         return path
+    return path if relative.startswith("..") else relative
 
 
 def _size(count: int) -> str:
@@ -256,7 +389,7 @@ def _size(count: int) -> str:
 
 def _setup_logging(quiet: bool, verbose: bool) -> None:
     """Our warnings as one plain line each; Luigi's loggers silent unless --verbose."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = MessageHandler(sys.stderr)  # erases the progress bar; drops what a closed stderr cannot take
     handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
     ours = logging.getLogger("ir_trace")
     ours.handlers[:] = [handler]
@@ -268,36 +401,94 @@ def _setup_logging(quiet: bool, verbose: bool) -> None:
         logger.propagate = verbose
 
 
-def _isolate_luigi_config(cache_dir: Path, verbose: bool) -> None:
-    """Ignore any luigi.cfg around the user: the command line alone decides what happens."""
+def _configure_luigi(cache_dir: Path, verbose: bool) -> None:
+    """Make the command line alone decide what this run does, whatever luigi.cfg is around.
+
+    Luigi reads its settings through one LuigiConfigParser (`luigi.configuration.get_config()`),
+    loaded from /etc/luigi/luigi.cfg, ./luigi.cfg and $LUIGI_CONFIG_PATH. Values set on that parser
+    with its public `set` take precedence over every file it read, so every setting that changes
+    how a local run behaves is set here (the log level is an argument of `luigi.build`), and every
+    task parameter is passed explicitly. Nothing is removed from the user's configuration.
+    """
     from luigi.configuration import get_config
 
-    config = get_config()
-    for section in config.sections():
-        config.remove_section(section)
     settings = {
         "ir_trace": {"cache_dir": str(cache_dir)},
-        "core": {"no_configure_logging": str(not verbose).lower()},
-        "worker": {"keep_alive": "false", "check_unfulfilled_deps": "false"},
+        "core": {
+            "no_configure_logging": str(not verbose).lower(),  # our own handlers print Luigi's log when asked
+            "logging_conf_file": "",
+            "parallel_scheduling": "false",
+            "autoload_range": "false",
+        },
+        "worker": {
+            "keep_alive": "false",
+            "check_unfulfilled_deps": "false",  # the tasks check their inputs themselves, and raise
+            "check_complete_on_run": "false",
+            "cache_task_completion": "false",
+            "force_multiprocessing": "false",
+            "task_process_context": "",
+            "timeout": "0",
+            "max_reschedules": "1",
+            "retry_external_tasks": "false",
+            "send_failure_email": "false",
+        },
+        "scheduler": {"record_task_history": "false", "batch_emails": "false", "retry_delay": "900"},
     }
+    config = get_config()
     for section, values in settings.items():
-        config.add_section(section)
         for name, value in values.items():
             config.set(section, name, value)
 
 
-class _progress_events:
-    """Feed the bar while Luigi runs: work planned by the report tasks, diffs and slices finished."""
+class _RunEvents:
+    """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
+
+    Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
+    exit. Tasks may run in forked worker processes, so counts live in shared memory and failure
+    reasons travel through a pipe.
+    """
+
+    COUNTS = ("rediffed",)
 
     def __init__(self, bar: ProgressBar):
+        import multiprocessing
+
         from luigi import Event
 
         from ir_trace.tasks import DiffPair, SliceFunctions
-        from ir_trace.tasks.base import PipelineTask
-        from ir_trace.tasks.report import WORK_PLANNED
+        from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
 
-        self.handlers = [(PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count))]
-        self.handlers += [(cls, Event.SUCCESS, lambda *_args: bar.advance()) for cls in (DiffPair, SliceFunctions)]
+        self.bar = bar
+        self._counts = multiprocessing.Array("l", len(self.COUNTS))
+        self._failures = multiprocessing.SimpleQueue()
+        self.handlers = [
+            (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
+            (DiffPair, Event.SUCCESS, lambda _task: (self._add("rediffed"), bar.advance())),
+            (SliceFunctions, Event.SUCCESS, lambda _task: bar.advance()),
+            (PipelineTask, Event.FAILURE, self._failed),
+            (PipelineTask, Event.BROKEN_TASK, self._failed),
+            (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
+            (PipelineTask, Event.TIMEOUT, self._failed),
+        ]
+
+    def _add(self, name: str) -> None:
+        with self._counts.get_lock():
+            self._counts[self.COUNTS.index(name)] += 1
+
+    def _failed(self, _task, exception) -> None:
+        from ir_trace.tasks.base import explain
+
+        self._failures.put(exception if isinstance(exception, str) else explain(exception))
+
+    def count(self, name: str) -> int:
+        return self._counts[self.COUNTS.index(name)]
+
+    def failure(self) -> str | None:
+        """The first failure's one-line reason, if a task failed."""
+        reasons = []
+        while not self._failures.empty():
+            reasons.append(self._failures.get())
+        return reasons[0] if reasons else None
 
     def __enter__(self):
         for cls, event, handler in self.handlers:
@@ -305,5 +496,6 @@ class _progress_events:
         return self
 
     def __exit__(self, *_exc):
+        self.bar.close()  # before any message, an interrupt's included
         for cls, event, handler in self.handlers:
-            cls._event_callbacks.get(cls, {}).get(event, set()).discard(handler)
+            cls.remove_event_handler(event, handler)

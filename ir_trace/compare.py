@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ir_trace import __version__
-from ir_trace.payload import EMPTY_DIFF, SCHEMA_VERSION
+from ir_trace.fingerprints import PAYLOAD_SCHEMA
+from ir_trace.payload import EMPTY_DIFF
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def build_comparison_payload(run_a: dict, run_b: dict, cross: dict[tuple[str, st
             )
         matches.append(entry)
     return {
-        "schema": SCHEMA_VERSION,
+        "schema": PAYLOAD_SCHEMA,
         "mode": "against",
         "generator": f"pypto-ir-trace {__version__}",
         "title": f"{run_a['title']} against {run_b['title']}",
@@ -98,7 +99,7 @@ def summarize_comparison(payload: dict) -> dict:
         "only_b": sum(1 for m in matches if m["status"] == "only-b"),
         "first_difference": (first["a"] or first["b"]) if first else None,
         "trace": {
-            "schema": SCHEMA_VERSION,
+            "schema": PAYLOAD_SCHEMA,
             "mode": "against",
             "generator": payload["generator"],
             "a": runs[0]["dump"],

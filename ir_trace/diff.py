@@ -1,25 +1,38 @@
-"""Line diff of two snapshots, with SPEC's alignment rules and intra-line change ranges.
+"""Line diff of two snapshots: hunks, the edited lines paired inside them, moved lines.
 
-The diff compares the printed text only. To stay fast on 10k-line snapshots it first matches
-top-level items (see `outline`) by name and diffs lines only inside items whose text
-differs; any valid edit script is correct, this one is just cheap to find.
+`templates/linediff.js` (`IRTraceDiff`, behind `Compare with`) computes the very same hunks,
+pairs, ranges and moves; `tests/test_linediff_js.py` holds the two to each other on every
+real sample. The steps, each bounded so any input diffs in near-linear time:
+
+1. Top-level functions are matched by key (`Class.method`) and lines are matched only inside
+   matched functions and the stretches between them (`matching.match_sequences`).
+2. In each replaced block, lines are paired to maximise their total similarity without
+   crossing (a dynamic programme); among equally similar pairings, lines equal but for their
+   indentation, then lines calling the same qualified operation, are preferred.
+3. A paired line's changed characters come from `intraline.changed_ranges`.
+4. A deleted line whose exact text is inserted elsewhere (once each, unpaired) is moved.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from dataclasses import dataclass
-from difflib import SequenceMatcher
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import islice
 
-from ir_trace.outline import Segment, outline
+from ir_trace.functions import slice_functions
+from ir_trace.intraline import changed_ranges
+from ir_trace.matching import match_sequences
 
-ALGORITHM_VERSION = "diff-3"
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
-_QUALIFIED_CALL = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")
-_MAX_TOKEN_PRODUCT = 250_000  # bounds the intra-line diff of very long lines
-_MAX_BLOCK_PRODUCT = 4_000_000  # bounds pairing inside one huge replaced block
+MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
+MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size
+SIMILAR = 1000  # of 2000: lines sharing less than half their words are never paired
+OPERATION_TOKENS = 500  # the operation a line calls is looked for among its first tokens only
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_CALL_TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
+_COMPUTE = object()  # default for the function lists: slice the snapshot here
+
+Ranges = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -28,19 +41,27 @@ class LinePair:
 
     a: int
     b: int
-    a_ranges: tuple[tuple[int, int], ...]
-    b_ranges: tuple[tuple[int, int], ...]
+    a_ranges: Ranges
+    b_ranges: Ranges
 
 
 @dataclass(frozen=True)
 class Hunk:
-    """Before lines [a0, a1) are replaced by after lines [b0, b1)."""
+    """Before lines [a0, a1) are replaced by after lines [b0, b1).
+
+    `moved`: (before line, after line) of the moved lines with either end in this hunk;
+    `no_eol`: whether each side's last line is in this hunk and lacks its final newline;
+    `bom`: whether each side starts with a byte order mark, when that differs and line 0 is here.
+    """
 
     a0: int
     a1: int
     b0: int
     b1: int
     pairs: tuple[LinePair, ...] = ()
+    moved: tuple[tuple[int, int], ...] = ()
+    no_eol: tuple[bool, bool] | None = None
+    bom: tuple[bool, bool] | None = field(default=None)
 
 
 def split_lines(text: str) -> tuple[list[str], bool]:
@@ -61,194 +82,248 @@ def diff_snapshots(
     b: list[str],
     a_eol: bool = True,
     b_eol: bool = True,
-    a_outline: list[Segment] | None = None,
-    b_outline: list[Segment] | None = None,
+    a_functions=_COMPUTE,
+    b_functions=_COMPUTE,
+    line_key: Callable[[str], str] | None = None,
 ) -> list[Hunk]:
-    """Hunks turning `a` into `b`, each replaced block aligned line by line.
+    """Hunks turning `a` into `b`.
 
-    Outlines of the two sides may be passed in when the caller already has them.
+    `a_functions` / `b_functions`: the snapshots' (key, start, end) functions as in the report
+    (None when a snapshot cannot be sliced); sliced here when not given. `line_key` maps a line
+    to the key it is compared by (lines with equal keys count as unchanged), so an ignore mode
+    can normalise lines; by default a line is its own key.
     """
-    a_keys, b_keys = _line_keys(a, a_eol), _line_keys(b, b_eol)
+    a_keys, b_keys = _line_keys(a, a_eol, line_key), _line_keys(b, b_eol, line_key)
     if a_keys == b_keys:
         return []
-    seg_a = a_outline if a_outline is not None else outline(a)
-    seg_b = b_outline if b_outline is not None else outline(b)
-    hunks = []
-    for a0, a1, b0, b1 in _merge_touching(_changed_blocks(a, b, a_keys, b_keys, seg_a, seg_b)):
-        pairs = tuple(
-            LinePair(a0 + i, b0 + j, *changed_ranges(a[a0 + i], b[b0 + j]))
-            for i, j in align_replace_block(a[a0:a1], b[b0:b1])
-        )
-        hunks.append(Hunk(a0, a1, b0, b1, pairs))
-    return hunks
+    fns_a = _functions(a) if a_functions is _COMPUTE else a_functions
+    fns_b = _functions(b) if b_functions is _COMPUTE else b_functions
+    blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b)
+    paired = [(block, _pair_block(a, b, *block)) for block in blocks]
+    moves = _moves(a, b, a_keys, b_keys, paired)
+    return [_hunk(a, b, a_eol, b_eol, block, pairs, moves) for block, pairs in paired]
 
 
-def _line_keys(lines: list[str], eol: bool) -> list:
+def _line_keys(lines: list[str], eol: bool, line_key: Callable[[str], str] | None = None) -> list:
     """A last line without "\\n" differs from the same line with one."""
+    if line_key is not None:
+        lines = [line_key(line) for line in lines]
     if lines and not eol:
         return lines[:-1] + [(lines[-1], "no newline at end of file")]
     return lines
 
 
-def _changed_blocks(
-    a: list[str], b: list[str], a_keys: list, b_keys: list, seg_a: list[Segment], seg_b: list[Segment]
-) -> list[tuple[int, int, int, int]]:
-    """Non-equal blocks: items matched by name, lines diffed only inside items that differ."""
-    names_a = [_segment_key(a, s) for s in seg_a]
-    names_b = [_segment_key(b, s) for s in seg_b]
-    blocks = []
-    for tag, i0, i1, j0, j1 in SequenceMatcher(None, names_a, names_b, autojunk=False).get_opcodes():
-        if tag == "equal":  # the same items in order: compare them one by one
-            spans = [((sa.start, sa.end), (sb.start, sb.end)) for sa, sb in zip(seg_a[i0:i1], seg_b[j0:j1])]
-        else:  # items added, removed or renamed: diff the lines of the whole stretch
-            spans = [(_lines_of(seg_a, i0, i1, len(a)), _lines_of(seg_b, j0, j1, len(b)))]
-        for (a0, a1), (b0, b1) in spans:
-            if a_keys[a0:a1] != b_keys[b0:b1]:
-                blocks += _line_blocks(a_keys, b_keys, a0, a1, b0, b1)
-    return blocks
+def _functions(lines: list[str]) -> list[tuple[str, int, int]] | None:
+    found = slice_functions(lines).functions
+    return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
-def _segment_key(lines: list[str], seg: Segment) -> str:
-    return f"{seg.kind}:{seg.cls}.{seg.name}" if seg.name else lines[seg.start].strip() if seg.end > seg.start else ""
+def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
+    """Non-equal blocks, touching ones merged: lines matched within matched functions and the
+    stretches between them."""
+    blocks: list[list[int]] = []
+    for a0, a1, b0, b1 in _segment_ranges(len(a_keys), len(b_keys), fns_a, fns_b):
+        if a_keys[a0:a1] == b_keys[b0:b1]:
+            continue
+        i, j = a0, b0
+        for mi, mj in [*match_sequences(a_keys, b_keys, MAX_LINE_EDITS, a0, a1, b0, b1), (a1, b1)]:
+            if mi > i or mj > j:
+                if blocks and blocks[-1][1] == i and blocks[-1][3] == j:
+                    blocks[-1][1], blocks[-1][3] = mi, mj
+                else:
+                    blocks.append([i, mi, j, mj])
+            i, j = mi + 1, mj + 1
+    return [tuple(block) for block in blocks]
 
 
-def _lines_of(segments: list[Segment], i0: int, i1: int, total: int) -> tuple[int, int]:
-    """Lines of segments [i0, i1); an empty range at the insertion point when there are none."""
-    if i0 < i1:
-        return segments[i0].start, segments[i1 - 1].end
-    at = segments[i0].start if i0 < len(segments) else total
-    return at, at
+def _segment_ranges(n: int, m: int, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
+    if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
+        return [(0, n, 0, m)]
+    keys_a, keys_b = [f[0] for f in fns_a], [f[0] for f in fns_b]
+    ranges, pa, pb = [], 0, 0
+    for i, j in match_sequences(keys_a, keys_b, MAX_LINE_EDITS):
+        (_ka, sa, ea), (_kb, sb, eb) = fns_a[i], fns_b[j]
+        ranges += [(pa, sa, pb, sb), (sa, ea, sb, eb)]
+        pa, pb = ea, eb
+    return ranges + [(pa, n, pb, m)]
 
 
-def _line_blocks(a_keys: list, b_keys: list, a0: int, a1: int, b0: int, b1: int) -> list:
-    matcher = SequenceMatcher(None, a_keys[a0:a1], b_keys[b0:b1], autojunk=(a1 - a0) + (b1 - b0) > 4000)
-    return [(a0 + i0, a0 + i1, b0 + j0, b0 + j1) for tag, i0, i1, j0, j1 in matcher.get_opcodes() if tag != "equal"]
+def _ordered(fns) -> bool:
+    return all(f[1] <= f[2] and (k == 0 or f[1] >= fns[k - 1][2]) for k, f in enumerate(fns))
 
 
-def _merge_touching(blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    merged: list[list[int]] = []
-    for a0, a1, b0, b1 in sorted(blocks):
-        if merged and merged[-1][1] == a0 and merged[-1][3] == b0:
-            merged[-1][1], merged[-1][3] = a1, b1
-        else:
-            merged.append([a0, a1, b0, b1])
-    return [tuple(m) for m in merged]
+# ---------- pairing inside a replaced block ----------
 
 
 def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
-    """Pairs (i, j) of lines of a replaced block that are the same line edited.
+    """Pairs (i, j) of the lines of one replaced block that are the same line edited."""
+    return _pair_block(a, b, 0, len(a), 0, len(b))
 
-    1. lines equal after removing leading whitespace pair up;
-    2. between those, lines calling the same qualified operation (`pl.add`) pair up;
-    3. what is left pairs in order when the lines share most of their tokens.
-    """
-    if not a or not b or len(a) * len(b) > _MAX_BLOCK_PRODUCT:
+
+def _pair_block(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """Optimal pairing; a block over MAX_PAIRING_CELLS is cut into diagonal chunks first."""
+    n, m = a1 - a0, b1 - b0
+    if not n or not m:
         return []
-    pairs: list[tuple[int, int]] = []
-    for gap in _anchored_gaps([s.lstrip() for s in a], [s.lstrip() for s in b], 0, len(a), 0, len(b), pairs):
-        ops_a = [_operation(line) or object() for line in a[gap[0] : gap[1]]]  # object(): never equal
-        ops_b = [_operation(line) or object() for line in b[gap[2] : gap[3]]]
-        for sub in _anchored_gaps(ops_a, ops_b, *gap, pairs, offset=True):
-            pairs += _similar_in_order(a, b, *sub)
-    return sorted(pairs)
-
-
-def _anchored_gaps(keys_a, keys_b, a0, a1, b0, b1, pairs, offset=False):
-    """Pair equal keys and yield the unpaired gaps between them."""
-    if offset:
-        base_a, base_b = a0, b0
-    else:
-        base_a = base_b = 0
-        keys_a, keys_b = keys_a[a0:a1], keys_b[b0:b1]
-    i = j = 0
-    for bi, bj, size in SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_matching_blocks():
-        yield base_a + i, base_a + bi, base_b + j, base_b + bj
-        pairs += [(base_a + bi + k, base_b + bj + k) for k in range(size)]
-        i, j = bi + size, bj + size
-
-
-def _operation(line: str) -> str | None:
-    """The qualified operation a line calls (`pl.add`), looked for right of an assignment first."""
-    _lhs, sep, rhs = line.partition(" = ")
-    match = _QUALIFIED_CALL.search(rhs if sep else line)
-    return match[1] if match else None
-
-
-def _similar_in_order(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    chunks = -(-n * m // MAX_PAIRING_CELLS)
     pairs = []
-    for i, j in zip(range(a0, a1), range(b0, b1)):
-        if _shares_most_tokens(a[i], b[j]):
-            pairs.append((i, j))
+    for c in range(chunks):
+        pairs += _pair_chunk(
+            a, b, a0 + n * c // chunks, a0 + n * (c + 1) // chunks, b0 + m * c // chunks, b0 + m * (c + 1) // chunks
+        )
     return pairs
 
 
-def _shares_most_tokens(x: str, y: str) -> bool:
-    if not x.strip() or not y.strip():
-        return False
-    return SequenceMatcher(None, _TOKEN.findall(x), _TOKEN.findall(y), autojunk=False).quick_ratio() >= 0.6
+def _pair_chunk(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """Non-crossing pairs of maximal total weight (a weighted longest common subsequence)."""
+    n, m = a1 - a0, b1 - b0
+    if not n or not m:
+        return []
+    prof_a, prof_b = [_profile(line) for line in a[a0:a1]], [_profile(line) for line in b[b0:b1]]
+    scale = 3 * min(n, m) + 1  # preferences add at most 3 per pair: they only break ties
+    best = [[0] * (m + 1)]
+    weights: dict[tuple[int, int], int] = {}
+    for i, (body_a, words_a, count_a) in enumerate(prof_a):
+        above, row = best[i], [0]
+        for j, (body_b, words_b, count_b) in enumerate(prof_b):  # _similarity, inlined: the hot loop
+            score = above[j + 1] if above[j + 1] > row[j] else row[j]
+            total = count_a + count_b
+            if body_a == body_b:
+                similarity = 2000
+            elif count_a and count_b and 4 * (count_a if count_a < count_b else count_b) >= total:
+                similarity = 4000 * len(words_a & words_b) // total
+            else:
+                similarity = 0
+            if similarity >= SIMILAR:
+                w = weights[i, j] = similarity * scale + _preference(a[a0 + i], b[b0 + j], prof_a[i], prof_b[j])
+                if above[j] + w > score:
+                    score = above[j] + w
+            row.append(score)
+        best.append(row)
+    return _trace_pairs(best, weights, a0, b0)
 
 
-def changed_ranges(a: str, b: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """Character ranges (UTF-16 offsets, as JavaScript counts) that differ between two lines."""
-    prefix = _common_prefix(a, b)
-    suffix = _common_prefix(a[prefix:][::-1], b[prefix:][::-1])
-    mid_a, mid_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
-    tokens_a, tokens_b = _TOKEN.findall(mid_a), _TOKEN.findall(mid_b)
-    if not tokens_a or not tokens_b or len(tokens_a) * len(tokens_b) > _MAX_TOKEN_PRODUCT:
-        ranges_a = [(prefix, prefix + len(mid_a))] if mid_a else []
-        ranges_b = [(prefix, prefix + len(mid_b))] if mid_b else []
-    else:
-        ranges_a, ranges_b = _token_ranges(tokens_a, tokens_b, prefix)
-    return _utf16(a, ranges_a), _utf16(b, ranges_b)
-
-
-def _common_prefix(x: str, y: str) -> int:
-    n = min(len(x), len(y))
-    if x[:n] == y[:n]:
-        return n
-    lo, hi = 0, n  # binary search on slices: C speed for 1,000-character lines
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if x[:mid] == y[:mid]:
-            lo = mid
+def _trace_pairs(best: list[list[int]], weights: dict, a0: int, b0: int) -> list[tuple[int, int]]:
+    """Walk the table back from its corner, preferring a pair, then skipping a line of `a`."""
+    pairs = []
+    i, j = len(best) - 1, len(best[0]) - 1
+    while i and j:
+        w = weights.get((i - 1, j - 1), 0)
+        if w and best[i][j] == best[i - 1][j - 1] + w:
+            i, j = i - 1, j - 1
+            pairs.append((a0 + i, b0 + j))
+        elif best[i][j] == best[i - 1][j]:
+            i -= 1
         else:
-            hi = mid - 1
-    return lo
+            j -= 1
+    pairs.reverse()
+    return pairs
 
 
-def _token_ranges(tokens_a: list[str], tokens_b: list[str], offset: int):
-    starts_a, starts_b = _starts(tokens_a, offset), _starts(tokens_b, offset)
-    ranges_a, ranges_b = [], []
-    for tag, i0, i1, j0, j1 in SequenceMatcher(None, tokens_a, tokens_b, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        if i1 > i0:
-            _extend(ranges_a, starts_a[i0], starts_a[i1])
-        if j1 > j0:
-            _extend(ranges_b, starts_b[j0], starts_b[j1])
-    return ranges_a, ranges_b
+_profiles: dict[str, tuple] = {}
+_operations: dict[str, str | None] = {}
 
 
-def _starts(tokens: list[str], offset: int) -> list[int]:
-    starts = [offset]
-    for token in tokens:
-        starts.append(starts[-1] + len(token))
-    return starts
+def _profile(line: str) -> tuple[str, frozenset, int]:
+    """(line without indentation, its set of words, their number), memoised: a line deleted by
+    one pass was usually inserted by the one before."""
+    found = _profiles.get(line)
+    if found is None:
+        body = line.lstrip(" \t")
+        words = frozenset(_WORD.findall(body))
+        found = (body, words, len(words))
+        if len(_profiles) >= 1 << 15:
+            _profiles.clear()
+        _profiles[line] = found
+    return found
 
 
-def _extend(ranges: list[tuple[int, int]], start: int, end: int) -> None:
-    if ranges and ranges[-1][1] == start:
-        ranges[-1] = (ranges[-1][0], end)
-    else:
-        ranges.append((start, end))
+def _similarity(pa: tuple, pb: tuple) -> int:
+    """2000 for lines equal but for indentation, else the Dice coefficient of their word sets
+    in 2000ths; 0 below SIMILAR (never paired)."""
+    if pa[0] == pb[0]:
+        return 2000
+    total = pa[2] + pb[2]
+    if not pa[2] or not pb[2] or 4 * min(pa[2], pb[2]) < total:  # even all of the smaller set is too little
+        return 0
+    similarity = 4000 * len(pa[1] & pb[1]) // total
+    return similarity if similarity >= SIMILAR else 0
 
 
-def _utf16(line: str, ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """Code point offsets to UTF-16 ones: each astral character before an offset counts twice."""
-    astral = [] if line.isascii() else [m.start() for m in _ASTRAL.finditer(line)]
-    if not astral:
-        return tuple(ranges)
-    return tuple((s + bisect_left(astral, s), e + bisect_left(astral, e)) for s, e in ranges)
+def _preference(x: str, y: str, px: tuple, py: tuple) -> int:
+    """Tie-breakers: 2 for lines equal but for indentation, 1 for calling the same operation."""
+    op_x = _operations[x] if x in _operations else _operations.setdefault(x, operation(px[0]))
+    op_y = _operations[y] if y in _operations else _operations.setdefault(y, operation(py[0]))
+    if len(_operations) >= 1 << 15:
+        _operations.clear()
+    return (2 if px[0] == py[0] else 0) + (1 if op_x is not None and op_x == op_y else 0)
+
+
+def operation(line: str) -> str | None:
+    """The first qualified operation a line calls (`pl.add`), right of an assignment when there
+    is one: a dotted chain of names followed by "(", found in one pass over the tokens."""
+    _lhs, sep, rhs = line.partition(" = ")
+    state, start, end, names = 0, 0, 0, 0  # state: 0 nothing, 1 after a name, 2 after its ".", 3 after spaces
+    for match in islice(_CALL_TOKEN.finditer(rhs if sep else line), OPERATION_TOKENS):
+        tok = match[0]
+        first = tok[0]
+        if first.isalpha() and first.isascii() or first == "_":
+            if state == 2:
+                names += 1
+            else:
+                start, names = match.start(), 1
+            state, end = 1, match.end()
+        elif tok == "." and state == 1:
+            state = 2
+        elif first in " \t\r\f\v" and state == 1:
+            state = 3
+        elif tok == "(" and state in (1, 3) and names >= 2:
+            return match.string[start:end]
+        else:
+            state = 0
+    return None
+
+
+# ---------- moved lines, end-of-file and byte-order marks ----------
+
+
+def _moves(a: list[str], b: list[str], a_keys: list, b_keys: list, paired: list) -> list[tuple[int, int]]:
+    """(deleted line, inserted line) pairs of one text moved: unpaired on both sides, the only
+    such line with that text on each side, and more than a bracket or two."""
+    gone: dict = {}
+    come: dict = {}
+    for (a0, a1, b0, b1), pairs in paired:
+        paired_a, paired_b = {i for i, _ in pairs}, {j for _, j in pairs}
+        for i in range(a0, a1):
+            if i not in paired_a and _substantial(a[i]):
+                gone[a_keys[i]] = -1 if a_keys[i] in gone else i
+        for j in range(b0, b1):
+            if j not in paired_b and _substantial(b[j]):
+                come[b_keys[j]] = -1 if b_keys[j] in come else j
+    return sorted((i, come[key]) for key, i in gone.items() if i >= 0 and come.get(key, -1) >= 0)
+
+
+def _substantial(line: str) -> bool:
+    return len(line) - line.count(" ") - line.count("\t") >= 3
+
+
+def _hunk(a, b, a_eol: bool, b_eol: bool, block, pairs, moves) -> Hunk:
+    a0, a1, b0, b1 = block
+    moved = tuple(m for m in moves if a0 <= m[0] < a1 or b0 <= m[1] < b1)
+    a_open = a1 == len(a) and a1 > a0 and not a_eol
+    b_open = b1 == len(b) and b1 > b0 and not b_eol
+    bom_a, bom_b = bool(a) and a[0].startswith("\ufeff"), bool(b) and b[0].startswith("\ufeff")
+    at_top = (a0 == 0 and a1 > 0) or (b0 == 0 and b1 > 0)
+    return Hunk(
+        a0,
+        a1,
+        b0,
+        b1,
+        tuple(LinePair(i, j, *changed_ranges(a[i], b[j])) for i, j in pairs),
+        moved,
+        (a_open, b_open) if a_open or b_open else None,
+        (bom_a, bom_b) if at_top and bom_a != bom_b else None,
+    )
 
 
 def count_changes(hunks: list[Hunk]) -> tuple[int, int]:
@@ -257,7 +332,14 @@ def count_changes(hunks: list[Hunk]) -> tuple[int, int]:
 
 
 def hunks_to_json(hunks: list[Hunk], b: list[str]) -> list:
-    """Payload form: [a0, a1, b0, b1, after_lines, [[ai, bi, a_ranges, b_ranges], ...]]."""
-    return [
-        [h.a0, h.a1, h.b0, h.b1, b[h.b0 : h.b1], [[p.a, p.b, p.a_ranges, p.b_ranges] for p in h.pairs]] for h in hunks
-    ]
+    """Payload form: [a0, a1, b0, b1, after_lines, pairs] plus, when there is any, an object of
+    extras: {"moved": [[ai, bj], ...], "no_eol": [a, b], "bom": [a, b]} (see `Hunk`)."""
+    out = []
+    for h in hunks:
+        row = [h.a0, h.a1, h.b0, h.b1, b[h.b0 : h.b1], [[p.a, p.b, p.a_ranges, p.b_ranges] for p in h.pairs]]
+        extras = {"moved": h.moved, "no_eol": h.no_eol, "bom": h.bom}
+        extras = {key: value for key, value in extras.items() if value}
+        if extras:
+            row.append(extras)
+        out.append(row)
+    return out

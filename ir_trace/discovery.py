@@ -7,7 +7,7 @@ message naming the exact file(s) and index.
 
 from __future__ import annotations
 
-import hashlib
+import logging
 import os
 import re
 import stat
@@ -16,10 +16,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
+from ir_trace.fingerprints import snapshot_digest
+
+log = logging.getLogger("ir_trace")
 
 FRONTEND = "00_frontend.py"
 _SNAPSHOT_NAME = re.compile(r"^(?P<index>[0-9]+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.(?P<ext>py|log)$")
 _EXPECTED = "expected 00_frontend.py, 01_after_<Pass>.py, ... with optional NN_after_<Pass>.log"
+# Suffixes an editor, a merge or a hand-made backup appends to a file name.
+_BACKUP_SUFFIXES = ("~", ".bak", ".orig", ".old")
+_NEAR_MISSES_SHOWN = 3  # names listed in the one warning line about stray copies
 _PRODUCE = (
     "produce one with compile(..., config=RunConfig(dump_passes=PassDumpLevel.CONCISE)) "
     "(lower() writes no dump; dump_passes=False disables it)"
@@ -56,13 +62,6 @@ class Manifest:
     def from_json(cls, data: dict) -> Manifest:
         return cls(data["dump"], data["title"], tuple(Snapshot(**s) for s in data["snapshots"]))
 
-    def digest(self) -> str:
-        """Identity of everything a report shows of this dump: where it is, every snapshot and log."""
-        digest = hashlib.sha256(f"{self.dump}\0{self.title}\0".encode())
-        for s in self.snapshots:
-            digest.update(f"{s.index}\0{s.name}\0{s.sha256}\0{s.log_file}\0{s.log}\0".encode())
-        return digest.hexdigest()
-
 
 def program_title(dump: Path) -> str:
     """The program's directory name: the parent of passes_dump/, else the dump directory itself."""
@@ -76,7 +75,7 @@ def read_snapshot_text(path: Path) -> tuple[str, str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {exc.start})") from None
-    return text, hashlib.sha256(data).hexdigest()
+    return text, snapshot_digest(data)
 
 
 def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], None] | None = None) -> Manifest:
@@ -86,7 +85,10 @@ def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], No
     """
     folder = Path(dump).absolute()
     _check_directory(folder)
-    snapshots, logs = _classify_entries(folder)
+    snapshots, logs, near_misses = _classify_entries(folder)
+    _judge_near_misses(folder, near_misses, snapshots, logs)
+    if not snapshots:
+        raise DumpError(_no_snapshots_message(folder))
     ordered = _check_indices(folder, snapshots)
     for index in logs:
         if index not in snapshots:
@@ -132,35 +134,110 @@ def _check_directory(folder: Path) -> None:
         raise DumpError(f"not a directory: {folder} (expected a passes_dump/ directory)")
 
 
-def _classify_entries(folder: Path) -> tuple[dict[int, tuple[str, str]], dict[int, str]]:
-    """Map index -> (file, pass name) for snapshots and index -> file for logs."""
+def _classify_entries(folder: Path) -> tuple[dict[int, tuple[str, str]], dict[int, str], list[tuple[str, str]]]:
+    """Map index -> (file, pass name) for snapshots and index -> file for logs; list (file, the name
+    it nearly is) for near-miss names. Hidden files and other extensions are not part of a dump."""
     try:
         names = sorted(os.listdir(folder))
     except OSError as exc:
         raise DumpError(f"cannot read directory {folder}: {exc.strerror or exc}") from None
     snapshots: dict[int, tuple[str, str]] = {}
     logs: dict[int, str] = {}
+    near_misses: list[tuple[str, str]] = []
     for file in names:
-        if file.startswith(".") or not file.endswith((".py", ".log")):
+        if file.startswith("."):
             continue
         if not _is_utf8(file):
-            raise DumpError(f"file name is not UTF-8: {printable_path(folder / file)} (rename it)")
-        match = _SNAPSHOT_NAME.match(file)
-        if (
-            not match
-            or (match["frontend"] and int(match["index"]) != 0)
-            or (match["name"] and int(match["index"]) == 0)
-        ):
-            raise DumpError(f"malformed snapshot name: {folder / file} ({_EXPECTED})")
+            if file.endswith((".py", ".log")):
+                raise DumpError(f"file name is not UTF-8: {printable_path(folder / file)} (rename it)")
+            continue
+        match = _proper_match(file)
+        if match is None:
+            nearly = near_miss_of(file)
+            if nearly is not None:
+                near_misses.append((file, nearly))
+            elif file.endswith((".py", ".log")):
+                raise DumpError(f"malformed snapshot name: {_shown_path(folder / file)} ({_EXPECTED})")
+            continue
         index = int(match["index"])
         table = snapshots if match["ext"] == "py" else logs
         if index in table:
             first = table[index][0] if match["ext"] == "py" else table[index]
             raise DumpError(f"duplicate snapshot index {index:02d} in {folder}: {first}, {file}")
         table[index] = (file, match["name"] or "frontend") if match["ext"] == "py" else file
-    if not snapshots:
-        raise DumpError(_no_snapshots_message(folder))
-    return snapshots, logs
+    return snapshots, logs, near_misses
+
+
+def _proper_match(name: str) -> re.Match | None:
+    """The parts of a well-formed snapshot or log name (00 is the frontend, every other index a pass)."""
+    match = _SNAPSHOT_NAME.fullmatch(name)  # `$` alone would let a trailing newline through
+    if match is None or bool(match["frontend"]) != (int(match["index"]) == 0):
+        return None
+    return match
+
+
+def near_miss_of(name: str) -> str | None:
+    """The well-formed name `name` nearly is, else None.
+
+    Near misses: surrounding whitespace or a newline (`05_after_X.py\n`), the extension in another
+    case (`05_after_X.PY`), a backup suffix (`05_after_X.py~`, `.bak`, `.orig`, `.old`), or several
+    of these. A compiler never writes them; a copy, a script or an editor does.
+    """
+    candidate = name.strip()
+    for suffix in _BACKUP_SUFFIXES:
+        candidate = candidate.removesuffix(suffix).strip()
+    stem, dot, extension = candidate.rpartition(".")
+    if dot:
+        candidate = f"{stem}.{extension.lower()}"
+    if candidate == name or _proper_match(candidate) is None:
+        return None
+    return candidate
+
+
+def _judge_near_misses(
+    folder: Path, near_misses: list[tuple[str, str]], snapshots: dict[int, tuple[str, str]], logs: dict[int, str]
+) -> None:
+    """A near miss that would supply a file the dump lacks, or a second file for an index, changes
+    what the report says: an error. A stray copy beside the very file it names changes nothing:
+    one warning line for all of them."""
+    strays = []
+    for file, nearly in near_misses:
+        match = _proper_match(nearly)
+        index, is_log = int(match["index"]), match["ext"] == "log"
+        present = logs.get(index) if is_log else snapshots.get(index, (None,))[0]
+        shown = _shown_path(folder / file)
+        if present is None:
+            what = f"the warning log of index {index:02d}" if is_log else f"snapshot index {index:02d}"
+            raise DumpError(
+                f"near-miss snapshot name: {shown} would be {nearly}, {what}, which the dump lacks; "
+                f"rename it to {nearly} or remove it"
+            )
+        if present != nearly:
+            raise DumpError(
+                f"near-miss snapshot name: {shown} would be {nearly}, a second file for index {index:02d} "
+                f"beside {present}; remove the one that does not belong"
+            )
+        strays.append(_shown_path(Path(file)))
+    if strays:
+        listed = ", ".join(strays[:_NEAR_MISSES_SHOWN])
+        more = f" and {len(strays) - _NEAR_MISSES_SHOWN} more" if len(strays) > _NEAR_MISSES_SHOWN else ""
+        log.warning(
+            "ignoring %d near-miss name%s in %s (%s%s): copies beside the snapshots they name, which the report uses",
+            len(strays),
+            "" if len(strays) == 1 else "s",
+            folder,
+            listed,
+            more,
+        )
+
+
+def _shown_path(path: Path) -> str:
+    """A path for a one-line message: quoted with escapes when it holds whitespace at its ends or
+    control characters (a newline would split the message)."""
+    text = str(path)
+    if text != text.strip() or path.name != path.name.strip() or not text.isprintable():
+        return repr(text)
+    return text
 
 
 def _is_utf8(name: str) -> bool:

@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from ir_trace import __version__
 from ir_trace.discovery import Manifest
+from ir_trace.fingerprints import PAYLOAD_SCHEMA
 
-SCHEMA_VERSION = 1
 EMPTY_DIFF = {"hunks": [], "inserted": 0, "deleted": 0}
 
 
@@ -95,7 +95,7 @@ def build_payload(
         passes.append(entry)
         previous_sha = snapshot.sha256
     return {
-        "schema": SCHEMA_VERSION,
+        "schema": PAYLOAD_SCHEMA,
         "generator": f"pypto-ir-trace {__version__}",
         "title": manifest.title,
         "dump": manifest.dump,

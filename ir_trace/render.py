@@ -1,4 +1,4 @@
-"""Turn a report payload into one self-contained HTML page and write it atomically."""
+"""Turn a report payload into one self-contained HTML page (written by `ir_trace.output`)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,11 @@ import base64
 import gzip
 import hashlib
 import json
-import os
 import re
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-
-from ir_trace.errors import IRTraceError
 
 # Inlined in this order, as one script element: each file's namespace is used by the ones after it.
 REPORT_SCRIPTS = (
@@ -48,14 +44,6 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
-
-
-def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
-    """Hash of every template source, so editing the viewer can never serve a stale report."""
-    digest = hashlib.sha256()
-    for name in files:
-        digest.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def payload_to_script_json(payload: dict) -> str:
@@ -119,45 +107,3 @@ def render_html(payload: dict) -> str:
         title=payload.get("title", "pypto-ir-trace"),
         payload_data=encode_payload(payload),
     )
-
-
-# Temp reports being written, for a signal handler that must exit without unwinding (see cli).
-PARTIAL_FILES: set[str] = set()
-
-
-def _file_mode() -> int:
-    """0o666 less the umask: a report is as private as the user's other new files."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def write_atomically(path: Path, text: str) -> int:
-    """Write via a temp file in the target directory, then rename; returns bytes written.
-
-    A failure at any point leaves an earlier file at `path` untouched and no temp file behind.
-    """
-    data = text.encode("utf-8")
-    directory = path.parent
-    if not directory.is_dir():
-        raise IRTraceError(f"output directory does not exist: {directory}")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise IRTraceError(f"cannot write report {path}: {exc.strerror or exc}") from exc
-    PARTIAL_FILES.add(tmp)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, _file_mode())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise IRTraceError(f"cannot write report {path}: {exc.strerror or exc}") from exc
-        raise
-    finally:
-        PARTIAL_FILES.discard(tmp)
-    return len(data)

@@ -1,101 +1,254 @@
-"""Stopping a run on SIGINT or SIGTERM without losing the interrupt or leaving a partial report."""
+"""Ending a run on SIGINT, SIGTERM or SIGHUP at once, cleanly, whatever it is doing.
+
+The command does its work in a child process that leads a process group of its own (Luigi's
+worker processes join it) and only supervises it. The supervisor's signal handler records the
+signal and nothing else; the supervisor then kills the whole group with SIGKILL, waits for it,
+removes every temp file the group announced before creating it (`ir_trace.output`), and exits
+128 + the signal: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
+
+Killing is safe where raising an exception at a random point is not: the cache is SQLite, whose
+commits survive a killed writer, and a report only appears through an atomic rename. Nothing can
+block the way out: the supervisor has no threads, queues or Luigi of its own, and the child ends
+with `os._exit` once its output is flushed, so multiprocessing never joins a queue's feeder
+thread at exit. A signal the command was started with ignored (`nohup`, `cmd &` in a script)
+stays ignored.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import os
+import select
+import shutil
 import signal
 import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from ir_trace.render import PARTIAL_FILES
+from ir_trace import output
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+_DRAIN_SECONDS = 10.0  # how long a killed group may take to close its end of the temp-name pipe
 
 
-class StopOnSignals:
-    """SIGTERM stops a run like Ctrl-C: a KeyboardInterrupt that removes the temp report on its way out.
+@dataclass
+class RunResult:
+    """How a supervised run ended."""
 
-    A KeyboardInterrupt can be lost: Luigi swallows one raised in an event callback, Python only prints
-    one raised in an at-fork hook (where a parent of forked workers spends its time) or a weakref
-    callback. So the handler does not raise inside a hook or callback it can see, and a SIGALRM checks
-    every CHECK_SECONDS that the interrupt is still unwinding towards `main`, raising it again only
-    when it was lost (never while it unwinds, so cleanup code runs once, undisturbed). `received`
-    keeps the signal for the exit code. Forked Luigi workers leave SIGINT (Ctrl-C reaches the whole
-    process group) to this process, which terminates them on its way out; on that SIGTERM a worker
-    removes its temp report and exits at once: unwinding would let Luigi record the failure in the
-    cache, whose connection the signal may have left mid-transaction.
-    """
+    code: int  # the child's exit code (meaningful when neither `stopped_by` nor `killed_by` is set)
+    stopped_by: int | None = None  # the stop signal that ended it
+    killed_by: int | None = None  # another signal that killed the child (out of memory, a crash)
+    written: list[str] = field(default_factory=list)  # outputs finished before it ended
 
-    CHECK_SECONDS = 0.05
-    forking = False  # True while os.fork runs its hooks (set by hooks registered once per process)
-    _watching_forks = False
+
+class Supervisor:
+    """Install first thing in `main`, so a signal at any moment of the command is recorded."""
 
     def __init__(self):
         self.received: int | None = None
-        self._raised: KeyboardInterrupt | None = None
-        self._pid = os.getpid()
+        self._honoured: list[int] = []
         self._previous: dict[int, object] = {}
-        self._closing = False
-        self._armed = False
+        self._wakeup: tuple[int, int] | None = None
 
-    @classmethod
-    def _watch_forks(cls) -> None:
-        if not cls._watching_forks and hasattr(os, "register_at_fork"):
-            os.register_at_fork(
-                before=lambda: setattr(cls, "forking", True),
-                after_in_parent=lambda: setattr(cls, "forking", False),
-                after_in_child=lambda: setattr(cls, "forking", False),
-            )
-            cls._watching_forks = True
-
-    def _handle(self, signum, frame):
-        if os.getpid() != self._pid:
-            if signum == signal.SIGINT:
-                return
-            for partial in list(PARTIAL_FILES):
-                with contextlib.suppress(OSError):
-                    os.unlink(partial)
-            os._exit(128 + signum)
-        if self._closing or (signum == signal.SIGALRM and self.received is None):
-            return
-        if signum != signal.SIGALRM:
-            self.received = signum
-        signal.setitimer(signal.ITIMER_REAL, self.CHECK_SECONDS)
-        self._armed = True
-        if self._unwinding() or self.forking or _inside_luigi_callback(frame):
-            return
-        self._raised = KeyboardInterrupt()
-        raise self._raised
-
-    def _unwinding(self) -> bool:
-        """Is the KeyboardInterrupt we raised being handled (a finally, except or __exit__ up the stack)?"""
-        exc, seen = sys.exc_info()[1], set()
-        while exc is not None and id(exc) not in seen:
-            if exc is self._raised:
-                return True
-            seen.add(id(exc))
-            exc = exc.__context__
-        return False
-
-    def __enter__(self):
-        try:
-            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
-                self._previous[signum] = signal.signal(signum, self._handle)
-        except ValueError:  # not the main thread: signals stay as they are
-            return self
-        self._watch_forks()
+    def install(self) -> Supervisor:
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                self._honoured.append(signum)
+                self._previous[signum] = signal.signal(signum, self._record)
         return self
 
-    def __exit__(self, *_exc):
-        self._closing = True
-        if self._armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+    def uninstall(self) -> None:
         for signum, handler in self._previous.items():
             signal.signal(signum, handler)
-        return False
+        self._previous.clear()
+
+    def _record(self, signum, _frame) -> None:
+        if self.received is None:
+            self.received = signum
+
+    def run(self, work: Callable[[], int]) -> RunResult:
+        """`work()` in a supervised child; in this process where fork is not available."""
+        if self.received is not None:
+            return RunResult(1, stopped_by=self.received)
+        if not hasattr(os, "fork"):
+            return self._run_here(work)
+        read_end, write_end = os.pipe()
+        wakeup_read, wakeup_write = os.pipe()
+        for fd in (read_end, wakeup_read, wakeup_write):
+            os.set_blocking(fd, False)
+        scratch = _scratch_directory()
+        previous_child_handler = signal.signal(signal.SIGCHLD, lambda *_: None)  # a handler, so the wakeup fd fires
+        previous_wakeup = signal.set_wakeup_fd(wakeup_write)
+        try:
+            pid = os.fork()
+        except OSError:
+            pid = None
+        if pid == 0:
+            self._child(work, write_end, scratch, (read_end, wakeup_read, wakeup_write))
+        try:
+            os.close(write_end)
+            if pid is None:
+                os.close(read_end)
+                return self._run_here(work)
+            try:
+                os.setpgid(pid, pid)  # the child does the same: whichever runs first makes the group
+            except OSError:
+                pass
+            return self._supervise(pid, read_end, wakeup_read)
+        finally:
+            signal.set_wakeup_fd(previous_wakeup)
+            signal.signal(signal.SIGCHLD, previous_child_handler)
+            for fd in (wakeup_read, wakeup_write):
+                os.close(fd)
+            if scratch:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+    def _run_here(self, work: Callable[[], int]) -> RunResult:
+        """No fork: Python's own handling (KeyboardInterrupt for SIGINT) while the work runs."""
+        self.uninstall()
+        return RunResult(work())
+
+    def _child(self, work: Callable[[], int], temps_fd: int, scratch: str | None, close: tuple[int, ...]) -> None:
+        code = 1
+        try:
+            try:
+                os.setpgid(0, 0)
+            except OSError:
+                pass
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            for signum in self._honoured:  # die at once: the supervisor cleans up after this group
+                signal.signal(signum, signal.SIG_DFL)
+            if hasattr(signal, "SIGTTOU"):  # a background group may still write to a `stty tostop` terminal
+                signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            for fd in close:
+                os.close(fd)
+            _stdin_from_devnull()  # a background group reading the terminal would be stopped
+            output.report_temps_to(temps_fd)
+            if scratch:
+                tempfile.tempdir = scratch  # throw-away caches go where the supervisor removes them
+            code = work()
+        except BaseException:  # noqa: B036 - nothing may escape the child but its exit code
+            code = 1
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (AttributeError, OSError, ValueError):
+                    pass
+            os._exit(code)
+
+    def _supervise(self, pid: int, temps_fd: int, wakeup_fd: int) -> RunResult:
+        records = _Records()
+        killed = False
+        ended = None
+        while ended is None:
+            if self.received is not None and not killed:
+                _kill_group(pid)
+                killed = True
+            select.select([temps_fd, wakeup_fd], [], [])
+            _drain(wakeup_fd)
+            records.read(temps_fd)
+            ended = _ended(pid)
+        _kill_group(pid)  # whatever the child left running (a worker on an error path) goes too
+        code, by_signal = ended if ended != _UNREAPED else _reap(pid)
+        records.read_to_end(temps_fd, time.monotonic() + _DRAIN_SECONDS)
+        os.close(temps_fd)
+        output.remove_partial_files(records.temps)
+        result = RunResult(code, written=records.written)
+        if self.received is not None:
+            result.stopped_by = self.received
+        elif by_signal is not None:
+            result.killed_by = by_signal
+            if by_signal in self._honoured:
+                result.stopped_by = by_signal
+        return result
 
 
-def _inside_luigi_callback(frame) -> bool:
-    while frame is not None:
-        if frame.f_code.co_name == "trigger_event" and "luigi" in frame.f_code.co_filename:
-            return True
-        frame = frame.f_back
-    return False
+_UNREAPED = ("ended", "not reaped")
+
+
+def _ended(pid: int):
+    """Has the child ended? Without reaping it where possible, so its pid stays its group's id
+    until the group has been killed."""
+    if hasattr(os, "waitid"):
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        return None if info is None else _UNREAPED
+    done, status = os.waitpid(pid, os.WNOHANG)
+    return _decode(status) if done else None
+
+
+def _reap(pid: int) -> tuple[int, int | None]:
+    _pid, status = os.waitpid(pid, 0)
+    return _decode(status)
+
+
+def _decode(status: int) -> tuple[int, int | None]:
+    """(exit code, None) for a normal exit; (1, signal) for a child a signal killed."""
+    if os.WIFSIGNALED(status):
+        return 1, os.WTERMSIG(status)
+    return os.waitstatus_to_exitcode(status), None
+
+
+class _Records:
+    """The child's announcements: `T<temp name>\\0` before creating it, `W<output>\\0` once written."""
+
+    def __init__(self):
+        self.temps: list[str] = []
+        self.written: list[str] = []
+        self._pending = b""
+        self.closed = False
+
+    def read(self, fd: int) -> None:
+        while not self.closed:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.closed = True
+                return
+            self._pending += chunk
+            *complete, self._pending = self._pending.split(b"\0")
+            for record in complete:
+                kind, name = record[:1], os.fsdecode(record[1:])
+                (self.temps if kind == b"T" else self.written).append(name)
+
+    def read_to_end(self, fd: int, deadline: float) -> None:
+        """Until every process of the killed group has closed its end (so none can still create a file)."""
+        while not self.closed and time.monotonic() < deadline:
+            select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            self.read(fd)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:  # already gone
+        pass
+
+
+def _drain(fd: int) -> None:
+    try:
+        while os.read(fd, 512):
+            pass
+    except BlockingIOError:
+        pass
+
+
+def _stdin_from_devnull() -> None:
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+    except OSError:
+        return
+    os.dup2(null, 0)
+    if null != 0:
+        os.close(null)
+
+
+def _scratch_directory() -> str | None:
+    try:
+        return tempfile.mkdtemp(prefix="pypto-ir-trace-run-")
+    except OSError:
+        return None

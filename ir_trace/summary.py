@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-SCHEMA_VERSION = 1
+from ir_trace.fingerprints import SUMMARY_SCHEMA
 
 
 def trace_summary(payload: dict) -> dict:
@@ -46,7 +46,7 @@ def trace_summary(payload: dict) -> dict:
             }
         )
     return {
-        "schema": SCHEMA_VERSION,
+        "schema": SUMMARY_SCHEMA,
         "generator": payload["generator"],
         "title": payload["title"],
         "dump": payload["dump"],

@@ -9,28 +9,30 @@ Layout of a sweep's output directory:
     OUT/.sweep/records/NAME.json       one program's result, written by its per-dump task
     OUT/.sweep/text/SHA256.txt.gz      each distinct snapshot text, so a later sweep that
                                        uses this one as --baseline can diff text, not just hashes
+    OUT/.sweep/claims/NAME.claim       present while a worker writes NAME.html (or the index)
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
 import re
-import stat
+import socket
 import time
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace import __version__
 from ir_trace.diff import count_changes, diff_snapshots, split_lines
-from ir_trace.discovery import program_title
+from ir_trace.discovery import printable_path, program_title
 from ir_trace.errors import IRTraceError
-from ir_trace.render import payload_to_script_json, render_page, template_digest, write_atomically
+from ir_trace.fingerprints import SWEEP_SCHEMA
+from ir_trace.output import write_output
+from ir_trace.render import payload_to_script_json, render_page
 
-SWEEP_SCHEMA = 1
 DUMP_DIR = "passes_dump"
 STATE_DIR = ".sweep"
 INDEX_FILES = ("index.html.j2", "index.js", "index.css")
@@ -49,6 +51,11 @@ class FoundDump:
     name: str
     dump: Path
     relative: str  # the program directory, relative to the root ("." for the root itself)
+
+    @property
+    def utf8(self) -> bool:
+        """False for a path with bytes that are not UTF-8: it cannot be named in sweep.json or a report."""
+        return printable_path(self.dump) == str(self.dump)
 
 
 def find_dumps(root: Path) -> list[FoundDump]:
@@ -138,29 +145,6 @@ def _duplicates(items: Iterable[str]) -> set[str]:
     return repeated
 
 
-def stat_fingerprint(dump: Path) -> str:
-    """Identity of a dump as the file system sees it: every entry's name, size and mtime_ns.
-
-    Cheap (no file is read) and the same in every process that looks at the same files, so
-    Luigi workers on several hosts agree on task identities. Content hashes still decide
-    what gets rediffed; this only decides whether a dump needs looking at again.
-    """
-    digest = hashlib.sha256()
-    try:
-        entries = sorted(os.scandir(dump), key=lambda entry: entry.name)
-    except OSError as exc:
-        digest.update(f"unreadable:{exc.errno}".encode())
-        entries = []
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=True)
-            kind = "d" if stat.S_ISDIR(info.st_mode) else "f"
-            digest.update(f"{entry.name}\0{kind}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
-        except OSError:
-            digest.update(f"{entry.name}\0?\n".encode())
-    return digest.hexdigest()[:32]
-
-
 # ---------- snapshot texts kept for later comparisons ----------
 
 
@@ -170,6 +154,10 @@ def text_store(out_dir: Path) -> Path:
 
 def records_dir(out_dir: Path) -> Path:
     return Path(out_dir) / STATE_DIR / "records"
+
+
+def claims_dir(out_dir: Path) -> Path:
+    return Path(out_dir) / STATE_DIR / "claims"
 
 
 def keep_text(store: Path, sha256: str, data: bytes) -> None:
@@ -199,6 +187,41 @@ def prune_texts(store: Path, wanted: set[str]) -> None:
 
 
 # ---------- one program's record ----------
+
+
+def valid_record(name: str, dump: str, report: str, summary: dict, passes: list[dict], work: dict) -> dict:
+    """A dump's result for sweep.json: its report, its counts and its passes."""
+    counts = {key: summary[key] for key in ("passes", "changed", "noop", "warnings", "inserted", "deleted")}
+    return {
+        "name": name,
+        "dump": dump,
+        "report": report,
+        "ok": True,
+        "error": None,
+        "summary": counts,
+        "passes": passes,
+        "work": work,
+    }
+
+
+def invalid_record(name: str, dump: str, error: str, work: dict | None = None) -> dict:
+    """A dump that could not be reported on: a result too, listed with its one-line error."""
+    return {
+        "name": name,
+        "dump": printable_path(dump),
+        "report": None,
+        "ok": False,
+        "error": error,
+        "summary": None,
+        "passes": None,
+        "work": work or {},
+    }
+
+
+def not_utf8_record(found: FoundDump) -> dict:
+    return invalid_record(
+        found.name, str(found.dump), f"directory name is not UTF-8: {printable_path(found.dump)} (rename it)"
+    )
 
 
 def pass_rows(manifest: dict, trace: dict) -> list[dict]:
@@ -251,11 +274,37 @@ def load_baseline(path: Path) -> dict:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise IRTraceError(f"baseline does not exist: {path} (pass the sweep.json of an earlier sweep)") from None
+    except IsADirectoryError:
+        raise IRTraceError(f"baseline is a directory: {path} (pass the sweep.json inside it)") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise IRTraceError(f"cannot read baseline {path}: {exc}") from None
     if not isinstance(data, dict) or data.get("schema") != SWEEP_SCHEMA or not isinstance(data.get("programs"), list):
         raise IRTraceError(f"not a sweep.json of schema {SWEEP_SCHEMA}: {path}")
+    for position, program in enumerate(data["programs"]):
+        problem = _baseline_program_problem(program)
+        if problem:
+            raise IRTraceError(f"baseline {path} is damaged: programs[{position}] {problem}")
     return data
+
+
+_PASS_KEYS = {"index": int, "name": str, "sha256": str}
+
+
+def _baseline_program_problem(program) -> str | None:
+    """What makes a baseline entry unusable for the comparison (a hand edit, a truncated copy), if anything."""
+    if not isinstance(program, dict):
+        return "is not an object"
+    if not isinstance(program.get("name"), str):
+        return "has no name"
+    if not isinstance(program.get("ok"), bool):
+        return f"({program['name']}) has no ok flag"
+    passes = program.get("passes")
+    if program["ok"] and not isinstance(passes, list):
+        return f"({program['name']}) has no passes"
+    for row in passes or []:
+        if not isinstance(row, dict) or any(not isinstance(row.get(k), kind) for k, kind in _PASS_KEYS.items()):
+            return f"({program['name']}) has a pass without index, name or sha256"
+    return None
 
 
 class TextSource:
@@ -451,10 +500,6 @@ def _index_row(program: dict) -> dict:
     return {key: program[key] for key in ("name", "status", "report", "error", "summary", "baseline", "dump")}
 
 
-def index_template_digest() -> str:
-    return template_digest(INDEX_FILES)
-
-
 def render_index(payload: dict) -> str:
     """index.html: template, styles, script and rows inline, like the reports."""
     return render_page(
@@ -468,5 +513,83 @@ def render_index(payload: dict) -> str:
 
 def write_sweep(out_dir: Path, sweep: dict) -> None:
     """index.html first, sweep.json last: sweep.json's presence marks the sweep complete."""
-    write_atomically(Path(out_dir) / "index.html", render_index(index_payload(sweep)))
-    write_atomically(Path(out_dir) / "sweep.json", json.dumps(sweep, indent=1, ensure_ascii=False) + "\n")
+    write_output(Path(out_dir) / "index.html", render_index(index_payload(sweep)))
+    write_output(Path(out_dir) / "sweep.json", json.dumps(sweep, indent=1, ensure_ascii=False) + "\n")
+
+
+# ---------- claims: one writer per output across hosts ----------
+
+CLAIM_WAIT = 600.0  # seconds a worker waits for another to finish writing the same output
+CLAIM_STALE = 3600.0  # a claim this old was left by a worker that died: it is broken
+_CLAIM_POLL = 0.2
+
+
+class Claim:
+    """The exclusive right to write one output in a directory that several hosts share.
+
+    Taken by creating a claim file with O_CREAT | O_EXCL, which is atomic on a local file system
+    and on NFS v3 or later: of two workers, exactly one creates it. The file names its holder
+    (host, pid, a random token); it is removed on release, only if it is still ours. A claim left
+    by a worker that died is broken once older than `stale` seconds (by renaming it aside, so
+    only one worker breaks it). `waited` tells the caller another worker held the claim first,
+    so the output may be complete by now.
+    """
+
+    def __init__(self, path: Path, wait: float = CLAIM_WAIT, stale: float = CLAIM_STALE):
+        self.path, self.wait, self.stale = Path(path), wait, stale
+        self.token = f"{socket.gethostname()} pid {os.getpid()} {uuid.uuid4().hex}"
+        self.waited = False
+
+    def __enter__(self) -> Claim:
+        deadline = time.monotonic() + self.wait
+        while not self._take():
+            self.waited = True
+            if time.monotonic() >= deadline:
+                raise IRTraceError(
+                    f"{self.path.stem} is still being written by {self._holder()} after {self.wait:.0f} s "
+                    f"(claim {self.path}); run again later, or delete the claim if that worker is gone"
+                )
+            time.sleep(_CLAIM_POLL)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self._holder() == self.token:
+            self.path.unlink(missing_ok=True)
+
+    def _take(self) -> bool:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            self._break_if_stale()
+            return False
+        except OSError as exc:
+            raise IRTraceError(f"cannot write to {self.path.parent}: {exc.strerror or exc}") from None
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(self.token)
+        return True
+
+    def _holder(self) -> str | None:
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def _break_if_stale(self) -> None:
+        try:
+            seen = os.stat(self.path)
+        except OSError:
+            return  # released meanwhile
+        if time.time() - seen.st_mtime < self.stale:
+            return
+        aside = self.path.with_name(f"{self.path.name}.stale-{uuid.uuid4().hex}")
+        try:
+            os.rename(self.path, aside)
+        except OSError:
+            return  # another worker broke it first
+        if os.stat(aside).st_ino != seen.st_ino:  # a fresh claim was taken meanwhile: give it back
+            try:
+                os.link(aside, self.path)
+            except OSError:
+                pass
+        aside.unlink(missing_ok=True)

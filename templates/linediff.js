@@ -1,22 +1,55 @@
-/* pypto-ir-trace: the line diff behind `Compare with`, a compact port of ir_trace/diff.py.
- * Match functions by name, then Myers (patience anchors beyond MAX_EDITS) inside the ones that
- * differ; pair the lines of a replaced block with diff.py's rules; emphasise changed characters.
- * Pure functions on line arrays: no DOM. Inlined first, before the viewer files, in the same script element. */
+/* pypto-ir-trace: the line diff behind `Compare with`, a step-for-step port of ir_trace/diff.py,
+ * ir_trace/matching.py and ir_trace/intraline.py: the same hunks, pairs, ranges and moves (the
+ * tests hold the two to each other on every real sample). Pure functions on line arrays: no DOM.
+ * Inlined first, before the viewer files, in the same script element. */
 const IRTraceDiff = (() => {
   'use strict';
 
-  const MAX_EDITS = 2000;           // Myers gives up beyond this many edits; patience anchors take over
-  const MAX_BLOCK_PRODUCT = 4e6;    // no pairing inside a huge replaced block (as diff.py)
-  const MAX_TOKEN_PRODUCT = 250000; // whole-middle emphasis for very long edited lines (as diff.py)
-  const TOKEN_SPLIT = /[\p{L}\p{N}_]+|\s+|[^\p{L}\p{N}_\s]/gu;
-  const QUALIFIED_CALL = /([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(/;
+  const QUICK_EDITS = 16;           // matching.py: a gap this close to its other side is matched at once
+  const MAX_DEPTH = 8;              // matching.py: anchor levels
+  const MAX_LINE_EDITS = 500;       // diff.py
+  const MAX_PAIRING_CELLS = 250000; // diff.py: bigger replaced blocks are paired in diagonal chunks
+  const SIMILAR = 1000;             // diff.py: of 2000
+  const OPERATION_TOKENS = 500;     // diff.py
+  const MAX_TOKEN_EDITS = 200;      // intraline.py
+  const CONTEXT_SPACES = 2;         // intraline.py
+  const CONTEXT_UNITS = 64;         // intraline.py
+  const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
+  const WORD = /[A-Za-z0-9_]+/g;
+  const isWord = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
+  const isSpace = (c) => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
 
-  /** Myers O(ND): append the matched (i, j) of a shortest edit script of a[a0,a1) -> b[b0,b1) to
-   *  `out` (flat, increasing). False, appending nothing, when it needs more than MAX_EDITS edits. */
-  function myers(a, b, a0, a1, b0, b1, out) {
+  /* ---------- matching.py ---------- */
+
+  /** Matched (i, j) of a[a0,a1) and b[b0,b1), appended flat and increasing to `out`. */
+  function matchSeq(a, b, a0, a1, b0, b1, maxEdits, out, depth = 0) {
+    while (a0 < a1 && b0 < b1 && a[a0] === b[b0]) out.push(a0++, b0++);
+    const tail = [];
+    while (a1 > a0 && b1 > b0 && a[a1 - 1] === b[b1 - 1]) tail.push(--a1, --b1);
+    if (a0 < a1 && b0 < b1) {
+      let found = myers(a, b, a0, a1, b0, b1, QUICK_EDITS);
+      const anchors = found === null && depth < MAX_DEPTH ? uniqueAnchors(a, b, a0, a1, b0, b1) : [];
+      if (anchors.length) {
+        let i = a0, j = b0;
+        for (let t = 0; t < anchors.length; t += 2) {
+          matchSeq(a, b, i, anchors[t], j, anchors[t + 1], maxEdits, out, depth + 1);
+          out.push(anchors[t], anchors[t + 1]);
+          i = anchors[t] + 1; j = anchors[t + 1] + 1;
+        }
+        matchSeq(a, b, i, a1, j, b1, maxEdits, out, depth + 1);
+      } else {
+        if (found === null && maxEdits > QUICK_EDITS) found = myers(a, b, a0, a1, b0, b1, maxEdits);
+        if (found) for (const x of found) out.push(x);
+      }
+    }
+    for (let t = tail.length - 2; t >= 0; t -= 2) out.push(tail[t], tail[t + 1]);
+    return out;
+  }
+
+  /** Myers O(ND): flat matches of a shortest edit script, or null beyond maxEdits edits. */
+  function myers(a, b, a0, a1, b0, b1, maxEdits) {
     const n = a1 - a0, m = b1 - b0;
-    if (!n || !m) return true;
-    const limit = Math.min(n + m, MAX_EDITS), off = limit + 1;
+    const limit = Math.min(n + m, maxEdits), off = limit + 1;
     const v = new Int32Array(2 * limit + 3);
     const trace = [];
     let found = -1;
@@ -30,56 +63,35 @@ const IRTraceDiff = (() => {
       }
       trace.push(v.slice(off - d, off + d + 1));
     }
-    if (found < 0) return false;
+    if (found < 0) return null;
     const back = [];
     let x = n, y = m;
     for (let d = found; d > 0; d--) {
       const prev = trace[d - 1], k = x - y;
       const pk = k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]) ? k + 1 : k - 1;
       const px = prev[pk + d - 1], py = px - pk;
-      while (x > px && y > py) back.push(--x, --y);
+      while (x > px && y > py) back.push(b0 + --y, a0 + --x);
       x = px; y = py;
     }
-    while (x > 0 && y > 0) back.push(--x, --y);
-    for (let t = back.length - 2; t >= 0; t -= 2) out.push(a0 + back[t], b0 + back[t + 1]);
-    return true;
+    while (x > 0 && y > 0) back.push(b0 + --y, a0 + --x);
+    return back.reverse();
   }
 
-  /** Matched (i, j) of a[a0,a1) and b[b0,b1), flat and increasing: common ends trimmed, then Myers;
-   *  when the middle is too different for that, lines unique to both sides anchor it (patience). */
-  function matchSeq(a, b, a0, a1, b0, b1, out, depth = 0) {
-    while (a0 < a1 && b0 < b1 && a[a0] === b[b0]) out.push(a0++, b0++);
-    const tail = [];
-    while (a1 > a0 && b1 > b0 && a[a1 - 1] === b[b1 - 1]) tail.push(--a1, --b1);
-    if (a0 < a1 && b0 < b1 && !myers(a, b, a0, a1, b0, b1, out) && depth < 8) {
-      const anchors = uniqueAnchors(a, b, a0, a1, b0, b1);
-      let i = a0, j = b0;
-      for (let t = 0; t < anchors.length; t += 2) {
-        matchSeq(a, b, i, anchors[t], j, anchors[t + 1], out, depth + 1);
-        out.push(anchors[t], anchors[t + 1]);
-        i = anchors[t] + 1; j = anchors[t + 1] + 1;
-      }
-      if (anchors.length) matchSeq(a, b, i, a1, j, b1, out, depth + 1);
-    }
-    for (let t = tail.length - 2; t >= 0; t -= 2) out.push(tail[t], tail[t + 1]);
-    return out;
-  }
-
-  /** Lines occurring once on each side, reduced to their longest run increasing on both sides. */
+  /** Items occurring once on each side, reduced to their longest run increasing on both sides. */
   function uniqueAnchors(a, b, a0, a1, b0, b1) {
-    const seen = new Map();     // value -> [count in a, position in a, count in b, position in b]
+    const seen = new Map();     // value -> [count in a, count in b, position in b]
     for (let i = a0; i < a1; i++) {
       const s = seen.get(a[i]);
-      if (s) s[0]++; else seen.set(a[i], [1, i, 0, -1]);
+      if (s) s[0]++; else seen.set(a[i], [1, 0, -1]);
     }
     for (let j = b0; j < b1; j++) {
       const s = seen.get(b[j]);
-      if (s) { s[2]++; s[3] = j; }
+      if (s) { s[1]++; s[2] = j; }
     }
     const cand = [];
     for (let i = a0; i < a1; i++) {
       const s = seen.get(a[i]);
-      if (s[0] === 1 && s[2] === 1) cand.push(i, s[3]);
+      if (s[0] === 1 && s[1] === 1) cand.push(i, s[2]);
     }
     const tails = [], tailAt = [], prev = new Int32Array(cand.length >> 1);
     for (let c = 0; c < cand.length >> 1; c++) {
@@ -93,83 +105,145 @@ const IRTraceDiff = (() => {
     return chain.reverse();
   }
 
-  /** Call fn(i0, i1, j0, j1) for every gap between matches (flat pairs) within [0,n) x [0,m). */
-  function forEachGap(matches, n, m, fn) {
-    let i = 0, j = 0;
-    for (let t = 0; t <= matches.length; t += 2) {
-      const mi = t < matches.length ? matches[t] : n, mj = t < matches.length ? matches[t + 1] : m;
-      if (mi > i || mj > j) fn(i, mi, j, mj);
-      i = mi + 1; j = mj + 1;
-    }
-  }
+  /* ---------- intraline.py ---------- */
 
-  function operation(line) {
-    const at = line.indexOf(' = ');
-    const m = QUALIFIED_CALL.exec(at >= 0 ? line.slice(at + 3) : line);
-    return m ? m[1] : null;
-  }
+  const tokens = (s) => s.match(TOKEN) || [];
 
-  function sharesMostTokens(x, y) {
-    if (!x.trim() || !y.trim()) return false;
-    const tx = x.match(TOKEN_SPLIT) || [], ty = y.match(TOKEN_SPLIT) || [];
-    const counts = new Map();
-    for (const t of ty) counts.set(t, (counts.get(t) || 0) + 1);
-    let common = 0;
-    for (const t of tx) {
-      const c = counts.get(t);
-      if (c) { common++; counts.set(t, c - 1); }
-    }
-    return (2 * common) / (tx.length + ty.length) >= 0.6;
-  }
-
-  /** SPEC's alignment rules inside one replaced block: lines equal after removing leading
-   *  whitespace pair up, then lines calling the same qualified operation, then the rest in order
-   *  when they share most of their tokens. Returns absolute [i, j] pairs, increasing. */
-  function alignBlock(a, b, a0, a1, b0, b1) {
-    const n = a1 - a0, m = b1 - b0, pairs = [];
-    if (!n || !m || n * m > MAX_BLOCK_PRODUCT) return pairs;
-    const sa = a.slice(a0, a1).map((s) => s.trimStart()), sb = b.slice(b0, b1).map((s) => s.trimStart());
-    const first = matchSeq(sa, sb, 0, n, 0, m, []);
-    for (let t = 0; t < first.length; t += 2) pairs.push([a0 + first[t], b0 + first[t + 1]]);
-    forEachGap(first, n, m, (g0, g1, h0, h1) => {
-      const oa = [], ob = [];
-      for (let i = g0; i < g1; i++) oa.push(operation(a[a0 + i]) || `\u0000a${i}`);
-      for (let j = h0; j < h1; j++) ob.push(operation(b[b0 + j]) || `\u0000b${j}`);
-      const second = matchSeq(oa, ob, 0, oa.length, 0, ob.length, []);
-      for (let t = 0; t < second.length; t += 2) pairs.push([a0 + g0 + second[t], b0 + h0 + second[t + 1]]);
-      forEachGap(second, oa.length, ob.length, (c0, c1, d0, d1) => {
-        for (let t = 0; t < Math.min(c1 - c0, d1 - d0); t++) {
-          const i = a0 + g0 + c0 + t, j = b0 + h0 + d0 + t;
-          if (sharesMostTokens(a[i], b[j])) pairs.push([i, j]);
-        }
-      });
-    });
-    return pairs.sort((x, y) => x[0] - y[0]);
-  }
-
-  /** Changed character ranges of an edited line (UTF-16 offsets): common ends trimmed, then tokens. */
+  /** Changed character ranges (UTF-16 offsets) of an edited line, token-aligned and slid. */
   function changedRanges(a, b) {
+    if (a === b) return [[], []];
     const n = Math.min(a.length, b.length);
-    let p = 0;
-    while (p < n && a.charCodeAt(p) === b.charCodeAt(p)) p++;
-    let s = 0;
-    while (s < n - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
-    const midA = a.slice(p, a.length - s), midB = b.slice(p, b.length - s);
-    const ta = midA.match(TOKEN_SPLIT) || [], tb = midB.match(TOKEN_SPLIT) || [];
-    if (!ta.length || !tb.length || ta.length * tb.length > MAX_TOKEN_PRODUCT) {
-      return [midA ? [[p, p + midA.length]] : [], midB ? [[p, p + midB.length]] : []];
-    }
-    const matches = matchSeq(ta, tb, 0, ta.length, 0, tb.length, []);
-    const keptA = new Uint8Array(ta.length), keptB = new Uint8Array(tb.length);
-    for (let t = 0; t < matches.length; t += 2) { keptA[matches[t]] = 1; keptB[matches[t + 1]] = 1; }
-    return [tokenRanges(ta, keptA, p), tokenRanges(tb, keptB, p)];
+    let head = 0;
+    while (head < n && a.charCodeAt(head) === b.charCodeAt(head)) head++;
+    let tail = 0;
+    while (tail < n - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) tail++;
+    const start = windowStart(a, tokenStart(a, b, head));
+    const [endA, endB] = windowEnd(a, b, a.length - tail, b.length - tail);
+    const ta = tokens(a.slice(start, endA)), tb = tokens(b.slice(start, endB));
+    const changedA = new Uint8Array(ta.length).fill(1), changedB = new Uint8Array(tb.length).fill(1);
+    const matches = matchSeq(ta, tb, 0, ta.length, 0, tb.length, MAX_TOKEN_EDITS, []);
+    for (let t = 0; t < matches.length; t += 2) { changedA[matches[t]] = 0; changedB[matches[t + 1]] = 0; }
+    slideRuns(ta, tb, changedA, changedB, [start === 0 ? 4 : 3, endA === a.length ? 4 : 3]);
+    return [charRanges(ta, changedA, start), charRanges(tb, changedB, start)];
   }
 
-  function tokenRanges(tokens, kept, pos) {
+  function tokenStart(a, b, p) {
+    if (p === 0) return 0;
+    for (const inClass of [isWord, isSpace]) {
+      const next = (p < a.length && inClass(a[p])) || (p < b.length && inClass(b[p]));
+      if (inClass(a[p - 1]) && next) {
+        while (p > 0 && inClass(a[p - 1])) p--;
+        return p;
+      }
+    }
+    return p;
+  }
+
+  const splitsPair = (s, k) => k > 0 && k < s.length && (s.charCodeAt(k) & 0xfc00) === 0xdc00 &&
+    (s.charCodeAt(k - 1) & 0xfc00) === 0xd800;
+
+  function windowStart(a, p) {
+    let q = p, t = 0;
+    for (; t < CONTEXT_SPACES; t++) {
+      q = q > 0 ? a.lastIndexOf(' ', q - 1) : -1;
+      if (q < 0) { q = 0; break; }
+    }
+    if (t === CONTEXT_SPACES) while (q > 0 && isSpace(a[q - 1])) q--;
+    let cap = Math.max(0, p - CONTEXT_UNITS);
+    if (splitsPair(a, cap)) cap++;
+    if (q >= cap) return q;
+    for (const inClass of [isWord, isSpace]) {
+      if (cap && inClass(a[cap - 1]) && inClass(a[cap])) {
+        while (cap < a.length && inClass(a[cap])) cap++;
+        return cap;
+      }
+    }
+    return cap;
+  }
+
+  function windowEnd(a, b, ea, eb) {
+    if (ea < a.length && (isWord(a[ea]) || isSpace(a[ea]))) {
+      const inClass = isWord(a[ea]) ? isWord : isSpace;
+      if ((ea && inClass(a[ea - 1])) || (eb && inClass(b[eb - 1]))) {
+        let run = 0;
+        while (ea + run < a.length && inClass(a[ea + run])) run++;
+        ea += run; eb += run;
+      }
+    }
+    let q = ea - 1, t = 0;
+    for (; t < CONTEXT_SPACES; t++) {
+      q = a.indexOf(' ', q + 1);
+      if (q < 0) { q = a.length; break; }
+    }
+    if (t === CONTEXT_SPACES) while (q < a.length && isSpace(a[q])) q++;
+    let cap = Math.min(a.length, ea + CONTEXT_UNITS);
+    if (splitsPair(a, cap)) cap--;
+    if (q > cap) {
+      for (const inClass of [isWord, isSpace]) {
+        if (cap < a.length && inClass(a[cap - 1]) && inClass(a[cap])) {
+          while (cap > 0 && inClass(a[cap - 1])) cap--;
+          break;
+        }
+      }
+      q = cap;
+    }
+    return [q, eb + q - ea];
+  }
+
+  function slideRuns(ta, tb, changedA, changedB, edges) {
+    let i = 0, j = 0;
+    for (;;) {
+      const nextA = changedA.indexOf(1, i), nextB = changedB.indexOf(1, j);
+      const step = Math.min((nextA < 0 ? ta.length : nextA) - i, (nextB < 0 ? tb.length : nextB) - j);
+      i += step; j += step;
+      if (i >= ta.length && j >= tb.length) return;
+      const runA = runEnd(changedA, i) - i, runB = runEnd(changedB, j) - j;
+      let shift;
+      if (runA && !runB) shift = slide(ta, changedA, changedB, i, i + runA, j, edges);
+      else if (runB && !runA) shift = slide(tb, changedB, changedA, j, j + runB, i, edges);
+      else shift = runA || runB ? 0 : 1;
+      i += runA + shift; j += runB + shift;
+    }
+  }
+
+  function runEnd(changed, start) {
+    const end = changed.indexOf(0, start);
+    return end < 0 ? changed.length : end;
+  }
+
+  function slide(toks, changed, other, s, e, at, edges) {
+    let left = 0;
+    while (s - left > 0 && at - left > 0 && !changed[s - left - 1] && !other[at - left - 1] &&
+           toks[s - left - 1] === toks[e - left - 1]) left++;
+    let right = 0;
+    while (e + right < toks.length && at + right < other.length && !changed[e + right] && !other[at + right] &&
+           toks[s + right] === toks[e + right]) right++;
+    if (!left && !right) return 0;
+    let best = -left, bestScore = -1;
+    for (let o = -left; o <= right; o++) {
+      const score = strength(toks, s + o, edges) + strength(toks, e + o, edges);
+      if (score > bestScore) { best = o; bestScore = score; }
+    }
+    changed.fill(0, s, e);
+    changed.fill(1, s + best, e + best);
+    return best;
+  }
+
+  function strength(toks, p, edges) {
+    if (p === 0) return edges[0];
+    if (p === toks.length) return edges[1];
+    const before = toks[p - 1], after = toks[p];
+    if (isSpace(before[0])) return 3;
+    if (isSpace(after[0]) || '([{'.includes(before) || ')]}'.includes(after)) return 2;
+    if (before === ',' || after === ',') return 1;
+    return 0;
+  }
+
+  function charRanges(toks, changed, pos) {
     const ranges = [];
-    for (let t = 0; t < tokens.length; t++) {
-      const end = pos + tokens[t].length;
-      if (!kept[t]) {
+    for (let t = 0; t < toks.length; t++) {
+      const end = pos + toks[t].length;
+      if (changed[t]) {
         if (ranges.length && ranges[ranges.length - 1][1] === pos) ranges[ranges.length - 1][1] = end;
         else ranges.push([pos, end]);
       }
@@ -178,37 +252,131 @@ const IRTraceDiff = (() => {
     return ranges;
   }
 
-  /** Line ranges to diff separately: functions matched by key, and the stretches between them
-   *  (diff.py's segment trick, which keeps 11k-line snapshots fast). */
-  function segmentRanges(A, B) {
-    const whole = [[0, A.lines.length, 0, B.lines.length]];
-    if (!A.fns || !B.fns || !ordered(A.fns) || !ordered(B.fns)) return whole;
-    const ka = A.fns.map((f) => f[0]), kb = B.fns.map((f) => f[0]);
-    const matched = matchSeq(ka, kb, 0, ka.length, 0, kb.length, []);
-    const ranges = [];
-    let pa = 0, pb = 0;
-    for (let t = 0; t < matched.length; t += 2) {
-      const fa = A.fns[matched[t]], fb = B.fns[matched[t + 1]];
-      ranges.push([pa, fa[1], pb, fb[1]], [fa[1], fa[2], fb[1], fb[2]]);
-      pa = fa[2]; pb = fb[2];
+  /* ---------- diff.py: pairing inside a replaced block ---------- */
+
+  const profiles = new Map();
+
+  function profile(line) {
+    let found = profiles.get(line);
+    if (!found) {
+      let k = 0;
+      while (k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
+      const body = line.slice(k), words = new Set(body.match(WORD) || []);
+      found = { body, words, op: undefined };
+      if (profiles.size >= 1 << 15) profiles.clear();
+      profiles.set(line, found);
     }
-    ranges.push([pa, A.lines.length, pb, B.lines.length]);
-    return ranges;
+    return found;
   }
+
+  function similarity(pa, pb) {
+    if (pa.body === pb.body) return 2000;
+    const ca = pa.words.size, cb = pb.words.size, total = ca + cb;
+    if (!ca || !cb || 4 * Math.min(ca, cb) < total) return 0;
+    const [small, large] = ca <= cb ? [pa.words, pb.words] : [pb.words, pa.words];
+    let common = 0;
+    for (const w of small) if (large.has(w)) common++;
+    const s = Math.floor((4000 * common) / total);
+    return s >= SIMILAR ? s : 0;
+  }
+
+  function preference(pa, pb) {
+    if (pa.op === undefined) pa.op = operation(pa.body);
+    if (pb.op === undefined) pb.op = operation(pb.body);
+    return (pa.body === pb.body ? 2 : 0) + (pa.op !== null && pa.op === pb.op ? 1 : 0);
+  }
+
+  /** diff.py's operation(): the first dotted chain of names followed by "(", right of " = ". */
+  function operation(line) {
+    const at = line.indexOf(' = ');
+    const text = at >= 0 ? line.slice(at + 3) : line;
+    let state = 0, start = 0, end = 0, names = 0;
+    TOKEN.lastIndex = 0;
+    for (let m, count = 0; count < OPERATION_TOKENS && (m = TOKEN.exec(text)) !== null; count++) {
+      const tok = m[0], first = tok[0];
+      if ((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z') || first === '_') {
+        if (state === 2) names++; else { start = m.index; names = 1; }
+        state = 1; end = m.index + tok.length;
+      } else if (tok === '.' && state === 1) state = 2;
+      else if (isSpace(first) && state === 1) state = 3;
+      else if (tok === '(' && (state === 1 || state === 3) && names >= 2) return text.slice(start, end);
+      else state = 0;
+    }
+    return null;
+  }
+
+  function pairBlock(a, b, a0, a1, b0, b1) {
+    const n = a1 - a0, m = b1 - b0, pairs = [];
+    if (!n || !m) return pairs;
+    const chunks = Math.ceil((n * m) / MAX_PAIRING_CELLS);
+    for (let c = 0; c < chunks; c++) {
+      pairChunk(a, b, a0 + Math.floor((n * c) / chunks), a0 + Math.floor((n * (c + 1)) / chunks),
+        b0 + Math.floor((m * c) / chunks), b0 + Math.floor((m * (c + 1)) / chunks), pairs);
+    }
+    return pairs;
+  }
+
+  /** Non-crossing pairs of maximal total weight; preferences (at most 3 a pair) break ties. */
+  function pairChunk(a, b, a0, a1, b0, b1, pairs) {
+    const n = a1 - a0, m = b1 - b0;
+    if (!n || !m) return;
+    const pa = [], pb = [];
+    for (let i = a0; i < a1; i++) pa.push(profile(a[i]));
+    for (let j = b0; j < b1; j++) pb.push(profile(b[j]));
+    const scale = 3 * Math.min(n, m) + 1, w = m + 1;
+    const best = new Float64Array((n + 1) * w), weights = new Map();
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < m; j++) {
+        let score = Math.max(best[i * w + j + 1], best[(i + 1) * w + j]);
+        const s = similarity(pa[i], pb[j]);
+        if (s) {
+          const weight = s * scale + preference(pa[i], pb[j]);
+          weights.set(i * w + j, weight);
+          score = Math.max(score, best[i * w + j] + weight);
+        }
+        best[(i + 1) * w + j + 1] = score;
+      }
+    }
+    const found = [];
+    let i = n, j = m;
+    while (i && j) {
+      const weight = weights.get((i - 1) * w + j - 1) || 0;
+      if (weight && best[i * w + j] === best[(i - 1) * w + j - 1] + weight) { i--; j--; found.push([a0 + i, b0 + j]); }
+      else if (best[i * w + j] === best[(i - 1) * w + j]) i--;
+      else j--;
+    }
+    for (let t = found.length - 1; t >= 0; t--) pairs.push(found[t]);
+  }
+
+  /* ---------- diff.py: blocks, moves, hunks ---------- */
 
   function ordered(fns) {
     for (let i = 0; i < fns.length; i++) if (fns[i][1] > fns[i][2] || (i && fns[i][1] < fns[i - 1][2])) return false;
     return true;
   }
 
-  /** Hunks (payload form) turning snapshot A into snapshot B; A, B = { lines, ids, fns }. */
-  function diffSnapshots(A, B) {
+  function segmentRanges(n, m, fnsA, fnsB) {
+    if (!fnsA || !fnsB || !fnsA.length || !fnsB.length || !ordered(fnsA) || !ordered(fnsB)) return [[0, n, 0, m]];
+    const ka = fnsA.map((f) => f[0]), kb = fnsB.map((f) => f[0]);
+    const matched = matchSeq(ka, kb, 0, ka.length, 0, kb.length, MAX_LINE_EDITS, []);
+    const ranges = [];
+    let pa = 0, pb = 0;
+    for (let t = 0; t < matched.length; t += 2) {
+      const fa = fnsA[matched[t]], fb = fnsB[matched[t + 1]];
+      ranges.push([pa, fa[1], pb, fb[1]], [fa[1], fa[2], fb[1], fb[2]]);
+      pa = fa[2]; pb = fb[2];
+    }
+    ranges.push([pa, n, pb, m]);
+    return ranges;
+  }
+
+  function changedBlocks(A, B) {
     const blocks = [];
-    for (const [a0, a1, b0, b1] of segmentRanges(A, B)) {
+    for (const [a0, a1, b0, b1] of segmentRanges(A.ids.length, B.ids.length, A.fns, B.fns)) {
       let same = a1 - a0 === b1 - b0;
       for (let t = 0; same && t < a1 - a0; t++) same = A.ids[a0 + t] === B.ids[b0 + t];
       if (same) continue;
-      const matches = matchSeq(A.ids, B.ids, a0, a1, b0, b1, []);
+      const matches = matchSeq(A.ids, B.ids, a0, a1, b0, b1, MAX_LINE_EDITS, []);
       let i = a0, j = b0;
       for (let t = 0; t <= matches.length; t += 2) {
         const mi = t < matches.length ? matches[t] : a1, mj = t < matches.length ? matches[t + 1] : b1;
@@ -219,11 +387,69 @@ const IRTraceDiff = (() => {
         i = mi + 1; j = mj + 1;
       }
     }
-    return blocks.map(([a0, a1, b0, b1]) => [
-      a0, a1, b0, b1, B.lines.slice(b0, b1),
-      alignBlock(A.lines, B.lines, a0, a1, b0, b1).map(([i, j]) => [i, j, ...changedRanges(A.lines[i], B.lines[j])]),
-    ]);
+    return blocks;
   }
 
-  return { diffSnapshots };
+  function substantial(line) {
+    let count = 0;
+    for (const ch of line) if (ch !== ' ' && ch !== '\t' && ++count >= 3) return true;
+    return false;
+  }
+
+  /** diff.py's _moves: [deleted line, inserted line] of one text, unpaired and unique on each side. */
+  function moves(A, B, paired) {
+    const gone = new Map(), come = new Map();
+    for (const [[a0, a1, b0, b1], pairs] of paired) {
+      const pairedA = new Set(pairs.map((p) => p[0])), pairedB = new Set(pairs.map((p) => p[1]));
+      for (let i = a0; i < a1; i++) {
+        if (!pairedA.has(i) && substantial(A.lines[i])) gone.set(A.ids[i], gone.has(A.ids[i]) ? -1 : i);
+      }
+      for (let j = b0; j < b1; j++) {
+        if (!pairedB.has(j) && substantial(B.lines[j])) come.set(B.ids[j], come.has(B.ids[j]) ? -1 : j);
+      }
+    }
+    const found = [];
+    for (const [id, i] of gone) if (i >= 0 && come.has(id) && come.get(id) >= 0) found.push([i, come.get(id)]);
+    return found.sort((x, y) => x[0] - y[0]);
+  }
+
+  function hunk(A, B, [a0, a1, b0, b1], pairs, moved) {
+    const a = A.lines, b = B.lines;
+    const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...changedRanges(a[i], b[j])])];
+    const extras = {};
+    const mine = moved.filter(([i, j]) => (a0 <= i && i < a1) || (b0 <= j && j < b1));
+    if (mine.length) extras.moved = mine;
+    const aOpen = a1 === a.length && a1 > a0 && A.eol === false, bOpen = b1 === b.length && b1 > b0 && B.eol === false;
+    if (aOpen || bOpen) extras.no_eol = [aOpen, bOpen];
+    const bomA = a.length > 0 && a[0].startsWith('\ufeff'), bomB = b.length > 0 && b[0].startsWith('\ufeff');
+    if (((a0 === 0 && a1 > 0) || (b0 === 0 && b1 > 0)) && bomA !== bomB) extras.bom = [bomA, bomB];
+    if (Object.keys(extras).length) row.push(extras);
+    return row;
+  }
+
+  /** Ids of both snapshots' lines compared by options.lineKey(line) (an ignore mode's normaliser):
+   *  lines with equal keys count as unchanged. A last line without "\n" (eol false) stays apart. */
+  function keyedIds(A, B, lineKey) {
+    const interned = new Map();
+    const idsOf = (S) => Int32Array.from(S.lines, (line, i) => {
+      const key = i === S.lines.length - 1 && S.eol === false ? `${lineKey(line)}\u0000no newline` : lineKey(line);
+      let id = interned.get(key);
+      if (id === undefined) interned.set(key, (id = interned.size));
+      return id;
+    });
+    return [{ ...A, ids: idsOf(A) }, { ...B, ids: idsOf(B) }];
+  }
+
+  /** Hunks (payload form, as diff.py's hunks_to_json) turning snapshot A into snapshot B;
+   *  A, B = { lines, ids, fns, eol }: ids equal exactly for equal lines (a last line without "\n"
+   *  apart), fns the report's [key, start, end] functions or null, eol false when the text does
+   *  not end with "\n". options.lineKey(line) -> string, when given, replaces the ids. */
+  function diffSnapshots(A, B, options = {}) {
+    if (options.lineKey) [A, B] = keyedIds(A, B, options.lineKey);
+    const paired = changedBlocks(A, B).map((block) => [block, pairBlock(A.lines, B.lines, ...block)]);
+    const moved = moves(A, B, paired);
+    return paired.map(([block, pairs]) => hunk(A, B, block, pairs, moved));
+  }
+
+  return { diffSnapshots, changedRanges, pairBlock };
 })();

@@ -1,7 +1,7 @@
-"""Shared Playwright fixtures and helpers for the browser tests (real headless Chromium).
+"""Helpers for the browser tests (real headless Chromium; the fixtures are in browser_plugin.py).
 
-One browser per session, a fresh context and page per test. `open_report` records console
-errors, page errors and every request that would leave the file (anything not file:/data:/blob:).
+`open_report` records console errors, page errors and every request that would leave the file
+(anything not file:/data:/blob:).
 """
 
 from __future__ import annotations
@@ -13,55 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-from harness import CHROMIUM, launch_chromium
+from conftest import REPO, SAMPLES  # noqa: F401  (SAMPLES: for the viewer tests)
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-SAMPLES = SHARED / "samples"
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
 # A function, not an expression: the report's CSP forbids the eval Playwright uses for strings.
 PAINTED = """() => (window.__irTrace && window.__irTrace.firstDiffPainted !== null)
                    || !document.getElementById('only-frontend').hidden"""
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-_shared: dict = {"users": 0}
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """One Chromium for the whole run. Each test module that imports this fixture gets its own
-    session-scoped copy, and Playwright's sync API allows one instance per thread: share it."""
-    if not Path(CHROMIUM).exists():  # a missing browser is a broken set-up, never a silent skip
-        pytest.fail(f"chromium not found at {CHROMIUM}: apt-get install chromium (or set IR_TRACE_CHROMIUM)")
-    if not _shared["users"]:
-        _shared["playwright"] = sync_api.sync_playwright().start()
-        _shared["browser"] = launch_chromium(_shared["playwright"])
-    _shared["users"] += 1
-    try:
-        yield _shared["browser"]
-    finally:
-        _shared["users"] -= 1
-        if not _shared["users"]:
-            _shared.pop("browser").close()
-            _shared.pop("playwright").stop()
-
-
-@pytest.fixture
-def context(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme="light")
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context):
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    page.close()
 
 
 @dataclass

@@ -45,7 +45,7 @@ def assert_error_line(result: subprocess.CompletedProcess, *needles: str) -> str
 
 
 def temp_files(folder: Path) -> list[str]:
-    """Leftovers of an atomic write (write_atomically names them .<report>.<random>.tmp)."""
+    """Leftovers of an atomic write (write_output names them .<report>.<random>.tmp)."""
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 

@@ -71,11 +71,34 @@ def test_console_script_matches_module_entry(demo_dump, tmp_path, cache_dir):
     assert payload_of(tmp_path / "r.html")["passes"][1]["name"] == "ConvertToSSA"
 
 
-@pytest.mark.parametrize("args", [[], ["--context", "-1"], ["--context", "x"], ["--workers", "0"], ["--bogus"]])
-def test_argument_errors_exit_2(demo_dump, args):
-    result = run_cli(*([demo_dump] if args else []), *args)
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--context", "-1"],
+        ["--context", "x"],
+        ["--workers", "0"],
+        ["--bogus"],
+        ["-q", "--verbose"],
+        ["--quiet", "--verbose"],
+        ["--cache-dir", "somewhere", "--no-cache"],
+        ["-o", "-"],
+        ["--output", "-"],
+    ],
+)
+def test_argument_errors_exit_2(demo_dump, tmp_path, args):
+    work = tmp_path / "work"
+    work.mkdir()
+    result = run_cli(*([demo_dump] if args else []), *args, cwd=work)
     assert result.returncode == 2
     assert "usage:" in result.stderr and "Traceback" not in result.stderr
+    assert list(work.iterdir()) == [], "an argument error wrote something"
+
+
+def test_conflicting_flags_name_both(demo_dump):
+    assert "argument --verbose: not allowed with argument -q/--quiet" in run_cli(demo_dump, "-q", "--verbose").stderr
+    assert "not allowed with argument --cache-dir" in run_cli(demo_dump, "--cache-dir", "x", "--no-cache").stderr
+    assert "-o /dev/stdout" in run_cli(demo_dump, "-o", "-").stderr  # says how to get standard output
 
 
 def expect_error(result, *fragments: str) -> None:
@@ -107,8 +130,55 @@ def test_failed_run_keeps_the_earlier_report(demo_dump, tmp_path, cache_dir):
 def test_output_directory_must_exist(demo_dump, tmp_path, cache_dir):
     expect_error(
         run_cli(demo_dump, "-o", tmp_path / "nope" / "r.html", "--cache-dir", cache_dir),
-        "output directory does not exist",
+        "-o: output directory does not exist",
+        str(tmp_path / "nope"),
     )
+
+
+def bad_output_cases(tmp_path: Path, dump: Path) -> list[tuple[list, tuple[str, ...]]]:
+    """(extra arguments, fragments of the one error line): each refused before anything runs."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.json").symlink_to("r.html")
+    return [
+        (["--json", "/nonexistent/t.json"], ("--json: output directory does not exist: /nonexistent",)),
+        (["--json", tmp_path / "sub"], ("--json: ", "is a directory")),
+        (["--json", tmp_path / "r.html"], ("--json: ", "is the same file as -o")),
+        (["--json", tmp_path / "sub" / ".." / "r.html"], ("--json: ", "is the same file as -o")),
+        (["--json", tmp_path / "link.json"], ("--json: ", "is the same file as -o")),
+        (["-o", dump / "00_frontend.py"], ("-o: ", "is inside the dump directory")),
+        (["-o", dump / "new.html"], ("-o: ", "is inside the dump directory")),
+        (["-o", dump / ".." / dump.name / "x.html"], ("-o: ", "is inside the dump directory")),
+        (["--json", dump / "t.json"], ("--json: ", "is inside the dump directory")),
+        (["-o", "/dev/stdout", "--json", "-"], ("--json: '-' is standard output, where -o /dev/stdout goes too",)),
+    ]
+
+
+def test_a_bad_output_is_refused_before_anything_is_written(demo_dump, tmp_path, cache_dir):
+    report = tmp_path / "r.html"
+    report.write_text("earlier report\n")
+    dump_files = {p.name: p.read_bytes() for p in demo_dump.iterdir()}
+    for extra, fragments in bad_output_cases(tmp_path, demo_dump):
+        args = ["-o", report, *extra] if extra[0] != "-o" else extra
+        result = run_cli(demo_dump, *args, "--cache-dir", cache_dir)
+        expect_error(result, *fragments)
+        assert report.read_text() == "earlier report\n", extra
+        assert {p.name: p.read_bytes() for p in demo_dump.iterdir()} == dump_files, extra
+        assert result.stdout == ""
+    assert not cache_dir.exists(), "the run started although an output was refused"
+
+
+def test_report_to_standard_output(demo_dump, tmp_path, cache_dir):
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "ir_trace", str(demo_dump), "-o", "/dev/stdout", "--cache-dir", str(cache_dir)],
+        capture_output=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert read_payload(result.stdout.decode("utf-8"))["passes"][1]["name"] == "ConvertToSSA"
+    assert result.stderr.decode().startswith("wrote /dev/stdout: 3 passes")
 
 
 def test_frontend_only_renders_and_says_so(tmp_path, cache_dir):

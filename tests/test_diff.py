@@ -45,7 +45,7 @@ def test_indentation_only_change_pairs_and_shows_the_whitespace():
     pairs = align_replace_block(["    x = pl.add(a, b)"], ["        x = pl.add(a, b)"])
     assert pairs == [(0, 0)]
     a_ranges, b_ranges = changed_ranges("    x = pl.add(a, b)", "        x = pl.add(a, b)")
-    assert a_ranges == () and b_ranges == ((4, 8),)
+    assert a_ranges == ((0, 4),) and b_ranges == ((0, 8),)  # the indentation token, replaced
 
 
 def test_lines_calling_the_same_operation_pair_up():
@@ -75,7 +75,8 @@ def test_long_lines_emphasise_one_annotation():
     a = "x = f(" + ", ".join(f"arg{i}" for i in range(300)) + ")"
     b = a.replace("arg150", "arg150__ssa_v0")
     a_ranges, b_ranges = changed_ranges(a, b)
-    assert a_ranges == () and [b[s:e] for s, e in b_ranges] == ["__ssa_v0"]
+    assert [a[s:e] for s, e in a_ranges] == ["arg150"]  # a renamed identifier is marked whole
+    assert [b[s:e] for s, e in b_ranges] == ["arg150__ssa_v0"]
 
 
 def test_ranges_count_utf16_units_like_javascript():
@@ -131,3 +132,14 @@ def test_a_line_without_an_operation_after_matched_ones_still_pairs():
     before = ["    out = pl.store(y, [i, 0], out)", "    return out"]
     after = ["    out__ssa_v1 = pl.store(y, [i, 0], out)", "    return out__ssa_v1"]
     assert align_replace_block(before, after) == [(0, 0), (1, 1)]
+
+
+def test_line_key_makes_lines_with_equal_keys_unchanged():
+    def without_ssa(line: str) -> str:
+        return line.replace("__ssa_v0", "")
+
+    before = ["x = pl.add(a, b)", "y = pl.mul(x, c)", "return y"]
+    after = ["x__ssa_v0 = pl.add(a, b)", "y = pl.mul(x__ssa_v0, d)", "return y"]
+    assert len(diff_snapshots(before, after)) == 1 and diff_snapshots(before, after)[0].a0 == 0
+    hunks = diff_snapshots(before, after, line_key=without_ssa)
+    assert [(h.a0, h.a1, h.b0, h.b1) for h in hunks] == [(1, 2, 1, 2)]

@@ -1,17 +1,29 @@
-"""The Luigi pipeline through its real scheduler: incremental reruns and the luigi entry point."""
+"""The Luigi pipeline: incremental reruns, the report as the tasks' output, failures that fail,
+and the real `luigi` command."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
+from pathlib import Path
 
 import luigi
 import pytest
-from conftest import REPO, generate_dump
+from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
+from harness import start_luigid
+from luigi.configuration import get_config
 
 from ir_trace.cli import run_pipeline
+from ir_trace.fingerprints import file_state
+from ir_trace.output import write_output
 from ir_trace.render import read_payload
-from ir_trace.tasks import DiffPair, SliceFunctions
+from ir_trace.tasks import DiffPair, ReportTarget, SliceFunctions
+from ir_trace.tasks import targets as targets_module
 
 
 @pytest.fixture
@@ -26,36 +38,45 @@ def ran():
         cls.event_handler(luigi.Event.SUCCESS)(record)
     yield seen
     for cls in (DiffPair, SliceFunctions):
-        cls._event_callbacks[cls][luigi.Event.SUCCESS].discard(record)
+        cls.remove_event_handler(luigi.Event.SUCCESS, record)
+
+
+def luigi_run(*args: str | os.PathLike, cwd: Path = REPO, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real `luigi` command on our tasks, reading the repository's shipped luigi.cfg (cwd)."""
+    return subprocess.run(
+        [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", *map(str, args), "--local-scheduler"],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+        timeout=300,
+    )
+
+
+# ---------- incremental reruns through the CLI's pipeline ----------
 
 
 def test_rerun_does_no_diff_work_and_one_change_rediffs_two_pairs(tmp_path, ran):
     dump = generate_dump(
         tmp_path / "p" / "passes_dump",
-        "--functions",
-        "6",
-        "--lines",
-        "12",
-        "--passes",
-        "12",
-        "--seed",
-        "5",
-        "--noop-ratio",
-        "0",
+        *("--functions", "6", "--lines", "12", "--passes", "12", "--seed", "5", "--noop-ratio", "0"),
     )
     cache, out = tmp_path / "cache", tmp_path / "r.html"
     first = run_pipeline(dump, out, 3, cache)
     assert first["rediffed"] == first["pairs"] == 12 and len([r for r in ran if r.startswith("DiffPair")]) == 12
+    assert not first["reused"]
 
     ran.clear()
+    written = file_state(out)
     second = run_pipeline(dump, out, 3, cache)
     assert ran == [] and second["rediffed"] == 0 and second["reused"]
+    assert file_state(out) == written and second["passes"] == first["passes"]
 
     middle = dump / sorted(p.name for p in dump.glob("06_after_*.py"))[0]
     middle.write_text(middle.read_text() + "# recompiled\n")
     third = run_pipeline(dump, out, 3, cache)
     diffs = sorted(r for r in ran if r.startswith("DiffPair"))
-    assert third["rediffed"] == 2 and len(diffs) == 2
+    assert third["rediffed"] == 2 and len(diffs) == 2 and not third["reused"]
     assert all(middle.name in r for r in diffs)
     assert [r for r in ran if r.startswith("SliceFunctions")] == ["SliceFunctions:>"]
 
@@ -73,46 +94,157 @@ def test_context_changes_the_report_not_the_diffs(tmp_path, ran, demo_dump):
     assert read_payload(out.read_text())["context"] == 0
 
 
+def test_a_rebuild_that_printed_the_same_text_revalidates_but_rewrites_nothing(tmp_path, ran, demo_dump):
+    cache, out = tmp_path / "cache", tmp_path / "r.html"
+    run_pipeline(demo_dump, out, 3, cache)
+    written = file_state(out)
+    ran.clear()
+    for snapshot in demo_dump.iterdir():
+        os.utime(snapshot, ns=(1, 1))  # new mtimes, same bytes
+    outcome = run_pipeline(demo_dump, out, 3, cache)
+    assert ran == [] and outcome["reused"] and outcome["rediffed"] == 0 and file_state(out) == written
+
+
+def test_an_edited_report_is_written_again(tmp_path, demo_dump):
+    cache, out = tmp_path / "cache", tmp_path / "r.html"
+    run_pipeline(demo_dump, out, 3, cache)
+    out.write_text("edited by hand", encoding="utf-8")
+    outcome = run_pipeline(demo_dump, out, 3, cache)
+    assert not outcome["reused"] and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
+
+
 def test_two_workers_build_the_same_report(tmp_path, demo_dump):
     one, two = tmp_path / "one.html", tmp_path / "two.html"
     run_pipeline(demo_dump, one, 3, tmp_path / "c1")
     outcome = run_pipeline(demo_dump, two, 3, tmp_path / "c2", workers=2)
-    assert outcome["ok"] and one.read_text() == two.read_text()
-
-
-def test_luigi_module_entry_point(tmp_path, demo_dump):
-    out = tmp_path / "r.html"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "luigi",
-            "--module",
-            "ir_trace.tasks",
-            "RenderReport",
-            "--dump",
-            str(demo_dump),
-            "--report",
-            str(out),
-            "--local-scheduler",
-            "--ir-trace-cache-dir",
-            str(tmp_path / "cache"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert out.is_file() and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
+    assert outcome["ok"] and outcome["rediffed"] == 2 and one.read_text() == two.read_text()
 
 
 def test_a_copy_of_the_dump_elsewhere_rewrites_the_report(tmp_path, demo_dump):
-    import shutil
-
     out, cache = tmp_path / "r.html", tmp_path / "cache"
     run_pipeline(demo_dump, out, 3, cache)
     copy = tmp_path / "elsewhere" / "passes_dump"
     shutil.copytree(demo_dump, copy)
     outcome = run_pipeline(copy, out, 3, cache)
     assert not outcome["reused"] and read_payload(out.read_text())["dump"] == str(copy)
+
+
+def test_the_cli_ignores_a_stray_luigi_cfg(tmp_path, demo_dump):
+    stray = tmp_path / "elsewhere-cache"
+    (tmp_path / "luigi.cfg").write_text(
+        f"[ir_trace]\ncache_dir = {stray}\n\n[worker]\ncheck_complete_on_run = true\ntimeout = 1\n\n"
+        "[core]\nlog_level = DEBUG\n",
+        encoding="utf-8",
+    )
+    result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "mine", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "mine").is_dir() and not stray.exists()
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("wrote r.html")  # no Luigi log
+
+
+# ---------- the report target ----------
+
+
+def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypatch):
+    """A concurrent run renames its report over ours between our rename and our record: the
+    record holds the state of the file we wrote, so the report is not current for our inputs."""
+    get_config().set("ir_trace", "cache_dir", str(tmp_path / "cache"))  # what the CLI does for its run
+    out = tmp_path / "r.html"
+
+    def write_then_lose_the_race(path, html, before_rename=None):
+        size = write_output(path, html, before_rename=before_rename)
+        write_output(path, "<html>dump B</html>")  # the other run's rename lands here
+        return size
+
+    monkeypatch.setattr(targets_module, "write_output", write_then_lose_the_race)
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
+    assert out.read_text() == "<html>dump B</html>"
+    assert not ReportTarget(str(out), "fingerprint-of-A").exists()
+
+    monkeypatch.undo()
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
+    assert ReportTarget(str(out), "fingerprint-of-A").exists()
+    assert not ReportTarget(str(out), "fingerprint-of-B").exists()
+
+
+# ---------- the real `luigi` command ----------
+
+
+def test_luigi_command_writes_the_report_and_reruns_nothing_until_a_snapshot_changes(tmp_path, demo_dump):
+    out, cache = tmp_path / "r.html", tmp_path / "cache"
+    args = ("RenderReport", "--dump", demo_dump, "--report", out, "--ir-trace-cache-dir", cache)
+    first = luigi_run(*args)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
+    written, first_bytes = file_state(out), out.read_bytes()
+
+    again = luigi_run(*args, "--log-level", "INFO")
+    assert again.returncode == 0 and file_state(out) == written
+    assert "Did not run any tasks" in again.stderr
+
+    snapshot = next(demo_dump.glob("03_after_*.py"))
+    snapshot.write_text(snapshot.read_text() + "# recompiled\n", encoding="utf-8")
+    changed = luigi_run(*args)
+    assert changed.returncode == 0 and file_state(out) != written and out.read_bytes() != first_bytes
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["missing dump", "invalid dump", "missing report directory", "bad --against"],
+)
+def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_dump, case):
+    broken = write_dump(tmp_path / "broken" / "passes_dump", [FRONTEND, FRONTEND])
+    (broken / "00_frontend.py").unlink()
+    report = tmp_path / "r.html"
+    task, reason = {
+        "missing dump": (
+            ["RenderReport", "--dump", tmp_path / "nonexistent"],
+            f"input directory does not exist: {tmp_path / 'nonexistent'}",
+        ),
+        "invalid dump": (["RenderReport", "--dump", broken], f"missing 00_frontend.py in {broken}"),
+        "missing report directory": (["RenderReport", "--dump", demo_dump], "output directory does not exist"),
+        "bad --against": (
+            ["RenderComparison", "--dump", demo_dump, "--against", tmp_path / "nope"],
+            f"input directory does not exist: {tmp_path / 'nope'}",
+        ),
+    }[case]
+    if case == "missing report directory":
+        report = tmp_path / "no-such-dir" / "r.html"
+    result = luigi_run(*task, "--report", report, "--ir-trace-cache-dir", tmp_path / "cache")
+    assert result.returncode == 3, result.stderr[-2000:]  # [retcode] task_failed in the shipped luigi.cfg
+    assert f"failed: {reason}" in result.stderr
+    assert not report.exists()
+
+
+def luigid_api(port: int, method: str, data: dict) -> dict:
+    query = urllib.parse.quote(json.dumps(data))
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/{method}?data={query}", timeout=30) as response:
+        return json.load(response)["response"]
+
+
+def test_luigid_shows_a_failed_task_with_its_one_line_reason(tmp_path):
+    state = tmp_path / "luigid"
+    state.mkdir()
+    luigid, port = start_luigid(state, cwd=tmp_path)
+    try:
+        result = subprocess.run(
+            [
+                *(sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "RenderReport"),
+                *("--dump", tmp_path / "nonexistent", "--report", tmp_path / "r.html"),
+                *("--ir-trace-cache-dir", tmp_path / "cache", "--scheduler-port", str(port)),
+                *("--scheduler-host", "127.0.0.1"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            timeout=300,
+        )
+        failed = luigid_api(port, "task_list", {"status": "FAILED"})
+        errors = [luigid_api(port, "fetch_error", {"task_id": task_id})["error"] for task_id in failed]
+    finally:
+        luigid.terminate()
+        luigid.wait(timeout=30)
+    assert result.returncode == 3, result.stderr[-2000:]
+    assert [task["name"] for task in failed.values()] == ["ValidateDump"]
+    assert errors == [json.dumps(f"input directory does not exist: {tmp_path / 'nonexistent'}")]

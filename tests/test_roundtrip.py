@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser_support import PAINTED, browser  # noqa: F401  (browser: fixture used by name)
+from browser_support import PAINTED
 from hostile_support import (
     PROG,
     assert_error_line,
@@ -123,7 +123,7 @@ def _copy(page, side: str) -> str:
 
 
 @pytest.mark.parametrize("seed", BROWSER_SEEDS)
-def test_copy_full_source_gives_back_every_snapshot_in_chromium(browser, tmp_path: Path, seed: int):  # noqa: F811
+def test_copy_full_source_gives_back_every_snapshot_in_chromium(browser, tmp_path: Path, seed: int):
     dump, texts = random_dump(tmp_path, seed)
     assert len(texts) >= 3, "choose a seed whose dump has passes"
     report = tmp_path / "report.html"

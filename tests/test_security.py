@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser_support import PAINTED, browser  # noqa: F401  (browser: fixture used by name)
+from browser_support import PAINTED
 from conftest import FRONTEND, write_dump
 from hostile_support import run
 
@@ -137,7 +137,7 @@ def _flat(text: str) -> str:
     return text.replace("\u2028", "").replace("\u2029", "")
 
 
-def _open(browser, report: Path):  # noqa: F811
+def _open(browser, report: Path):
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -152,7 +152,7 @@ def _open(browser, report: Path):  # noqa: F811
     return context, page, record
 
 
-def test_hostile_ir_names_logs_and_directories_show_literally_and_run_nothing(browser, hostile_report, server):  # noqa: F811
+def test_hostile_ir_names_logs_and_directories_show_literally_and_run_nothing(browser, hostile_report, server):
     report, strings = hostile_report
     _url, hits = server
     context, page, record = _open(browser, report)
@@ -199,7 +199,7 @@ def test_hostile_ir_names_logs_and_directories_show_literally_and_run_nothing(br
     assert hits == [], f"the report reached the network: {hits}"
 
 
-def test_the_content_security_policy_blocks_every_kind_of_fetch(browser, hostile_report, server):  # noqa: F811
+def test_the_content_security_policy_blocks_every_kind_of_fetch(browser, hostile_report, server):
     """Try every way a page script can reach a server; the CSP must refuse each, the server see nothing."""
     report, _strings = hostile_report
     url, hits = server
@@ -237,8 +237,7 @@ def test_the_content_security_policy_blocks_every_kind_of_fetch(browser, hostile
                 };
                 const out = {};
                 for (const [name, attempt] of Object.entries(tries)) {
-                    const timeout = new Promise((_, f) => setTimeout(() => f(new Error('timeout')), 3000));
-                    try { await Promise.race([attempt(), timeout]); out[name] = 'allowed'; }
+                    try { await attempt(); out[name] = 'allowed'; }
                     catch (e) { out[name] = 'blocked'; }
                 }
                 return out;

@@ -12,24 +12,25 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from browser_support import browser  # noqa: F401  (the shared session browser fixture)
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid
 
 from ir_trace.errors import IRTraceError
+from ir_trace.fingerprints import dump_state
 from ir_trace.sweep import (
+    Claim,
     TextSource,
     compare_passes,
     compile_ignores,
     find_dumps,
     keep_text,
-    stat_fingerprint,
     unique_report_names,
 )
 
@@ -138,12 +139,12 @@ def test_unique_report_names_fall_back_to_numbers():
     assert unique_report_names([("p", "a__p"), ("p", "a/p")]) == ["a__p", "a__p-2"]
 
 
-def test_stat_fingerprint_is_stable_and_sees_rewrites(tmp_path):
+def test_dump_state_is_stable_and_sees_rewrites(tmp_path):
     dump = write_dump(tmp_path / "passes_dump", [FRONTEND, FRONTEND])
-    first = stat_fingerprint(dump)
-    assert stat_fingerprint(dump) == first
+    first = dump_state(dump)
+    assert dump_state(dump) == first
     os.utime(dump / "01_after_Pass1.py", ns=(1, 1))
-    assert stat_fingerprint(dump) != first
+    assert dump_state(dump) != first
 
 
 def _passes(texts: list[str], store: Path) -> list[dict]:
@@ -328,9 +329,7 @@ def test_ignore_makes_renumbered_names_count_as_the_same(tmp_path):
         "--baseline",
         tmp_path / "night1" / "sweep.json",
         "--ignore",
-        r"kb_inline\d+",
-        "--ignore",
-        "unused",
+        json.dumps([r"kb_inline\d+", "unused"]),
     )
     quiet = programs(tmp_path / "night3")["qwen"]
     assert quiet["status"] == "same" and quiet["baseline"]["ignored_passes"] == 2
@@ -343,29 +342,124 @@ def test_ignore_makes_renumbered_names_count_as_the_same(tmp_path):
     }
 
 
-def test_a_bad_baseline_fails_the_sweep_with_one_line(tmp_path):
-    env, root = luigi_env(tmp_path), tmp_path / "root"
-    write_dump(root / "p" / "passes_dump", [FRONTEND])
-    (tmp_path / "bogus.json").write_text("{}", encoding="utf-8")
+def failed_sweep(env: dict, root: Path, out: Path, *extra: str | os.PathLike) -> str:
+    """A sweep that must fail: exit code 3 ([retcode] task_failed), its output for the reason."""
     result = subprocess.run(
-        luigi_command(
-            "--root", root, "--out-dir", tmp_path / "out", "--baseline", tmp_path / "bogus.json", "--local-scheduler"
-        ),
+        luigi_command("--root", root, "--out-dir", out, *extra, "--local-scheduler"),
         env=env,
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=300,
     )
-    assert result.returncode == 3
-    assert f"not a sweep.json of schema 1: {tmp_path / 'bogus.json'}" in result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr
+    return result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "baseline, reason",
+    [
+        ("{}", "not a sweep.json of schema 1: {path}"),
+        ('{"schema": 1, "programs": [{"name": "p"}]}', "baseline {path} is damaged: programs[0] (p) has no ok flag"),
+        (
+            '{"schema": 1, "programs": [{"name": "p", "ok": true, "passes": [{"index": 0}]}]}',
+            "baseline {path} is damaged: programs[0] (p) has a pass without index, name or sha256",
+        ),
+    ],
+)
+def test_a_bad_baseline_fails_the_sweep_with_one_line(tmp_path, baseline, reason):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    write_dump(root / "p" / "passes_dump", [FRONTEND])
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text(baseline, encoding="utf-8")
+    output = failed_sweep(env, root, tmp_path / "out", "--baseline", bogus)
+    assert "failed: " + reason.format(path=bogus) + "\n" in output
+    assert "Traceback" not in output.split("failed: ")[-1]
     assert not (tmp_path / "out" / "sweep.json").exists()
 
 
-# ---------- two workers, one luigid ----------
+def test_the_baseline_is_normalised_before_comparing_with_the_file_being_written(tmp_path):
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "reports"
+    write_dump(root / "p" / "passes_dump", [FRONTEND])
+    sweep(env, root, out)
+    (tmp_path / "link.json").symlink_to(out / "sweep.json")
+    for spelling in (tmp_path / "reports" / ".." / "reports" / "sweep.json", tmp_path / "link.json"):
+        output = failed_sweep(env, root, out, "--baseline", spelling)
+        assert f"failed: --baseline {spelling} is the sweep.json this sweep overwrites" in output
 
 
-def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
+def test_an_out_dir_that_is_a_file_fails_with_one_line(tmp_path):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    write_dump(root / "p" / "passes_dump", [FRONTEND])
+    (tmp_path / "out").write_text("not a directory", encoding="utf-8")
+    output = failed_sweep(env, root, tmp_path / "out")
+    assert f"failed: --out-dir is not a directory: {tmp_path / 'out'}\n" in output
+    assert (tmp_path / "out").read_text(encoding="utf-8") == "not a directory"
+
+
+def test_an_io_fault_fails_the_task_while_an_invalid_dump_is_a_result(tmp_path):
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
+    generate_dump(root / "good" / "passes_dump", *SMALL, "--seed", "1")
+    write_dump(root / "broken" / "passes_dump", [FRONTEND, FRONTEND]).joinpath("00_frontend.py").unlink()
+    (out / "good.html").mkdir(parents=True)  # the report cannot be renamed into place
+    output = failed_sweep(env, root, out)
+    assert f"failed: {out / 'good.html'} is a directory" in output
+    assert not (out / "sweep.json").exists() and not list(out.glob(".*.tmp"))
+    (out / "good.html").rmdir()
+    sweep(env, root, out)
+    assert {name: p["status"] for name, p in programs(out).items()} == {"broken": "invalid", "good": "ok"}
+
+
+def test_any_directory_name_and_symlink_loops(tmp_path):
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
+    generate_dump(root / "fine" / "passes_dump", *SMALL, "--seed", "1")
+    latin1 = os.fsdecode(b"caf\xe9")  # a Latin-1 name: its bytes are not UTF-8
+    write_dump(root / latin1 / "passes_dump", [FRONTEND])
+    (root / "self").symlink_to("self")  # a loop ending nowhere
+    (root / "fine" / "up").symlink_to("..", target_is_directory=True)  # a loop back to the root
+    sweep(env, root, out)
+    entries = programs(out)
+    assert entries["fine"]["status"] == "ok"
+    odd = entries["caf"]
+    assert odd["status"] == "invalid" and odd["report"] is None
+    assert odd["error"] == f"directory name is not UTF-8: {root}/caf\\xe9/passes_dump (rename it)"
+    assert "caf" in (out / "index.html").read_text(encoding="utf-8")
+
+
+# ---------- claims ----------
+
+
+def test_a_claim_is_exclusive_released_and_broken_when_stale(tmp_path):
+    path = tmp_path / "claims" / "p.claim"
+    with Claim(path) as first:
+        assert first.token in path.read_text(encoding="utf-8")
+        with pytest.raises(IRTraceError, match=r"p is still being written by .* pid \d+"):
+            Claim(path, wait=0).__enter__()
+    assert not path.exists()
+    with Claim(path):
+        os.utime(path, (1, 1))  # as if its worker had died long ago
+        with Claim(path, wait=5, stale=60) as thief:
+            assert thief.waited and thief.token == path.read_text(encoding="utf-8")
+    assert not path.exists()
+
+
+# ---------- several workers (as on several hosts), one luigid ----------
+
+
+def watch_for_partial_reports(out: Path, stop: threading.Event, seen: list[str]) -> None:
+    """Read every visible report over and over while the sweep runs: each must be whole."""
+    while not stop.is_set():
+        for report in out.glob("*.html"):
+            try:
+                text = report.read_text(encoding="utf-8")
+            except (FileNotFoundError, IsADirectoryError):
+                continue
+            if not text.rstrip().endswith("</html>"):
+                seen.append(report.name)
+        stop.wait(0.05)
+
+
+def test_workers_with_their_own_caches_share_one_luigid_and_one_output_dir(tmp_path):
     env = luigi_env(tmp_path, log_level="INFO")
     root, out = tmp_path / "root", tmp_path / "out"
     for seed in range(1, 7):
@@ -373,29 +467,33 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
     state = tmp_path / "luigid"
     state.mkdir()
     luigid, port = start_luigid(state, env=env, cwd=tmp_path)
+    stop, partial = threading.Event(), []
+    watcher = threading.Thread(target=watch_for_partial_reports, args=(out, stop, partial))
+    watcher.start()
     try:
-        command = luigi_command(
-            "--root",
-            root,
-            "--out-dir",
-            out,
-            "--workers",
-            "1",
-            "--scheduler-host",
-            "127.0.0.1",
-            "--scheduler-port",
-            str(port),
-        )
         workers = [
-            subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for _ in range(2)
+            subprocess.Popen(
+                luigi_command(
+                    *("--root", root, "--out-dir", out, "--workers", "1"),
+                    *("--scheduler-host", "127.0.0.1", "--scheduler-port", port),
+                    *("--ir-trace-cache-dir", tmp_path / f"host{host}-cache"),  # each "host" its own local cache
+                ),
+                env=env,
+                cwd=REPO,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for host in range(3)
         ]
         logs = [worker.communicate(timeout=300)[0] for worker in workers]
         reported = done_tasks(port)
     finally:
+        stop.set()
+        watcher.join()
         luigid.terminate()
         luigid.wait(timeout=30)
-    assert [worker.returncode for worker in workers] == [0, 0], logs
+    assert [worker.returncode for worker in workers] == [0, 0, 0], logs
     done = [line for log in logs for line in log.splitlines() if re.search(r"\) done\s+Sweep(Dump)?\(", line)]
     per_dump = [re.search(r"name=(prog\d)", line)[1] for line in done if "SweepDump(" in line]
     assert sorted(per_dump) == [f"prog{n}" for n in range(1, 7)], "every report written exactly once"
@@ -403,12 +501,14 @@ def test_two_workers_against_one_luigid_share_the_sweep(tmp_path):
     assert sorted(programs(out)) == [f"prog{n}" for n in range(1, 7)]
     for n in range(1, 7):
         assert (out / f"prog{n}.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+    assert partial == [] and not list(out.glob(".*.tmp"))
+    assert not list((out / ".sweep" / "claims").iterdir()), "every claim released"
     progress = {
         task["params"]["name"]: (task["progress_percentage"], task["status_message"])
         for task in reported.values()
         if task["name"] == "SweepDump"
     }
-    assert progress["prog1"] == (100, "prog1: done")  # what luigid's web page shows
+    assert progress == {f"prog{n}": (100, f"prog{n}: done") for n in range(1, 7)}  # what luigid's page shows
     assert [t["status_message"] for t in reported.values() if t["name"] == "Sweep"] == [
         "6 programs: 0 diverged, 0 invalid, 0 new, 0 gone"
     ]
@@ -421,7 +521,7 @@ def row_names(page) -> list[str]:
     return page.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.name)")
 
 
-def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, browser):  # noqa: F811
+def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, browser):
     page = browser.new_page()
     errors, requests = [], []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

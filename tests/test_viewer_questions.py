@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Browser tests of the questions the viewer answers (issue 7), in real headless Chromium:
 function history, Compare with, Find, run against run, and warnings where they point.
 
@@ -13,23 +12,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser_support import (  # noqa: F401  (browser, context, page: fixtures used by name)
+from browser_support import (
     PAINTED,
     SAMPLES,
-    browser,
     build_report,
-    context,
     function_select,
     nav,
     open_report,
-    page,
     pane,
     pass_button,
     viewing,
     write_dump,
 )
-
-expect = pytest.importorskip("playwright.sync_api").expect
+from playwright.sync_api import expect
 
 TILE = "pl.Tile[[64, 128], pl.FP32]"
 ALLOC = "mem_0: pl.MemRef = pl.alloc(pl.MemorySpace.Vec, 0, 32768)"
@@ -423,7 +418,7 @@ def test_warning_gutter_marker_panel_link_and_new_vs_carried(trace_page, trace):
     assert scroller["y"] <= box["y"] and box["y"] + box["height"] <= scroller["y"] + scroller["height"]
 
 
-@pytest.mark.skipif(not (SAMPLES / "real_with_logs").is_dir(), reason="shared/samples not available")
+@pytest.mark.samples
 def test_real_logs_tell_new_from_carried(page, tmp_path):
     dump = SAMPLES / "real_with_logs" / "paged_attention_concise" / "passes_dump"
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))

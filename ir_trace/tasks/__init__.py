@@ -8,13 +8,14 @@ from ir_trace.tasks.config import ir_trace
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump
 from ir_trace.tasks.sweep import Sweep, SweepDump
-from ir_trace.tasks.targets import CacheTarget
+from ir_trace.tasks.targets import CacheTarget, ReportTarget
 
 __all__ = [
     "CacheTarget",
     "DiffPair",
     "RenderComparison",
     "RenderReport",
+    "ReportTarget",
     "SliceFunctions",
     "Sweep",
     "SweepDump",

@@ -1,26 +1,33 @@
-"""What every pipeline task shares: quiet failures recorded for the command that ran them."""
+"""What every pipeline task shares: a failure is raised, and explained in one line."""
 
 from __future__ import annotations
+
+import logging
 
 import luigi
 
 from ir_trace.errors import IRTraceError
-from ir_trace.tasks.config import shared_cache
 
-RUN_RECORD_SECONDS = 24 * 3600  # per-run entries (manifests, outcomes) are kept a day
+WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
+
+log = logging.getLogger("luigi-interface")
 
 
-def failure_key(run_id: str) -> str:
-    return f"failure/{run_id}"
+def explain(exception: BaseException) -> str:
+    """One line for a failure: our own errors say what to do; anything else names its type."""
+    if isinstance(exception, IRTraceError):
+        return str(exception)
+    return f"unexpected {type(exception).__name__}: {exception}"
 
 
 class PipelineTask(luigi.Task):
-    """A task whose failure message reaches the CLI as one line instead of a traceback."""
+    """A task that raises when it cannot produce its output, so Luigi marks it failed.
 
-    run_id = luigi.Parameter(default="", significant=False, description="the run this task serves")
+    The explanation Luigi keeps (shown by luigid, logged by `luigi`) is the one-line reason,
+    not a traceback.
+    """
 
     def on_failure(self, exception):
-        message = str(exception) if isinstance(exception, IRTraceError) else f"{self}: {exception!r}"
-        if self.run_id:
-            shared_cache().add(failure_key(self.run_id), message, expire=RUN_RECORD_SECONDS)
+        message = explain(exception)
+        log.error("%s failed: %s", self, message)
         return message

@@ -2,62 +2,46 @@
 
 from __future__ import annotations
 
-import os
-import time
 from itertools import zip_longest
 from pathlib import Path
 
 import luigi
 
-from ir_trace import __version__
-from ir_trace.diff import ALGORITHM_VERSION
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
+from ir_trace.fingerprints import dump_digest, report_fingerprint
 from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
-from ir_trace.render import render_html, template_digest, write_atomically
-from ir_trace.summary import SCHEMA_VERSION as SUMMARY_VERSION
+from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
-from ir_trace.tasks.base import RUN_RECORD_SECONDS, PipelineTask
-from ir_trace.tasks.config import shared_cache
-from ir_trace.tasks.snapshots import SLICER_VERSION, DiffPair, SliceFunctions, ValidateDump, load_snapshot, path_digest
-from ir_trace.tasks.targets import CacheTarget
-
-PROCESS_RUN_ID = f"{os.getpid()}-{time.time_ns()}"  # one `luigi --module` command is one run
-WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): how many tasks this report still needs
-OUTPUT_VERSION = "|".join([ALGORITHM_VERSION, SLICER_VERSION, f"summary-{SUMMARY_VERSION}", __version__])
+from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
+from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump, current_manifest, load_snapshot
+from ir_trace.tasks.targets import ReportTarget
 
 
-def outcome_key(run_id: str, *parts: str) -> str:
-    return f"outcome/{run_id}/{path_digest(*parts)}"
-
-
-def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b, run_id: str) -> DiffPair:
+def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
     return DiffPair(
-        before=str(manifest_a.path_of(a)),
-        before_sha=a.sha256,
-        after=str(manifest_b.path_of(b)),
-        after_sha=b.sha256,
-        run_id=run_id,
+        before=str(manifest_a.path_of(a)), before_sha=a.sha256, after=str(manifest_b.path_of(b)), after_sha=b.sha256
     )
 
 
-def chain_work(manifest: Manifest, run_id: str) -> tuple[list[DiffPair], list[SliceFunctions]]:
-    """One diff per adjacent pair of distinct snapshots, one slicing per distinct snapshot.
-
-    Listed in pipeline order, so Luigi slices snapshot k right after diffing into it, while
-    its text is still loaded.
-    """
+def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]]:
+    """One diff per adjacent pair of distinct snapshots, one slicing per distinct snapshot."""
     diffs, slices, seen = [], [], set()
     snapshots = manifest.snapshots
     for position, snapshot in enumerate(snapshots):
         before = snapshots[position - 1] if position else None
         if before and before.sha256 != snapshot.sha256 and (before.sha256, snapshot.sha256) not in seen:
             seen.add((before.sha256, snapshot.sha256))
-            diffs.append(diff_task(manifest, before, manifest, snapshot, run_id))
+            diffs.append(diff_task(manifest, before, manifest, snapshot))
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
-            slices.append(SliceFunctions(snapshot=str(manifest.path_of(snapshot)), sha=snapshot.sha256, run_id=run_id))
+            slices.append(SliceFunctions(snapshot=str(manifest.path_of(snapshot)), sha=snapshot.sha256))
     return diffs, slices
+
+
+def pipeline_order(diffs: list[DiffPair], slices: list[SliceFunctions]) -> list[PipelineTask]:
+    """Slicing snapshot k right after diffing into it, while its text is still loaded."""
+    return [task for pair in zip_longest(slices, diffs) for task in pair if task is not None]
 
 
 def assemble_payload(manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int) -> dict:
@@ -79,95 +63,59 @@ def load_result(task: DiffPair | SliceFunctions) -> dict:
     return result
 
 
-def read_manifest(target: CacheTarget) -> Manifest:
-    data = target.read()
-    if data is None or "error" in data:
-        raise IRTraceError((data or {}).get("error", "the dump's manifest was lost; run again"))
-    return Manifest.from_json(data)
+def cached_manifest(task: ValidateDump) -> Manifest | None:
+    """The manifest a validation left for the dump's current files, if any (never validates)."""
+    data = task.output().read()
+    return Manifest.from_json(data) if data is not None else None
+
+
+def check_report_directory(report: str) -> None:
+    """Fail before any work when the report could not be written anyway."""
+    directory = Path(report).absolute().parent
+    if not directory.is_dir():
+        raise IRTraceError(f"output directory does not exist: {directory}")
 
 
 class ReportWriter(PipelineTask):
-    """Shared by the report tasks: plan, schedule, then write the page unless it is up to date."""
+    """Shared by the report tasks: the report file is the output, current for its fingerprint."""
 
     report = luigi.Parameter(default="ir_trace.html", description="where to write the report")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
-    run_id = luigi.Parameter(default=PROCESS_RUN_ID)
 
-    def outcome_parts(self) -> tuple[str, ...]:
+    def fingerprint(self, manifests: list[Manifest]) -> str:
         raise NotImplementedError
 
     def output(self):
-        return CacheTarget(outcome_key(self.run_id, *self.outcome_parts()), expire=RUN_RECORD_SECONDS)
+        manifests = [cached_manifest(task) for task in luigi.task.flatten(self.requires())]
+        known = None not in manifests
+        return ReportTarget(self.report, self.fingerprint(manifests) if known else None)
 
-    def schedule(self, diffs: list[DiffPair], slices: list[SliceFunctions]):
-        """Record how many diffs this run must compute (first attempt only), then yield the work.
-
-        Luigi restarts `run` once the yielded work is done, so the plan is made only once.
-        """
-        plan_key = f"plan/{self.run_id}/{path_digest(*self.outcome_parts())}"
-        if shared_cache().get(plan_key) is None:
-            missing = [t for t in diffs + slices if not t.complete()]
+    def schedule(self, work: list[PipelineTask]):
+        """Yield the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
+        missing = [task for task in work if not task.complete()]
+        if missing:
             self.trigger_event(WORK_PLANNED, self, len(missing))
-            rediffed = sum(isinstance(t, DiffPair) for t in missing)
-            shared_cache().add(plan_key, {"rediffed": rediffed}, expire=RUN_RECORD_SECONDS)
-        yield [task for pair in zip_longest(slices, diffs) for task in pair if task is not None]
-        self.rediffed = (shared_cache().get(plan_key) or {}).get("rediffed", len(diffs))
-
-    def write_unless_current(self, fingerprint: str, build) -> dict:
-        """Write the page `build()` returns as (html, summary), unless an identical one is in place."""
-        target = Path(self.report).absolute()
-        fingerprint = path_digest(fingerprint, str(self.context), template_digest(), OUTPUT_VERSION)
-        marker_key = f"written/{path_digest(str(target))}"
-        marker = shared_cache().get(marker_key)
-        if marker and marker["fingerprint"] == fingerprint and file_state(target) == marker["state"]:
-            return {**marker["summary"], "ok": True, "bytes": marker["bytes"], "reused": True}
-        html, summary = build()
-        size = write_atomically(target, html)
-        shared_cache().put(
-            marker_key, {"fingerprint": fingerprint, "state": file_state(target), "bytes": size, "summary": summary}
-        )
-        return {**summary, "ok": True, "bytes": size, "reused": False}
-
-    def finish(self, outcome: dict, pairs: int = 0) -> None:
-        outcome.update(report=str(Path(self.report).absolute()), pairs=pairs, rediffed=getattr(self, "rediffed", 0))
-        self.output().write(outcome)
+            yield missing
 
 
 class RenderReport(ReportWriter):
-    """One dump's HTML report; its output records the outcome (summary or one-line error)."""
+    """One dump's HTML report. Its output is the report file, complete while it is current."""
 
     dump = luigi.Parameter(description="the passes_dump/ directory")
 
-    def outcome_parts(self) -> tuple[str, ...]:
-        return (self.dump, self.report)
-
     def requires(self):
-        return ValidateDump(dump=self.dump, run_id=self.run_id)
+        return ValidateDump(dump=self.dump)
+
+    def fingerprint(self, manifests: list[Manifest]) -> str:
+        return report_fingerprint(dump_digest(manifests[0]), self.context)
 
     def run(self):
-        try:
-            manifest = read_manifest(self.input())
-        except IRTraceError as exc:
-            self.finish({"ok": False, "error": str(exc), "dump": self.dump})
-            return
-        diffs, slices = chain_work(manifest, self.run_id)
-        yield from self.schedule(diffs, slices)
-        try:
-            outcome = self.write_unless_current(manifest.digest(), lambda: self._page(manifest, diffs, slices))
-        except IRTraceError as exc:
-            outcome = {"ok": False, "error": str(exc)}
-        self.finish({**outcome, "dump": self.dump}, pairs=len(diffs))
-
-    def _page(self, manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions]) -> tuple[str, dict]:
-        payload = assemble_payload(manifest, diffs, slices, self.context)
-        return render_html(payload), {**summarize(payload), "trace": trace_summary(payload)}
-
-
-def file_state(path: Path) -> list | None:
-    """Size and mtime: enough to notice a report replaced or edited since it was written (no inode,
-    so hosts sharing the reports over a network file system agree)."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return [stat.st_size, stat.st_mtime_ns]
+        check_report_directory(self.report)
+        manifest = current_manifest(self.dump)
+        diffs, slices = chain_work(manifest)
+        yield from self.schedule(pipeline_order(diffs, slices))
+        target = ReportTarget(self.report, self.fingerprint([manifest]))
+        if not target.exists():
+            payload = assemble_payload(manifest, diffs, slices, self.context)
+            summary = {**summarize(payload), "trace": trace_summary(payload)}
+            target.write(render_html(payload), {"summary": summary, "pairs": len(diffs)})

@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from functools import cached_property
 from pathlib import Path
 
 import luigi
 
-from ir_trace.diff import ALGORITHM_VERSION, count_changes, diff_snapshots, hunks_to_json, split_lines
-from ir_trace.discovery import discover_snapshots, read_snapshot_text
-from ir_trace.errors import DumpError, IRTraceError
+from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
+from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
+from ir_trace.errors import DumpError
+from ir_trace.fingerprints import diff_key, dump_state, manifest_key, slice_key
 from ir_trace.functions import Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.outline import Segment, outline
-from ir_trace.tasks.base import RUN_RECORD_SECONDS, PipelineTask
+from ir_trace.tasks.base import PipelineTask
 from ir_trace.tasks.targets import CacheTarget
-
-SLICER_VERSION = "slice-1"
-
-
-def path_digest(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
 class LoadedSnapshot:
@@ -40,6 +34,12 @@ class LoadedSnapshot:
             return analyse_structure(self.split[0])
         except UnsafeToSlice:
             return None
+
+    @cached_property
+    def functions(self) -> list[tuple[str, int, int]] | None:
+        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
+        found = slice_functions(self.split[0], self.structure).functions if self.structure else None
+        return None if found is None else [(f.key, f.start, f.end) for f in found]
 
     @cached_property
     def outline(self) -> list[Segment]:
@@ -73,19 +73,33 @@ def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
 
 
 class ValidateDump(PipelineTask):
-    """Validate a dump and record its manifest (or its one-line error) for this run."""
+    """Validate a dump and cache its manifest for as long as its files stay as they are.
 
-    dump = luigi.Parameter()
-    run_id = luigi.Parameter()
+    An invalid dump fails the task with the one-line reason.
+    """
+
+    dump = luigi.Parameter(description="the passes_dump/ directory")
 
     def output(self):
-        return CacheTarget(f"manifest/{self.run_id}/{path_digest(self.dump)}", expire=RUN_RECORD_SECONDS)
+        return CacheTarget(manifest_key(self.dump, dump_state(self.dump)))
 
     def run(self):
-        try:
-            self.output().write(discover_snapshots(self.dump, on_text=remember_text).to_json())
-        except IRTraceError as exc:
-            self.output().write({"error": str(exc)})
+        validate(self.dump, self.output())
+
+
+def validate(dump: str, target: CacheTarget) -> dict:
+    """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
+    leaves the manifest under the old state, where nothing finds it)."""
+    manifest = discover_snapshots(dump, on_text=remember_text).to_json()
+    target.write(manifest)
+    return manifest
+
+
+def current_manifest(dump: str) -> Manifest:
+    """The dump's manifest for its files as they are now: cached, else validated here."""
+    target = ValidateDump(dump=dump).output()
+    data = target.read()
+    return Manifest.from_json(data if data is not None else validate(dump, target))
 
 
 class DiffPair(PipelineTask):
@@ -97,12 +111,12 @@ class DiffPair(PipelineTask):
     after_sha = luigi.Parameter()
 
     def output(self):
-        return CacheTarget(f"diff/{ALGORITHM_VERSION}/{self.before_sha}/{self.after_sha}")
+        return CacheTarget(diff_key(self.before_sha, self.after_sha))
 
     def compute(self) -> dict:
         before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
         (a, a_eol), (b, b_eol) = before.split, after.split
-        hunks = diff_snapshots(a, b, a_eol, b_eol, before.outline, after.outline)
+        hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 
@@ -117,7 +131,7 @@ class SliceFunctions(PipelineTask):
     sha = luigi.Parameter()
 
     def output(self):
-        return CacheTarget(f"functions/{SLICER_VERSION}/{self.sha}")
+        return CacheTarget(slice_key(self.sha))
 
     def compute(self) -> dict:
         snapshot = load_snapshot(self.snapshot, self.sha)

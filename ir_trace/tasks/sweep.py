@@ -10,59 +10,72 @@ docs/sweeps.md has the measurements behind this choice.
 
 Completion lives next to the reports (shared storage), not in the per-host diskcache, so
 workers on several hosts agree on what is done: a dump is done when its record in
-OUT/.sweep/records/ carries the identity of its current files and its report is intact; the
-sweep is done when OUT/sweep.json carries the identity of all of them.
+OUT/.sweep/records/ carries its current fingerprint and its report is still the file written;
+the sweep is done when OUT/sweep.json carries the fingerprint of all of them. A claim file
+(OUT/.sweep/claims/) makes sure no two workers write the same report, or the index, at once.
+
+An invalid dump is a result (listed with its error); a bad argument or an I/O fault fails the task.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
 import types
-import uuid
 from pathlib import Path
 
 import luigi
 from luigi.task import flatten, getpaths
 
-from ir_trace import __version__
-from ir_trace.diff import ALGORITHM_VERSION
-from ir_trace.discovery import read_snapshot_text
-from ir_trace.errors import IRTraceError
-from ir_trace.render import template_digest, write_atomically
+from ir_trace.discovery import printable_path, read_snapshot_text
+from ir_trace.errors import DumpError, IRTraceError
+from ir_trace.fingerprints import dump_state, file_state, sweep_dump_fingerprint, sweep_fingerprint
+from ir_trace.output import write_output
 from ir_trace.sweep import (
-    SWEEP_SCHEMA,
+    INDEX_FILES,
+    Claim,
     FoundDump,
     build_sweep,
+    claims_dir,
     compile_ignores,
     find_dumps,
-    index_template_digest,
+    invalid_record,
     keep_text,
     load_baseline,
+    not_utf8_record,
     pass_rows,
     prune_texts,
     records_dir,
     referenced_texts,
-    stat_fingerprint,
     text_store,
+    valid_record,
     write_sweep,
 )
-from ir_trace.tasks.report import RenderReport, file_state
-from ir_trace.tasks.snapshots import SLICER_VERSION, ValidateDump, path_digest
+from ir_trace.tasks.base import PipelineTask
+from ir_trace.tasks.report import RenderReport
+from ir_trace.tasks.snapshots import DiffPair, current_manifest
 
 
-class RepeatableParameter(luigi.Parameter):
-    """A list of strings: a repeated flag (--ignore A --ignore B) or a JSON list in luigi.cfg."""
+class RegexListParameter(luigi.Parameter):
+    """Regexes: one (`--ignore 'kb_inline\\d+'`) or a JSON list of several, on the command line or in luigi.cfg.
 
-    @classmethod
-    def _parser_kwargs(cls, param_name, task_name=None):
-        return {**super()._parser_kwargs(param_name, task_name), "action": "append"}
+    Built on Parameter's public parse/serialize/normalize only, so a repeated flag is not a list:
+    Luigi's command line keeps the last one. Several patterns go in one JSON list (or one regex
+    joined with `|`).
+    """
 
     def parse(self, x):
         if isinstance(x, (list, tuple)):
             return tuple(str(item) for item in x)
         text = x.strip()
-        return tuple(json.loads(text)) if text.startswith("[") else ((text,) if text else ())
+        if text.startswith("["):
+            try:
+                items = json.loads(text)
+            except ValueError:
+                return (text,)  # a regex that starts with a character class
+            if isinstance(items, list):
+                return tuple(str(item) for item in items)
+        return (text,) if text else ()
 
     def normalize(self, x):
         return self.parse(x)
@@ -71,18 +84,20 @@ class RepeatableParameter(luigi.Parameter):
         return json.dumps(list(x))
 
 
-def run_inline(task: luigi.Task, progress=None) -> None:
+def run_inline(task: luigi.Task, progress=None, ran: list | None = None) -> None:
     """Run `task` and everything it needs in this process, without asking a scheduler.
 
     Follows Luigi's protocol: static requires first, then the dynamic dependencies each
     `yield` of run() names, sending their outputs back. `progress(done, total)` is called as
-    yielded dependencies finish.
+    yielded dependencies finish; every task that actually ran is appended to `ran`.
     """
     if task.complete():
         return
     for dependency in flatten(task.requires()):
-        run_inline(dependency)
+        run_inline(dependency, ran=ran)
     result = task.run()
+    if ran is not None:
+        ran.append(task)
     if not isinstance(result, types.GeneratorType):
         return
     try:
@@ -90,7 +105,7 @@ def run_inline(task: luigi.Task, progress=None) -> None:
         while True:
             batch = flatten(wanted)
             for done, dependency in enumerate(batch, 1):
-                run_inline(dependency)
+                run_inline(dependency, ran=ran)
                 if progress:
                     progress(done, len(batch))
             wanted = result.send(getpaths(wanted))
@@ -99,76 +114,96 @@ def run_inline(task: luigi.Task, progress=None) -> None:
 
 
 class RecordTarget(luigi.Target):
-    """A JSON file that counts as present only while it carries `identity` and the report it
+    """A JSON file that counts as present only while it carries `fingerprint` and the report it
     describes is still the file that was written."""
 
-    def __init__(self, path: Path, identity: str):
-        self.path, self.identity = Path(path), identity
+    def __init__(self, path: Path, fingerprint: str):
+        self.path, self.fingerprint = Path(path), fingerprint
 
     def read(self) -> dict | None:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) and data.get("identity") == self.identity else None
+        return data if isinstance(data, dict) and data.get("fingerprint") == self.fingerprint else None
 
     def exists(self) -> bool:
         record = self.read()
         if record is None:
             return False
         report = record.get("report_file")
-        return report is None or file_state(Path(report)) == record.get("report_state")
+        return report is None or file_state(report) == record.get("report_state")
 
     def write(self, record: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(self.path, json.dumps({**record, "identity": self.identity}, ensure_ascii=False))
+        write_output(self.path, json.dumps({**record, "fingerprint": self.fingerprint}, ensure_ascii=False))
 
 
-class SweepDump(luigi.Task):
+class SweepDump(PipelineTask):
     """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
 
     dump = luigi.Parameter(description="the passes_dump/ directory")
     out_dir = luigi.Parameter(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
-    fingerprint = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed")
+    state = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed (see fingerprints)")
 
-    def identity(self) -> str:
-        # Everything that changes the report: the files, the options, the viewer and the algorithms.
-        return path_digest(
-            self.fingerprint,
-            self.dump,
-            str(self.context),
-            template_digest(),
-            ALGORITHM_VERSION,
-            SLICER_VERSION,
-            __version__,
-        )
+    def fingerprint(self) -> str:
+        return sweep_dump_fingerprint(self.state, self.dump, self.context)
 
     def report_path(self) -> Path:
         return Path(self.out_dir) / f"{self.name}.html"
 
     def output(self):
-        return RecordTarget(records_dir(Path(self.out_dir)) / f"{self.name}.json", self.identity())
+        return RecordTarget(records_dir(Path(self.out_dir)) / f"{self.name}.json", self.fingerprint())
 
     def run(self):
         self.set_status_message(f"{self.name}: validating")
         self._last_step = -1
-        Path(self.out_dir).mkdir(parents=True, exist_ok=True)
-        run_id = f"sweep-{uuid.uuid4().hex}"  # inner tasks never reach the scheduler: unique is safe
-        render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context, run_id=run_id)
-        try:
-            run_inline(render, self._progress)
-            outcome = render.output().read() or {"ok": False, "error": "the report's outcome was lost; run again"}
-            manifest = ValidateDump(dump=self.dump, run_id=run_id).output().read() if outcome["ok"] else None
-            passes = pass_rows(manifest, outcome["trace"]) if manifest else None
-            if manifest:
-                _keep_texts(manifest, text_store(Path(self.out_dir)))
-        except IRTraceError as exc:
-            outcome, passes = {"ok": False, "error": str(exc)}, None
-        self.output().write(self._record(outcome, passes))
+        with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
+            if claim.waited and self.complete():
+                return  # another worker wrote it while this one waited
+            record = self._build()
+            self.output().write(record)
         self.set_progress_percentage(100)
-        self.set_status_message(f"{self.name}: " + ("done" if outcome["ok"] else f"invalid: {outcome['error']}"))
+        self.set_status_message(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+
+    def _build(self) -> dict:
+        render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context)
+        ran: list = []
+        before = render.output().written_state()
+        try:
+            run_inline(render, self._progress, ran)
+        except DumpError as exc:  # the dump's fault: a result; anything else fails the task
+            return invalid_record(self.name, self.dump, str(exc), self._work(ran, None, before))
+        written = render.output().record()
+        if written is None:
+            raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
+        manifest = current_manifest(self.dump)
+        _keep_texts(manifest, text_store(Path(self.out_dir)))
+        report = self.report_path().absolute()
+        return {
+            **valid_record(
+                self.name,
+                self.dump,
+                report.name,
+                written["summary"],
+                pass_rows(manifest.to_json(), written["summary"]["trace"]),
+                self._work(ran, written, before),
+            ),
+            "report_file": str(report),
+            "report_state": written["state"],
+        }
+
+    @staticmethod
+    def _work(ran: list, written: dict | None, before: list | None) -> dict:
+        """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
+        return {
+            "reused": written is not None and written["state"] == before,
+            "rediffed": sum(isinstance(task, DiffPair) for task in ran),
+            "pairs": written["pairs"] if written else None,
+            "bytes": written["bytes"] if written else None,
+        }
 
     def _progress(self, done: int, total: int) -> None:
         step = 10 * done // total  # every tenth, so luigid is not flooded with updates
@@ -177,41 +212,23 @@ class SweepDump(luigi.Task):
             self.set_progress_percentage(90 * done // total)
             self.set_status_message(f"{self.name}: {done}/{total} diffs and function slices")
 
-    def _record(self, outcome: dict, passes: list[dict] | None) -> dict:
-        ok = bool(outcome["ok"])
-        report = self.report_path().absolute()
-        summary_keys = ("passes", "changed", "noop", "warnings", "inserted", "deleted")
-        return {
-            "name": self.name,
-            "dump": self.dump,
-            "report": report.name if ok else None,
-            "report_file": str(report) if ok else None,
-            "report_state": file_state(report) if ok else None,
-            "ok": ok,
-            "error": None if ok else outcome["error"],
-            "summary": {key: outcome[key] for key in summary_keys} if ok else None,
-            "passes": passes,
-            "work": {key: outcome.get(key) for key in ("reused", "rediffed", "pairs", "bytes")},
-        }
 
-    def on_failure(self, exception):
-        return str(exception) if isinstance(exception, IRTraceError) else super().on_failure(exception)
-
-
-def _keep_texts(manifest: dict, store: Path) -> None:
+def _keep_texts(manifest, store: Path) -> None:
     """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
-    for snapshot in {s["sha256"]: s for s in manifest["snapshots"]}.values():
-        path = Path(manifest["dump"]) / snapshot["file"]
-        text, sha = read_snapshot_text(path)
-        if sha == snapshot["sha256"]:
+    for snapshot in {s.sha256: s for s in manifest.snapshots}.values():
+        try:
+            text, sha = read_snapshot_text(manifest.path_of(snapshot))
+        except DumpError:
+            continue  # removed or damaged since validation: the report already has what it needs
+        if sha == snapshot.sha256:
             keep_text(store, sha, text.encode("utf-8"))
 
 
 class SweepTarget(luigi.Target):
     """OUT/sweep.json, present when it was built from exactly these inputs."""
 
-    def __init__(self, path: Path, identity: str):
-        self.path, self.identity = Path(path), identity
+    def __init__(self, path: Path, fingerprint: str):
+        self.path, self.fingerprint = Path(path), fingerprint
 
     def exists(self) -> bool:
         try:
@@ -220,31 +237,40 @@ class SweepTarget(luigi.Target):
             return False
         return (
             isinstance(data, dict)
-            and data.get("inputs") == self.identity
+            and data.get("inputs") == self.fingerprint
             and (self.path.parent / "index.html").is_file()
         )
 
 
-class Sweep(luigi.Task):
+class Sweep(PipelineTask):
     """Every passes_dump/ under --root: a report each, then index.html and sweep.json in --out-dir."""
 
     root = luigi.Parameter(description="directory searched (at any depth) for passes_dump/ directories")
     out_dir = luigi.Parameter(description="where reports, index.html and sweep.json go (created if missing)")
     baseline = luigi.Parameter(default="", description="sweep.json of an earlier sweep to compare with")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
-    ignore = RepeatableParameter(
+    ignore = RegexListParameter(
         default=(),
-        description="regex; differences only in its matches do not count as divergence from the baseline (repeatable)",
+        description="regex, or a JSON list of regexes; differences only in their matches do not count as divergence",
     )
-
-    def found(self) -> list[FoundDump]:
-        if not hasattr(self, "_found_dumps"):
-            root = Path(self.root).absolute()
-            self._found_dumps = find_dumps(root) if root.is_dir() else []  # run() reports a missing root
-        return self._found_dumps
 
     def out(self) -> Path:
         return Path(self.out_dir).absolute()
+
+    def problem(self) -> str | None:
+        """What makes these arguments unusable (checked once, before any dump is scheduled)."""
+        if not hasattr(self, "_problem"):
+            try:
+                self._baseline_data = self._check_arguments()
+                self._problem = None
+            except IRTraceError as exc:
+                self._problem = str(exc)
+        return self._problem
+
+    def found(self) -> list[FoundDump]:
+        if not hasattr(self, "_found_dumps"):
+            self._found_dumps = [] if self.problem() else find_dumps(Path(self.root).absolute())
+        return self._found_dumps
 
     def requires(self):
         if not hasattr(self, "_dump_tasks"):
@@ -254,63 +280,80 @@ class Sweep(luigi.Task):
                     out_dir=str(self.out()),
                     name=f.name,
                     context=self.context,
-                    fingerprint=stat_fingerprint(f.dump),
+                    state=dump_state(f.dump),
                 )
                 for f in self.found()
+                if f.utf8
             ]
         return self._dump_tasks
 
-    def identity(self) -> str:
-        parts = [t.identity() for t in self.requires()]
-        return path_digest(
-            *parts,
-            _file_digest(self.baseline),
-            json.dumps(list(self.ignore)),
-            str(self.context),
-            index_template_digest(),
-            str(SWEEP_SCHEMA),
-            __version__,
-        )
+    def fingerprint(self) -> str:
+        dumps = [task.fingerprint() for task in self.requires()]
+        dumps += [f"not-utf8:{f.name}" for f in self.found() if not f.utf8]
+        return sweep_fingerprint(dumps, self.baseline, list(self.ignore), self.context, INDEX_FILES)
 
     def output(self):
-        return SweepTarget(self.out() / "sweep.json", self.identity())
+        return SweepTarget(self.out() / "sweep.json", self.fingerprint())
 
     def run(self):
+        if self.problem():
+            raise IRTraceError(self.problem())
         self.set_status_message("comparing and writing the index")
-        self._check_arguments()
-        ignores = compile_ignores(self.ignore)
-        baseline = load_baseline(Path(self.baseline)) if self.baseline else None
-        records = [self._record_of(task) for task in self.requires()]
-        self.set_progress_percentage(50)
-        options = {
-            "root": str(Path(self.root).absolute()),
-            "out_dir": str(self.out()),
-            "baseline": str(Path(self.baseline).absolute()) if self.baseline else None,
-            "context": self.context,
-            "ignore": list(self.ignore),
-        }
-        baseline_store = text_store(Path(self.baseline).absolute().parent) if baseline else None
-        sweep = build_sweep(
-            records, options, baseline, text_store(self.out()), baseline_store, ignores, inputs=self.identity()
-        )
-        write_sweep(self.out(), sweep)
-        prune_texts(text_store(self.out()), referenced_texts(sweep))
-        totals = sweep["totals"]
+        with Claim(claims_dir(self.out()) / "sweep.claim") as claim:
+            if claim.waited and self.complete():
+                return  # another worker wrote it while this one waited
+            totals = self._write()
         self.set_progress_percentage(100)
         self.set_status_message(
             f"{totals['programs']} programs: {totals['diverged']} diverged, "
             f"{totals['invalid']} invalid, {totals['new']} new, {totals['gone']} gone"
         )
 
-    def _check_arguments(self) -> None:
-        if not Path(self.root).is_dir():
-            raise IRTraceError(f"sweep root is not a directory: {Path(self.root).absolute()}")
-        if self.baseline and Path(self.baseline).absolute() == self.out() / "sweep.json":
+    def _write(self) -> dict:
+        records = [self._record_of(task) for task in self.requires()]
+        records += [not_utf8_record(f) for f in self.found() if not f.utf8]
+        self.set_progress_percentage(50)
+        baseline = self._baseline_data
+        options = {
+            "root": str(Path(self.root).absolute()),
+            "out_dir": str(self.out()),
+            "baseline": str(Path(self.baseline).resolve()) if self.baseline else None,
+            "context": self.context,
+            "ignore": list(self.ignore),
+        }
+        baseline_store = text_store(Path(self.baseline).resolve().parent) if baseline else None
+        sweep = build_sweep(
+            records,
+            options,
+            baseline,
+            text_store(self.out()),
+            baseline_store,
+            compile_ignores(self.ignore),
+            inputs=self.fingerprint(),
+        )
+        write_sweep(self.out(), sweep)
+        prune_texts(text_store(self.out()), referenced_texts(sweep))
+        return sweep["totals"]
+
+    def _check_arguments(self) -> dict | None:
+        """The baseline's content when every argument is usable; IRTraceError naming the first that is not."""
+        for flag, value in (("--root", self.root), ("--out-dir", self.out_dir), ("--baseline", self.baseline)):
+            if printable_path(value) != value:
+                raise IRTraceError(f"the {flag} path is not valid UTF-8: {printable_path(value)} (rename it)")
+        root = Path(self.root).absolute()
+        if not root.is_dir():
+            raise IRTraceError(f"sweep root is not a directory: {root}")
+        if self.out().exists() and not self.out().is_dir():
+            raise IRTraceError(f"--out-dir is not a directory: {self.out()}")
+        compile_ignores(self.ignore)
+        if not self.baseline:
+            return None
+        if _same_file(Path(self.baseline), self.out() / "sweep.json"):
             raise IRTraceError(
                 f"--baseline {self.baseline} is the sweep.json this sweep overwrites; copy the "
                 "previous --out-dir aside and pass the copy's sweep.json"
             )
-        self.out().mkdir(parents=True, exist_ok=True)
+        return load_baseline(Path(self.baseline).resolve())
 
     @staticmethod
     def _record_of(task: SweepDump) -> dict:
@@ -319,14 +362,12 @@ class Sweep(luigi.Task):
             raise IRTraceError(f"the result of {task.dump} vanished from {task.output().path}; run the sweep again")
         return record
 
-    def on_failure(self, exception):
-        return str(exception) if isinstance(exception, IRTraceError) else super().on_failure(exception)
 
-
-def _file_digest(path: str) -> str:
-    if not path:
-        return ""
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: after resolving `..` and symlinks, or as the same inode."""
+    if a.resolve() == b.resolve():
+        return True
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        return os.path.samefile(a, b)
     except OSError:
-        return "unreadable"
+        return False

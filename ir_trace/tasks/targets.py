@@ -1,18 +1,21 @@
-"""CacheTarget: a Luigi target that is one JSON entry of the result cache."""
+"""Targets: one cache entry (intermediate results), and the report file itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import luigi
 
+from ir_trace.fingerprints import file_state, report_key, state_of
+from ir_trace.output import write_output
 from ir_trace.tasks.config import shared_cache
 
 
 class CacheTarget(luigi.Target):
     """Complete when the cache holds an intact value under `key`; writing marks completion."""
 
-    def __init__(self, key: str, expire: float | None = None):
+    def __init__(self, key: str):
         self.key = key
-        self.expire = expire
 
     def exists(self) -> bool:
         return self.key in shared_cache()
@@ -21,4 +24,44 @@ class CacheTarget(luigi.Target):
         return shared_cache().get(self.key)
 
     def write(self, value) -> None:
-        shared_cache().put(self.key, value, expire=self.expire)
+        shared_cache().put(self.key, value)
+
+
+class ReportTarget(luigi.Target):
+    """A report file that exists only while it is current: this host's record of the last write
+    at `path` carries `fingerprint` (the report's inputs, options, templates and versions) and the
+    state (inode, size, mtime) of the file then written, and the file at `path` still has it.
+
+    The state is taken from the temporary file before it is renamed into place, so a file another
+    run renamed over ours afterwards can never pass for ours: its state differs.
+    """
+
+    def __init__(self, path: str, fingerprint: str | None):
+        self.path = str(Path(path).absolute())
+        self.fingerprint = fingerprint
+
+    def record(self) -> dict | None:
+        """What the last write at this path recorded, if it was for this fingerprint."""
+        if self.fingerprint is None:
+            return None
+        record = shared_cache().get(report_key(self.path))
+        return record if isinstance(record, dict) and record.get("fingerprint") == self.fingerprint else None
+
+    def exists(self) -> bool:
+        record = self.record()
+        # A report sent to a stream (`-o /dev/stdout`) records no state: it is never current.
+        return record is not None and record.get("state") is not None and file_state(self.path) == record["state"]
+
+    def written_state(self) -> list | None:
+        """The state of the file last written at this path (any fingerprint): unchanged by a run that
+        found the report current, so comparing it before and after tells whether a run rewrote it."""
+        record = shared_cache().get(report_key(self.path))
+        return record.get("state") if isinstance(record, dict) else None
+
+    def write(self, html: str, details: dict) -> dict:
+        """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
+        written: dict = {}
+        size = write_output(Path(self.path), html, before_rename=lambda info: written.update(state=state_of(info)))
+        record = {**details, "fingerprint": self.fingerprint, "state": written.get("state"), "bytes": size}
+        shared_cache().put(report_key(self.path), record)
+        return record

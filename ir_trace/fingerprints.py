@@ -1,0 +1,170 @@
+"""Every fingerprint and version: what decides whether a cached result, a report or a sweep is current.
+
+One word per idea, used by the CLI, the tasks and the sweeps alike:
+
+- a *version* names an algorithm or a data layout; bumping it makes every result built with
+  the old one stale (`DIFF_VERSION`, `SLICER_VERSION`, `PAYLOAD_SCHEMA`, `SUMMARY_SCHEMA`,
+  `SWEEP_SCHEMA`, the tool's own version);
+- a *digest* is a hash of content (a snapshot's bytes, a dump's manifest, the templates);
+- a *state* is what the file system says about files without reading them (names, sizes,
+  mtimes, inode): cheap, and enough to notice a rewrite;
+- a *fingerprint* combines digests, options and versions into the identity of one output
+  (a report, a comparison, a sweep's per-dump record, a whole sweep);
+- a *key* names a result in the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+
+from ir_trace import __version__
+from ir_trace.render import TEMPLATE_FILES, templates_dir
+
+DIFF_VERSION = "diff-4"  # the line diff, its pairing rules and its JSON layout
+SLICER_VERSION = "slice-1"  # function slicing and its JSON layout
+PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
+SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
+SWEEP_SCHEMA = 1  # sweep.json
+
+
+def versions() -> tuple[str, ...]:
+    """Every version an output depends on: one list, so no output can forget one."""
+    return (DIFF_VERSION, SLICER_VERSION, f"payload-{PAYLOAD_SCHEMA}", f"summary-{SUMMARY_SCHEMA}", __version__)
+
+
+# ---------- digests ----------
+
+
+def digest(*parts: str) -> str:
+    """A short hash of text parts (separated, so ("ab", "c") and ("a", "bc") differ)."""
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def snapshot_digest(data: bytes) -> str:
+    """sha256 of a snapshot's bytes: the pass's output, and the key of its diffs and slices."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def dump_digest(manifest) -> str:
+    """Everything a report shows of a dump: where it is, its title, every snapshot and log."""
+    parts = [manifest.dump, manifest.title]
+    for s in manifest.snapshots:
+        parts += [str(s.index), s.name, s.sha256, str(s.log_file), str(s.log)]
+    return digest(*parts)
+
+
+def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
+    """Every template source, so editing the viewer can never serve a stale page."""
+    hashed = hashlib.sha256()
+    for name in files:
+        hashed.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
+    return hashed.hexdigest()
+
+
+def file_digest(path: str | os.PathLike) -> str:
+    """A file's content (a sweep's baseline), or a marker saying it could not be read."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as exc:
+        return f"unreadable:{exc.errno}"
+
+
+# ---------- states ----------
+
+
+def file_state(path: str | os.PathLike) -> list[int] | None:
+    """Inode, size and mtime of a file, or None when absent: a replaced or edited file changes it.
+
+    A rename keeps all three, so the state of a temporary file taken before it is renamed into
+    place identifies exactly the file that was written (os.stat_result works too, see `state_of`).
+    """
+    try:
+        return state_of(os.stat(path))
+    except OSError:
+        return None
+
+
+def state_of(info: os.stat_result) -> list[int]:
+    return [info.st_ino, info.st_size, info.st_mtime_ns]
+
+
+def dump_state(dump: str | os.PathLike) -> str:
+    """A dump directory as the file system sees it: every entry's name, kind, size and mtime.
+
+    Nothing is read, and every host that sees the same files computes the same value (no inode,
+    no device), so Luigi workers on several hosts agree on task identities. Names are hashed as
+    bytes, so any name, UTF-8 or not, is fine.
+    """
+    hashed = hashlib.sha256()
+    try:
+        entries = sorted(os.scandir(os.fsencode(dump)), key=lambda entry: entry.name)
+    except OSError as exc:
+        hashed.update(f"unreadable:{exc.errno}".encode())
+        entries = []
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=True)
+            kind = b"d" if stat.S_ISDIR(info.st_mode) else b"f"
+            hashed.update(entry.name + b"\0" + kind + f"\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        except OSError:
+            hashed.update(entry.name + b"\0?\n")
+    return hashed.hexdigest()[:32]
+
+
+# ---------- fingerprints ----------
+
+
+def report_fingerprint(dump: str, context: int) -> str:
+    """A report of one dump (`dump` is its dump_digest) at this --context, templates and versions."""
+    return digest("report", dump, str(context), template_digest(), *versions())
+
+
+def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
+    """A run-against-run report of two dumps (their dump_digests)."""
+    return digest("comparison", dump_a, dump_b, str(context), template_digest(), *versions())
+
+
+def sweep_dump_fingerprint(state: str, dump: str, context: int) -> str:
+    """One dump's record in a sweep: its files' state, where it is, and what its report depends on."""
+    return digest("sweep-dump", state, dump, str(context), template_digest(), *versions())
+
+
+def sweep_fingerprint(
+    dumps: list[str], baseline: str, ignore: list[str], context: int, index_files: tuple[str, ...]
+) -> str:
+    """A whole sweep: its dumps' fingerprints, the baseline file's content, the options, the index page."""
+    return digest(
+        "sweep",
+        *dumps,
+        file_digest(baseline) if baseline else "",
+        json.dumps(list(ignore)),
+        str(context),
+        template_digest(index_files),
+        f"sweep-{SWEEP_SCHEMA}",
+        *versions(),
+    )
+
+
+# ---------- cache keys ----------
+
+
+def manifest_key(dump: str, state: str) -> str:
+    """A dump's validated manifest, for as long as its files are in this state."""
+    return f"manifest/{digest(dump, state)}"
+
+
+def diff_key(before_sha: str, after_sha: str) -> str:
+    return f"diff/{DIFF_VERSION}/{before_sha}/{after_sha}"
+
+
+def slice_key(sha: str) -> str:
+    return f"functions/{SLICER_VERSION}/{sha}"
+
+
+def report_key(path: str) -> str:
+    """The record of the report last written at `path` by this host (fingerprint + file state)."""
+    return f"report/{digest(str(Path(path).absolute()))}"

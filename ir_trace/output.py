@@ -1,0 +1,213 @@
+"""Writing an output without ever clobbering something that is not ours to replace.
+
+What a path names decides how it is written:
+
+- a regular file, or nothing yet: a temp file beside it, renamed over it (atomic: a reader sees the
+  old file or the new one, a failed or interrupted run leaves the old one and no temp file);
+- a symlink: followed, and its target written by the rules here (the link itself stays);
+- a FIFO or a character device (`/dev/stdout`, a terminal, `/dev/null`): written through, never
+  replaced; a FIFO nobody reads is an error at once, not a wait;
+- anything else (a directory, a block device, a socket): refused.
+
+Temp files are registered before they exist: their names go to `PARTIAL_FILES` and, when a
+supervising process listens (see `ir_trace.signals`), down its pipe, so whoever stops a run
+can remove every one of them.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ir_trace.errors import IRTraceError
+
+TEMP_SUFFIX = ".tmp"
+PARTIAL_FILES: set[str] = set()  # temp files this process may have created and not yet renamed
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOCTTY = getattr(os, "O_NOCTTY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_supervisor_fd: int | None = None
+
+
+class OutputError(IRTraceError):
+    """An output path that cannot or must not be written, named by the argument that gave it."""
+
+
+@dataclass(frozen=True)
+class OutputPlan:
+    """How one output will be written: `target` is where the bytes land (a symlink's final target)."""
+
+    path: Path
+    target: Path
+    stream: bool  # write through an existing FIFO or character device instead of replacing a file
+    existing: os.stat_result | None  # what the path names now (the file to replace, the FIFO or device)
+
+    def identity(self) -> tuple:
+        """Equal for two plans that would write the same file or stream."""
+        if self.existing is not None:
+            return ("file", self.existing.st_dev, self.existing.st_ino)
+        return ("path", str(self.target))
+
+
+def report_temps_to(fd: int | None) -> None:
+    """Announce every temp name (and every finished output) on the pipe `fd` before using it."""
+    global _supervisor_fd
+    _supervisor_fd = fd
+
+
+def _announce(kind: str, path: str) -> None:
+    if _supervisor_fd is None:
+        return
+    try:
+        os.write(_supervisor_fd, kind.encode() + os.fsencode(path) + b"\0")
+    except OSError:  # the supervisor is gone: the run goes on unsupervised
+        pass
+
+
+def plan_output(path: Path, label: str | None = None) -> OutputPlan:
+    """Decide how `path` will be written; raise OutputError if it must not be.
+
+    `label` is the argument that named the path (`-o`, `--json`): error messages start with it.
+    """
+    prefix = _prefix(label)
+    try:
+        info = os.stat(path)  # follows symlinks, including /dev/stdout's /proc/self/fd/1
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"{prefix}cannot use {path}: {exc.strerror or exc}") from exc
+    if info is not None and (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
+        return OutputPlan(path, path, stream=True, existing=info)
+    target = Path(os.path.realpath(path))  # a dangling symlink: the file is created where it points
+    if info is None:
+        if not target.parent.is_dir():
+            raise OutputError(f"{prefix}output directory does not exist: {target.parent}")
+        if os.path.lexists(target):
+            raise OutputError(f"{prefix}cannot use {path}: a symlink that cannot be followed")
+        return OutputPlan(path, target, stream=False, existing=None)
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"{prefix}{path} is {_kind(info.st_mode)}; give a file name")
+    return OutputPlan(path, target, stream=False, existing=info)
+
+
+def _prefix(label: str | None) -> str:
+    return f"{label}: " if label else ""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def write_output(
+    path: Path,
+    content: str | bytes,
+    label: str | None = None,
+    before_rename: Callable[[os.stat_result], None] | None = None,
+) -> int:
+    """Write `content` to `path` by the rules in this module's docstring; returns bytes written.
+
+    `before_rename(stat)` is called with the finished temp file's stat just before it is renamed
+    over the target (the rename keeps its device, inode, size and mtime), so a caller can record
+    the identity of the file it is about to publish; if it raises, nothing is published. It is
+    not called for a stream: a FIFO or device has no identity worth recording.
+    """
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    plan = plan_output(Path(path), label)
+    if plan.stream:
+        _write_through(plan.path, data, _prefix(label))
+    else:
+        _replace(plan, data, _prefix(label), before_rename)
+    return len(data)
+
+
+def _temp_name(target: Path) -> str:
+    stem = target.name[:100]  # the name must stay under NAME_MAX however long the target's is
+    return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
+
+
+def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename) -> None:
+    tmp = _temp_name(plan.target)
+    PARTIAL_FILES.add(tmp)  # registered before it exists, so an interrupt can never orphan it
+    _announce("T", tmp)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)  # the umask applies
+        try:
+            _keep_owner_and_mode(fd, plan.existing)
+            _write_all(fd, data)
+            os.fsync(fd)
+            finished = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if before_rename is not None:
+            before_rename(finished)
+        os.replace(tmp, plan.target)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"{prefix}cannot write {plan.target}: {exc.strerror or exc}") from exc
+        raise
+    finally:
+        PARTIAL_FILES.discard(tmp)
+    _announce("W", str(plan.target))
+
+
+def _keep_owner_and_mode(fd: int, existing: os.stat_result | None) -> None:
+    """A replaced file keeps its permission bits, and its owner where we may set it (root)."""
+    if existing is None:
+        return
+    os.fchmod(fd, stat.S_IMODE(existing.st_mode) & 0o777)
+    if (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, existing.st_uid, existing.st_gid)
+        except PermissionError:
+            pass
+
+
+def _write_through(path: Path, data: bytes, prefix: str) -> None:
+    try:
+        # Non-blocking open: a FIFO without a reader fails (ENXIO) instead of waiting forever.
+        fd = os.open(path, os.O_WRONLY | _NONBLOCK | _NOCTTY | _CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OutputError(f"{prefix}nothing is reading the FIFO {path}; start its reader first") from exc
+        raise OutputError(f"{prefix}cannot write {path}: {exc.strerror or exc}") from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # replaced since it was planned: touch nothing
+            raise OutputError(f"{prefix}{path} changed while the run was writing it; run again")
+        os.set_blocking(fd, True)  # a slow reader is waited for, like any pipe
+        _write_all(fd, data)
+    except OSError as exc:
+        raise OutputError(f"{prefix}cannot write {path}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+    _announce("W", str(path))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def remove_partial_files(names) -> None:
+    """Delete temp files a stopped run registered (those it renamed are simply gone already)."""
+    for name in names:
+        try:
+            os.unlink(name)
+        except OSError:
+            pass

@@ -1,0 +1,223 @@
+"""Issue 10's rules, one small case each: pairing, emphasis, end of file, BOM, moved lines."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+from ir_trace.diff import align_replace_block, diff_snapshots, hunks_to_json
+from ir_trace.intraline import changed_ranges
+
+
+def marked(line: str, ranges) -> list[str]:
+    """The emphasised pieces of an ASCII line."""
+    return [line[s:e] for s, e in ranges]
+
+
+def emphasis(a: str, b: str) -> tuple[list[str], list[str]]:
+    ra, rb = changed_ranges(a, b)
+    return marked(a, ra), marked(b, rb)
+
+
+# ---------- pairing ----------
+
+
+def test_a_near_identical_line_beats_one_calling_the_same_operation():
+    """qwen3 pass 29: `x_tile_1 = pl.yield_(x_phi)` must pair with `x_tile = ...`, not with the
+    first line that happens to call pl.yield_."""
+    before = ["        k_tile_1: pl.Tile[[16, 128], pl.FP32] = pl.yield_(k_tile_phi)"]
+    after = [
+        "    v_acc: pl.Tile[[16, 128], pl.FP32] = pl.yield_(v_acc_phi)",
+        "        q = pl.load(x, [0, 0], [16, 128])",
+        "        k_tile: pl.Tile[[16, 128], pl.FP32] = pl.yield_(k_tile_phi)",
+    ]
+    assert align_replace_block(before, after) == [(0, 2)]
+
+
+def test_indentation_only_change_is_preferred_among_equally_similar_lines():
+    before = ["    x = pl.add(a, b)"]
+    after = ["        x = pl.add(b, a)", "        x = pl.add(a, b)"]
+    assert align_replace_block(before, after) == [(0, 1)]
+
+
+def test_the_same_operation_breaks_a_tie():
+    before = ["y = f.g(a, b, c)"]
+    after = ["y = pl.mul(a, b, c)", "y = pl.add(a, b, c)"]  # equally similar words
+    assert align_replace_block(["y = pl.add(a, b, c, d)"], after) == [(0, 1)]
+    assert len(align_replace_block(before, after)) == 1
+
+
+def test_unrelated_lines_stay_unpaired():
+    assert align_replace_block(["import os"], ["return 42 + x"]) == []
+
+
+def brute_force_best(a: list[str], b: list[str]) -> int:
+    """Best total similarity of non-crossing pairings, by trying every one (tiny blocks)."""
+    from ir_trace import diff
+
+    def weight(i, j):
+        pa, pb = diff._profile(a[i]), diff._profile(b[j])
+        return diff._similarity(pa, pb)
+
+    best = 0
+    for k in range(1, min(len(a), len(b)) + 1):
+        for rows in itertools.combinations(range(len(a)), k):
+            for cols in itertools.combinations(range(len(b)), k):
+                ws = [weight(i, j) for i, j in zip(rows, cols)]
+                if all(ws):
+                    best = max(best, sum(ws))
+    return best
+
+
+def test_pairing_maximises_total_similarity_without_crossing():
+    rng = random.Random(10)
+    words = ["x", "y", "tile", "pl", "add", "mul", "v1", "v2", "mem", "vec"]
+    for _ in range(60):
+        make = lambda: " ".join(rng.choice(words) for _ in range(rng.randrange(1, 6)))  # noqa: E731
+        a = [make() for _ in range(rng.randrange(1, 5))]
+        b = [make() for _ in range(rng.randrange(1, 5))]
+        from ir_trace import diff
+
+        pairs = align_replace_block(a, b)
+        assert all(i0 < i1 and j0 < j1 for (i0, j0), (i1, j1) in zip(pairs, pairs[1:]))  # no crossing
+        total = sum(diff._similarity(diff._profile(a[i]), diff._profile(b[j])) for i, j in pairs)
+        assert total == brute_force_best(a, b), (a, b, pairs)
+
+
+def test_a_huge_replaced_block_is_still_paired_in_chunks():
+    a = [f"x{i} = pl.add(a{i}, b{i})" for i in range(600)]
+    b = [f"x{i} = pl.add(a{i}, c{i})" for i in range(600)]  # 360,000 cells: over the bound
+    pairs = align_replace_block(a, b)
+    assert len(pairs) == 600 and all(i == j for i, j in pairs)
+
+
+# ---------- emphasis ----------
+
+
+def test_an_inserted_annotation_is_marked_from_a_word_start():
+    a = "t: pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec] = pl.load(x)"
+    b = "t: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.load(x)"
+    assert emphasis(a, b) == ([], ["pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 4096), "])
+
+
+def test_a_rename_is_marked_the_same_way_at_every_occurrence():
+    a = "f(arg0__ssa_v0, arg15__ssa_v0, arg3__ssa_v0)"
+    b = "f(arg0__ssa_v1, arg15__ssa_v1, arg3__ssa_v1)"
+    assert emphasis(a, b) == (
+        ["arg0__ssa_v0", "arg15__ssa_v0", "arg3__ssa_v0"],
+        ["arg0__ssa_v1", "arg15__ssa_v1", "arg3__ssa_v1"],
+    )
+
+
+def test_an_inserted_list_item_is_marked_with_its_separator_after_it():
+    assert emphasis("f(a, b)", "f(a, x, b)") == ([], ["x, "])
+    assert emphasis('{"split_aiv": True, "split": 1}', '{"split": 1}') == (['"split_aiv": True, '], [])
+
+
+def test_identical_edits_on_neighbouring_lines_are_marked_identically():
+    lines = [f"    t{i}: pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec] = pl.load(x{i})" for i in range(5)]
+    edited = [line.replace("pl.Mem.Vec", "pl.MemRef(m, 0, 8), pl.Mem.Vec") for line in lines]
+    pieces = {tuple(emphasis(a, b)[1]) for a, b in zip(lines, edited)}
+    assert pieces == {("pl.MemRef(m, 0, 8), ",)}
+
+
+def test_a_20000_character_line_changed_at_both_ends_marks_only_those_arguments():
+    middle = ", ".join(f"arg{i}: pl.Tensor[[16, 128], pl.FP32]" for i in range(1, 600))
+    a = f"def kernel(first: pl.INT32, {middle}, last: pl.INT32):"
+    b = f"def kernel(first__ssa_v0: pl.INT32, {middle}, last__ssa_v0: pl.INT32):"
+    assert len(a) > 20_000
+    assert emphasis(a, b) == (["first", "last"], ["first__ssa_v0", "last__ssa_v0"])
+
+
+def test_scattered_edits_in_a_long_line_are_each_marked_exactly():
+    items = [f"x{i}" for i in range(3000)]
+    edited = list(items)
+    for k in range(0, 3000, 100):
+        edited[k] = f"y{k}"
+    a, b = ", ".join(items), ", ".join(edited)
+    removed, added = emphasis(a, b)
+    assert removed == [f"x{k}" for k in range(0, 3000, 100)] and added == [f"y{k}" for k in range(0, 3000, 100)]
+
+
+def test_whitespace_only_changes_mark_the_whitespace():
+    assert emphasis("x = f(a,b)", "x = f(a, b)") == ([], [" "])
+    assert emphasis("x = 1", "x = 1   ") == ([], ["   "])
+    assert emphasis("\tx = 1", "    x = 1") == (["\t"], ["    "])
+    assert emphasis("x = 1\r", "x = 1") == (["\r"], [])
+
+
+def test_ranges_count_utf16_units_like_javascript():
+    assert changed_ranges("# 😀 x = 1", "# 😀 x = 2") == (((9, 10),), ((9, 10),))
+
+
+# ---------- end of file, byte order mark, moved lines ----------
+
+
+def test_a_removed_final_newline_is_flagged_on_its_hunk():
+    hunks = diff_snapshots(["a", "b"], ["a", "b"], True, False)
+    assert [(h.a0, h.a1, h.b0, h.b1, h.no_eol) for h in hunks] == [(1, 2, 1, 2, (False, True))]
+    assert hunks_to_json(hunks, ["a", "b"])[0][6] == {"no_eol": (False, True)}
+    assert hunks[0].pairs[0].a_ranges == () and hunks[0].pairs[0].b_ranges == ()
+
+
+def test_an_added_byte_order_mark_is_flagged():
+    hunks = diff_snapshots(["import x", "y = 1"], ["\ufeffimport x", "y = 1"])
+    assert hunks[0].bom == (False, True)
+    assert hunks[0].pairs[0].b_ranges == ((0, 1),)
+
+
+def test_moved_lines_are_linked_both_ways():
+    before = ["def f(a, b, c):", "    x = pl.add(a, b)", "    y = pl.mul(x, c)", "    z = pl.exp(y)", "    return z"]
+    after = ["def f(a, b, c):", "    z = pl.exp(y)", "    x = pl.add(a, b)", "    y = pl.mul(x, c)", "    return z"]
+    hunks = diff_snapshots(before, after)
+    moved = {m for h in hunks for m in h.moved}
+    assert moved == {(3, 1)}
+    assert all(h.moved == ((3, 1),) for h in hunks)  # each end's hunk carries the link
+    assert not any(h.pairs for h in hunks)
+
+
+def test_short_or_repeated_lines_are_not_called_moved():
+    before = ["a = 1", "    )", "b = 2", "    )"]
+    after = ["    )", "a = 1", "    )", "b = 2"]
+    assert not any(h.moved for h in diff_snapshots(before, after))
+
+
+# ---------- linear time on hostile lines ----------
+
+HOSTILE = {
+    "word": "'a' * 1_000_000",
+    "dotted": "'a.' * 500_000",
+    "brackets": "'(' * 1_000_000",
+    "calls": "'a.b(' * 250_000",
+    "emoji": "''.join(chr(0x1F600 + i % 64) + ('x' if i % 7 else ' ') for i in range(100_000))",
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_lines_diff_in_a_couple_of_seconds(name):
+    """Every scan is linear: a replaced 1 MB line, edited in the middle and paired with a
+    different short line, finishes well inside the timeout (a run used to take 5 minutes)."""
+    script = f"""
+from ir_trace.diff import diff_snapshots
+line = {HOSTILE[name]}
+edited = line[: len(line) // 2] + "Z" + line[len(line) // 2 + 1 :]
+hunks = diff_snapshots(["def f():", line, "    return 1"], ["def f():", edited, "    return 2"])
+assert [(h.a0, h.a1, h.b0, h.b1) for h in hunks] == [(1, 3, 1, 3)]
+assert (2, 2) in [(p.a, p.b) for p in hunks[0].pairs]
+hunks = diff_snapshots(["x = pl.add(a, b)", line], ["x = pl.add(a, c)", "y = 1"])
+print("done")
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr

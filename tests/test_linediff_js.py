@@ -1,0 +1,184 @@
+"""templates/linediff.js (IRTraceDiff, the diff behind `Compare with`) run in real Chromium."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+
+import pytest
+from conftest import REPO, real_dumps
+from harness import launch_chromium
+
+from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
+from ir_trace.functions import slice_functions
+
+LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def js_page():
+    """A blank page with IRTraceDiff loaded."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        page.add_script_tag(content=LINEDIFF + "\nwindow.IRTraceDiff = IRTraceDiff;" + SNAPSHOTS)
+        yield page
+        browser.close()
+
+
+# Snapshots as the viewer builds them: interned line ids, a last line without "\n" kept apart.
+SNAPSHOTS = """
+window.snapshotPair = (a, b, aEol, bEol) => {
+  const interned = new Map();
+  const id = (s) => {
+    if (!interned.has(s)) interned.set(s, interned.size);
+    return interned.get(s);
+  };
+  const snap = (lines, eol) => {
+    const last = lines.length - 1;
+    return { lines, eol, fns: null, ids: Int32Array.from(lines, (l, i) => id((i === last && !eol ? '\\0' : '') + l)) };
+  };
+  return [snap(a, aEol), snap(b, bEol)];
+};
+"""
+
+
+def js_diff(page, a: list[str], b: list[str], key_script: str | None = None, a_eol=True, b_eol=True) -> list:
+    """Hunks from IRTraceDiff.diffSnapshots; `key_script` is the source of a lineKey function."""
+    return page.evaluate(
+        """([a, b, keySrc, aEol, bEol]) => {
+            const [A, B] = snapshotPair(a, b, aEol, bEol);
+            return IRTraceDiff.diffSnapshots(A, B, keySrc ? { lineKey: eval(keySrc) } : {});
+        }""",
+        [a, b, key_script, a_eol, b_eol],
+    )
+
+
+def test_line_key_option_makes_lines_with_equal_keys_unchanged(js_page):
+    before = ["x = pl.add(a, b)", "y = pl.mul(x, c)", "return y"]
+    after = ["x__ssa_v0 = pl.add(a, b)", "y = pl.mul(x__ssa_v0, d)", "return y"]
+    assert [h[:4] for h in js_diff(js_page, before, after)] == [[0, 2, 0, 2]]
+    keyed = js_diff(js_page, before, after, "(line) => line.replaceAll('__ssa_v0', '')")
+    assert [h[:4] for h in keyed] == [[1, 2, 1, 2]]
+
+
+def python_hunks(a: list[str], b: list[str], a_eol=True, b_eol=True, fns=(None, None)) -> list:
+    return json.loads(json.dumps(hunks_to_json(diff_snapshots(a, b, a_eol, b_eol, *fns), b)))
+
+
+def js_snapshot_hunks(page, a, b, a_eol, b_eol, fns_a, fns_b) -> list:
+    return page.evaluate(
+        """([a, b, aEol, bEol, fnsA, fnsB]) => {
+            const [A, B] = snapshotPair(a, b, aEol, bEol);
+            A.fns = fnsA; B.fns = fnsB;
+            return IRTraceDiff.diffSnapshots(A, B);
+        }""",
+        [a, b, a_eol, b_eol, fns_a, fns_b],
+    )
+
+
+def functions_of(lines: list[str]):
+    found = slice_functions(lines).functions
+    return None if found is None else [[f.key, f.start, f.end] for f in found]
+
+
+@pytest.mark.parametrize("dump", real_dumps(), ids=lambda p: p.parent.name)
+def test_same_hunks_pairs_ranges_and_moves_as_python_on_real_samples(js_page, dump):
+    files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    compared = 0
+    for before, after in zip(texts, texts[1:]):
+        if before == after:
+            continue
+        (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
+        fns_a, fns_b = functions_of(a), functions_of(b)
+        expected = python_hunks(a, b, a_eol, b_eol, (fns_a, fns_b))
+        assert js_snapshot_hunks(js_page, a, b, a_eol, b_eol, fns_a, fns_b) == expected
+        compared += 1
+    assert compared > 0
+
+
+SYNTHETIC = [
+    # (before lines, after lines, before ends with "\n", after ends with "\n")
+    (["a", "b"], ["a", "b"], True, False),
+    (["import x", "y = 1"], ["\ufeffimport x", "y = 1"], True, True),
+    (
+        ["def f(a, b, c):", "    x = pl.add(a, b)", "    y = pl.mul(x, c)", "    z = pl.exp(y)", "    return z"],
+        ["def f(a, b, c):", "    z = pl.exp(y)", "    x = pl.add(a, b)", "    y = pl.mul(x, c)", "    return z"],
+        True,
+        True,
+    ),
+    (["x = f(a,b)", "\tx = 1", "x = 1\r"], ["x = f(a, b)", "    x = 1", "x = 1"], True, True),
+    (["# 😀 x = 1", "s = '😀😀 a'"], ["# 😀 x = 2", "s = '😀😃 a'"], False, False),
+]
+
+
+@pytest.mark.parametrize("case", range(len(SYNTHETIC)))
+def test_same_result_as_python_on_end_of_file_bom_moves_whitespace_and_astral_cases(js_page, case):
+    a, b, a_eol, b_eol = SYNTHETIC[case]
+    expected = python_hunks(a, b, a_eol, b_eol)
+    assert expected  # every case is a change
+    assert js_snapshot_hunks(js_page, a, b, a_eol, b_eol, None, None) == expected
+
+
+def test_same_result_as_python_on_random_edits_of_real_looking_lines(js_page):
+    rng = random.Random(10)
+    pool = [
+        "    t{n}: pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec] = pl.load(x{n}, [0, 0], [16, 128])",
+        "    y{n}__ssa_v0 = pl.add(t{n}, t{n})",
+        "    pl.sync_src(pipe=pl.Pipe.V, event={n})",
+        "    return out{n}",
+        "        )",
+        "",
+    ]
+    edits = [("pl.Mem.Vec", "pl.MemRef(m{n}, 0, 8), pl.Mem.Vec"), ("__ssa_v0", "__ssa_v1"), ("    ", "        ")]
+    for _ in range(40):
+        a = [rng.choice(pool).format(n=rng.randrange(5)) for _ in range(rng.randrange(1, 30))]
+        b = list(a)
+        for _ in range(rng.randrange(1, 8)):
+            k = rng.randrange(len(b))
+            choice = rng.random()
+            if choice < 0.5:
+                old, new = rng.choice(edits)
+                b[k] = b[k].replace(old, new.format(n=k), 1)
+            elif choice < 0.75:
+                b.insert(k, rng.choice(pool).format(n=rng.randrange(5)))
+            else:
+                b.insert(rng.randrange(len(b)), b.pop(k))
+        assert js_snapshot_hunks(js_page, a, b, True, True, None, None) == python_hunks(a, b)
+
+
+HOSTILE_JS = """
+const fs = require('fs');
+const IRTraceDiff = new Function(fs.readFileSync(process.argv[2], 'utf8') + '; return IRTraceDiff;')();
+const emoji = (i) => String.fromCodePoint(0x1F600 + (i % 64)) + (i % 7 ? 'x' : ' ');
+const lines = {
+  word: 'a'.repeat(1000000), dotted: 'a.'.repeat(500000), brackets: '('.repeat(1000000),
+  calls: 'a.b('.repeat(250000), emoji: Array.from({ length: 100000 }, (_, i) => emoji(i)).join(''),
+};
+const ids = new Map();
+const id = (line) => ids.get(line) ?? (ids.set(line, ids.size), ids.size - 1);
+const snap = (ls) => ({ lines: ls, ids: Int32Array.from(ls, id), fns: null });
+for (const [name, line] of Object.entries(lines)) {
+  const half = line.length >> 1, edited = line.slice(0, half) + 'Z' + line.slice(half + 1);
+  const before = snap(['def f():', line, '    return 1']), after = snap(['def f():', edited, '    return 2']);
+  if (IRTraceDiff.diffSnapshots(before, after).length !== 1) throw new Error(name);
+  IRTraceDiff.diffSnapshots(snap(['x = pl.add(a, b)', line]), snap(['x = pl.add(a, c)', 'y = 1']));
+}
+console.log('done');
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node (V8 outside the browser) is not installed")
+def test_hostile_lines_diff_in_a_couple_of_seconds_in_javascript(tmp_path):
+    """The same 1 MB lines as the Python test, through linediff.js in V8 (node), under a timeout."""
+    script = tmp_path / "hostile.js"
+    script.write_text(HOSTILE_JS, encoding="utf-8")
+    result = subprocess.run(
+        ["node", str(script), str(REPO / "templates" / "linediff.js")], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
