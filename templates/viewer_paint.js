@@ -181,7 +181,7 @@ const IRTracePainter = (() => {
 
     /** Scroll to the display row holding `line` of side 'a' (Before) or 'b' (After). */
     function showLine(side, line) {
-      const i = items.findIndex((r) => r.kind !== undefined && (side === 'a' ? r.a : r.b) === line);
+      const i = items.findIndex((r) => (side === 'a' ? r.a : r.b) === line);
       if (i >= 0) scrollToRow(i);
     }
 
