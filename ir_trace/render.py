@@ -17,6 +17,8 @@ REPORT_SCRIPTS = (
     "linediff.js",
     "normalize.js",
     "viewer_model.js",
+    "viewer_layout.js",
+    "viewer_rows.js",
     "viewer_paint.js",
     "viewer_sidebar.js",
     "viewer_panels.js",
