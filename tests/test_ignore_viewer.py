@@ -228,3 +228,30 @@ def test_ignore_scripts_are_inlined_in_order():
 
     assert REPORT_SCRIPTS.index("normalize.js") < REPORT_SCRIPTS.index("viewer_model.js")
     assert (REPO / "templates" / "normalize.js").is_file()
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize(
+    "args, checkbox",
+    [
+        (("--ignore", "ssa"), "Ignore SSA versions"),
+        (("--ignore", "memref"), "Ignore memory annotations"),
+        (("--ignore", "whitespace"), "Ignore whitespace"),
+        (("--ignore-regex", r"__ssa_v\d+"), "Ignore regex"),
+    ],
+    ids=["ssa", "memref", "whitespace", "regex"],
+)
+def test_each_mode_on_a_real_sample_counts_as_the_json_summary(page, tmp_path, args, checkbox):
+    report, summary = tmp_path / "r.html", tmp_path / "s.json"
+    build_report(LLAMA, report, *args, "--json", str(summary))
+    passes = json.loads(summary.read_text())["passes"]
+    log = open_report(page, report)
+    page.wait_for_function(SETTLED)
+    expect(page.get_by_label(checkbox, exact=True)).to_be_checked()
+    for p in passes:
+        want = (p["ignoring"]["inserted"], p["ignoring"]["deleted"], not p["ignoring"]["changed"])
+        assert counts(page, p["index"]) == want, p["name"]
+    assert any(p["changed"] and not p["ignoring"]["changed"] for p in passes) or args[1] == "whitespace"
+    toggle(page, checkbox, on=False)  # and off, the exact counts
+    assert all(counts(page, p["index"]) == (p["inserted"], p["deleted"], not p["changed"]) for p in passes)
+    log.assert_clean()
