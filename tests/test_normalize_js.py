@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO, SAMPLES
-from test_normalize import REGEX_SEMANTICS
+from test_normalize import HOSTILE, REGEX_SEMANTICS
 
 from ir_trace.normalize import JS_SPACES, IgnoreModes, IgnoreRegexError, check_regex
 
@@ -100,3 +100,19 @@ def test_the_same_regexes_are_accepted_and_refused(js):
 @pytest.mark.parametrize("pattern, line, expected", REGEX_SEMANTICS)
 def test_regex_semantics_match_javascript(js, pattern, line, expected):
     assert _js_keys(js, [line], "", pattern) == [expected]
+
+
+@pytest.mark.parametrize("unit, times", HOSTILE, ids=[f"{u!r}x{t}" for u, t in HOSTILE])
+def test_hostile_megabyte_lines_normalise_alike_in_the_page(js, unit, times):
+    """Built in the page (no megabyte crosses the wire); a quadratic scan would not finish."""
+    line = unit * times
+    python = IgnoreModes.parse("ssa,memref,whitespace", r"_v\d+").normaliser()(line)
+    got = js.evaluate(
+        """([unit, times, regex]) => {
+             const N = IRTraceNormalize, key = N.normaliser(N.cleanModes(['ssa', 'memref', 'whitespace'], regex));
+             const out = key(unit.repeat(times));
+             return [out.length, out.slice(0, 64)];
+           }""",
+        [unit, times, r"_v\d+"],
+    )
+    assert got == [len(python), python[:64]]
