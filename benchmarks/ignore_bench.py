@@ -120,12 +120,14 @@ def viewer_toggles(report: Path, runs: int) -> dict:
                 box.click()
                 page.wait_for_function("(n) => window.__irTrace.ignoresSettled.length > n", arg=i)
             ignores = page.evaluate("window.__irTrace.ignores")
+            sync = page.evaluate("window.__irTrace.ignoresSync")
             settled = page.evaluate("window.__irTrace.ignoresSettled")
             results[mode] = {
                 "pass": k,
                 "redraw_on_ms": round(statistics.median(ignores[0::2]), 1),
                 "redraw_off_ms": round(statistics.median(ignores[1::2]), 1),
                 "redraw_max_ms": round(max(ignores), 1),
+                "first_toggle_work_ms": round(sync[0], 1),
                 "all_entries_ms": round(statistics.median(settled[0::2]), 1),
             }
             page.close()
