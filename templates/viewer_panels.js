@@ -347,7 +347,7 @@ const IRTracePanels = (() => {
 
   /* ---------- the sidebar's width: fitted to the pass names, then dragged and remembered ---------- */
 
-  const SIDE_MIN = 200, SIDE_FIT_MIN = 260, SIDE_FIT_MAX = 340;
+  const SIDE_MIN = 200, SIDE_FIT_MIN = 260, SIDE_FIT_SHARE = 0.3;   // fitting never takes more than 30% of the window
 
   function setSidebarWidth(px) {
     const width = Math.round(Math.max(SIDE_MIN, Math.min(px, window.innerWidth * 0.6)));
@@ -357,14 +357,13 @@ const IRTracePanels = (() => {
 
   /** The width at which the widest pass row shows its whole name, within SIDE_FIT_MIN..SIDE_FIT_MAX. */
   function fittedSidebarWidth() {
-    const sidebar = document.querySelector('.sidebar');
+    const sidebar = document.querySelector('.sidebar'), list = document.querySelector('.pass-list');
+    list.classList.add('measuring');   // rows at their natural width, names uncut: one layout for all
     let need = 0;
-    for (const button of document.querySelectorAll('.pass-btn')) {
-      const name = button.querySelector('.name');
-      need = Math.max(need, button.clientWidth - name.clientWidth + name.scrollWidth);
-    }
-    const extra = sidebar.clientWidth - document.querySelector('.pass-list').clientWidth;   // the list's scrollbar
-    return Math.max(SIDE_FIT_MIN, Math.min(SIDE_FIT_MAX, need + extra + 2));
+    for (const button of list.querySelectorAll('.pass-btn')) need = Math.max(need, button.offsetWidth);
+    list.classList.remove('measuring');
+    const extra = sidebar.clientWidth - list.clientWidth;   // the list's scrollbar
+    return Math.max(SIDE_FIT_MIN, Math.min(window.innerWidth * SIDE_FIT_SHARE, need + extra + 2));
   }
 
   /** The drag handle on the sidebar's edge (arrow keys move it too); `onResize` re-lays the panes. */

@@ -78,16 +78,18 @@ def shown_stats(page) -> str:
 
 @pytest.mark.samples
 def test_function_focus_survives_creation_and_absence(page, qwen_report):
-    log = open_report(page, qwen_report, "#pass=12")
+    log = open_report(page, qwen_report, "#pass=11")
     select = function_select(page)
     page.get_by_label("Filter functions").fill("k_proj")
     page.get_by_label("Filter functions").press("Enter")
     expect(select).to_have_value(K_PROJ)
     # The header's +/- is the function's own, the same figure as its history mark in the sidebar.
-    mark = pass_button(page, 12).locator(".fn-mark").inner_text()
+    mark = pass_button(page, 11).locator(".fn-mark").inner_text()
     assert mark.startswith("k_proj +"), mark
     assert shown_stats(page) == mark.removeprefix("k_proj ")
-    assert shown_stats(page) != pass_button(page, 12).locator(".stats").inner_text()
+    assert shown_stats(page) != pass_button(page, 11).locator(".stats").inner_text()
+    press_until(page, "j", 12)
+    expect(select).to_have_value(K_PROJ)
 
     press_until(page, "k", 9)  # OutlineIncoreScopes creates it: After side only
     expect(select).to_have_value(K_PROJ)
@@ -391,16 +393,16 @@ def test_link_to_a_missing_pass_or_function_says_so_and_is_corrected(page, demo_
     log.assert_clean()
 
 
-@pytest.mark.parametrize("context", ["2147483648", "4294967297", "100000000000000000000"])
-def test_a_huge_context_keeps_every_line(page, tmp_path, context):
+@pytest.mark.parametrize("value", ["2147483648", "4294967297", "100000000000000000000"])
+def test_a_huge_context_keeps_every_line(page, tmp_path, value):
     """Past 2^31 a 32-bit `| 0` read these as 0 or 1; any value is exact (here: larger than the file)."""
     lines = [f"x{i} = {i}" for i in range(40)]
     changed = [*lines[:20], "x20 = -20", *lines[21:]]
     dump = write_dump(tmp_path / "ctx", [("frontend", "\n".join(lines) + "\n"), ("Edit", "\n".join(changed) + "\n")])
-    report = build_report(dump, tmp_path / "ctx.html", "--context", context, "--no-cache", "-q")
+    report = build_report(dump, tmp_path / "ctx.html", "--context", value, "--no-cache", "-q")
     log = open_report(page, report)
     after = pane(page, "After")
     expect(after.locator(".row")).to_have_count(40)
     expect(after.get_by_role("button", name=re.compile("unchanged line"))).to_have_count(0)
-    assert page.evaluate("window.__irTrace.model.context") == int(context)
+    assert page.evaluate("window.__irTrace.model.context") == int(value)
     log.assert_clean()
