@@ -124,12 +124,19 @@ def set_width(terminal: int, columns: int) -> None:
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
 
 
+ERASE_TO_END = "\x1b[K"
+
+
 def screen(output: str, columns: int) -> list[str]:
-    """The rows a terminal `columns` wide shows after `output`: carriage return, newline, and a wrap
-    when a character lands past the last column."""
+    """The rows a terminal `columns` wide shows after `output`: carriage return, newline, erase to the
+    end of the line (`ESC [ K`), and a wrap when a character lands past the last column."""
     rows, row, column = [[]], 0, 0
+    output = output.replace(ERASE_TO_END, "\x00")
     for char in output:
-        if char == "\r":
+        if char == "\x00":
+            if row < len(rows):
+                del rows[row][column:]
+        elif char == "\r":
             column = 0
         elif char == "\n":
             row, column = row + 1, 0

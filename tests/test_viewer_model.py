@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO, browser, context, page  # noqa: F401  (fixtures used by name)
+from browser_support import REPO
 
 MODEL_JS = REPO / "templates" / "viewer_model.js"
 

@@ -11,18 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import (  # noqa: F401  (browser, context, page: fixtures used by name)
-    browser,
+from browser_support import (
     build_report,
-    context,
     open_report,
-    page,
     pane,
     pass_button,
     write_dump,
 )
-
-expect = pytest.importorskip("playwright.sync_api").expect
+from playwright.sync_api import expect
 
 TILE = (
     "pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, {offset}, 32768), pl.Mem.Vec, "

@@ -49,7 +49,8 @@ class ReportTarget(luigi.Target):
 
     def exists(self) -> bool:
         record = self.record()
-        return record is not None and file_state(self.path) == record.get("state")
+        # A report sent to a stream (`-o /dev/stdout`) records no state: it is never current.
+        return record is not None and record.get("state") is not None and file_state(self.path) == record["state"]
 
     def written_state(self) -> list | None:
         """The state of the file last written at this path (any fingerprint): unchanged by a run that
@@ -61,6 +62,6 @@ class ReportTarget(luigi.Target):
         """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
         written: dict = {}
         size = write_output(Path(self.path), html, before_rename=lambda info: written.update(state=state_of(info)))
-        record = {**details, "fingerprint": self.fingerprint, "state": written["state"], "bytes": size}
+        record = {**details, "fingerprint": self.fingerprint, "state": written.get("state"), "bytes": size}
         shared_cache().put(report_key(self.path), record)
         return record
