@@ -30,8 +30,10 @@ const IRTracePanels = (() => {
       const title = $('pass-title');
       title.textContent = '';
       const counts = choice ? model.functionCounts(spec, choice) : countHunks(spec.hunks);
-      title.append(el('span', 'idx', e.label || String(e.index)), e.name, statsNode(counts.inserted, counts.deleted));
+      title.append(el('span', 'idx', e.label || String(e.index)), el('span', 'pass-name', e.name),
+        statsNode(counts.inserted, counts.deleted));
       if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
+      title.title = title.textContent;   // the name may be cut to keep the counts in sight
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
@@ -127,7 +129,13 @@ const IRTracePanels = (() => {
       const fresh = list.filter((w) => !w.carried).length;
       $('warnings-count').textContent = list.length ? `${list.length} (${fresh} new)` : '';
       ul.scrollTop = 0;
-      showMoreWarnings();
+      // Measured after the pass is painted, and only when there is a list: a pass switch forces no extra layout.
+      if (list.length) requestAnimationFrame(showMoreWarnings); else hideMoreWarnings();
+    }
+
+    function hideMoreWarnings() {
+      $('warn-more').hidden = true;
+      $('warnings').classList.remove('has-more');
     }
 
     /** The list shows a few warnings at a time: say how many more lie below the visible ones. */
@@ -269,8 +277,9 @@ const IRTracePanels = (() => {
     /* ---------- banners, mode, theme, help ---------- */
 
     function showBanners() {
-      if (model.payload.level === 'CONCISE') showLevelNotice();
-      if (against) showRunBanners();
+      // Runs dumped at different levels get their own notice, which says more than the CONCISE one.
+      const levelsDiffer = against && showRunBanners();
+      if (model.payload.level === 'CONCISE' && !levelsDiffer) showLevelNotice();
       $('link-dismiss').addEventListener('click', hideLinkNote);
       $('warn-list').addEventListener('scroll', showMoreWarnings, { passive: true });
     }
@@ -278,7 +287,7 @@ const IRTracePanels = (() => {
     /** The CONCISE notice: one line, dismissed for good (remembered); the CONCISE tag brings it back. */
     function showLevelNotice() {
       const banner = $('level-banner'), tag = $('level-tag');
-      const text = 'CONCISE dump: tile layouts and window buffers are implicit, so their changes cannot show here ' +
+      const text = 'CONCISE dump: tile layouts and window buffers are implicit and cannot show in this diff ' +
         '\u2014 re-dump with PassDumpLevel.EXPLICIT.';
       $('level-banner-text').textContent = text;
       $('level-banner-text').title = text;
@@ -294,7 +303,7 @@ const IRTracePanels = (() => {
     }
 
     /** Which run is which and, when the two were dumped at different levels, that most "differs" may
-     *  be the printing level rather than the compiler. */
+     *  be the printing level rather than the compiler (then true). */
     function showRunBanners() {
       const banner = $('runs-banner');
       const where = (run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop() || run.data.dump;
@@ -302,11 +311,13 @@ const IRTracePanels = (() => {
       banner.textContent = `Run against run: Before is run A (${where(runs[0])}), After is run B (${where(runs[1])}).`;
       banner.title = `run A: ${runs[0].data.dump}\nrun B: ${runs[1].data.dump}`;
       const [a, b] = runs.map((run) => run.data.level);
-      if (a === b || a === 'UNKNOWN' || b === 'UNKNOWN' || !a || !b) return;
+      if (a === b || a === 'UNKNOWN' || b === 'UNKNOWN' || !a || !b) return false;
       const levels = $('levels-banner');
       levels.hidden = false;
-      levels.textContent = `Different dump levels: run A is ${a}, run B is ${b}. Layouts and window buffers print only at ` +
-        'EXPLICIT, so many passes differ in printing alone \u2014 compare dumps of one level to see what the compiler changed.';
+      levels.textContent = `Different dump levels: run A is ${a}, run B is ${b} \u2014 many passes differ in printing alone.`;
+      levels.title = 'Tile layouts and window buffers print only at EXPLICIT. Compare two dumps of one level to see ' +
+        'what the compiler changed.';
+      return true;
     }
 
     /** Run-against-run mode relabels what differs from a pass-by-pass report. */
@@ -347,7 +358,7 @@ const IRTracePanels = (() => {
 
   /* ---------- the sidebar's width: fitted to the pass names, then dragged and remembered ---------- */
 
-  const SIDE_MIN = 200, SIDE_FIT_MIN = 260, SIDE_FIT_SHARE = 0.3;   // fitting never takes more than 30% of the window
+  const SIDE_MIN = 200, SIDE_FIT_MIN = 260;
 
   function setSidebarWidth(px) {
     const width = Math.round(Math.max(SIDE_MIN, Math.min(px, window.innerWidth * 0.6)));
@@ -363,7 +374,9 @@ const IRTracePanels = (() => {
     for (const button of list.querySelectorAll('.pass-btn')) need = Math.max(need, button.offsetWidth);
     list.classList.remove('measuring');
     const extra = sidebar.clientWidth - list.clientWidth;   // the list's scrollbar
-    return Math.max(SIDE_FIT_MIN, Math.min(window.innerWidth * SIDE_FIT_SHARE, need + extra + 2));
+    // At most 27% of the window (30% comparing runs, whose names a `differs` badge must not cut).
+    const share = document.body.classList.contains('against') ? 0.3 : 0.27;
+    return Math.max(SIDE_FIT_MIN, Math.min(window.innerWidth * share, need + extra + 2));
   }
 
   /** The drag handle on the sidebar's edge (arrow keys move it too); `onResize` re-lays the panes. */
