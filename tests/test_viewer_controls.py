@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (tests take the imported model_page fixture as a parameter)
 """Browser tests of the viewer's controls (issue 11, items 5, 7, 8, 10, 11), in real headless Chromium
 with its default settings: function focus that sticks, a dense page at 1280x800, settings that persist,
 run against run across dump levels, and links naming what a report lacks.
@@ -25,6 +26,7 @@ from browser_support import (
 )
 from conftest import generate_dump, run_cli
 from playwright.sync_api import expect
+from test_viewer_model import PAYLOAD, evaluate, model_page  # noqa: F401  (model_page: a fixture used by name)
 
 REAL = SAMPLES / "real"
 K_PROJ = "_jit_qwen3_decode.k_proj"
@@ -406,3 +408,39 @@ def test_a_huge_context_keeps_every_line(page, tmp_path, value):
     expect(after.get_by_role("button", name=re.compile("unchanged line"))).to_have_count(0)
     assert page.evaluate("window.__irTrace.model.context") == int(value)
     log.assert_clean()
+
+
+# ---------- the model behind them (no page DOM) ----------
+
+
+def test_model_counts_a_function_and_knows_which_exist(model_page):
+    script = """
+      const m = M.createModel(arg, null), spec = m.specOf(1);
+      const { choices } = m.functionChoices(spec), pick = (key) => choices.find((c) => c.key === key);
+      return { f: m.functionCounts(spec, pick('f')), h: m.functionCounts(spec, pick('h')),
+               g: m.functionExists('g'), nope: m.functionExists('Nope') };
+    """
+    r = evaluate(model_page, script, PAYLOAD)
+    assert r["f"] == {"inserted": 1, "deleted": 1}  # one line edited inside f
+    assert r["h"] == {"inserted": 2, "deleted": 0}  # created: all of it
+    assert (r["g"], r["nope"]) == (True, False)
+
+
+def test_finder_scoped_to_a_function_counts_only_its_lines(model_page):
+    script = """
+      const m = M.createModel(arg, null), f = M.createFinder(m);
+      f.set('return', false, false);
+      f.setScope('g');
+      const g = { counts: f.counts(2), label: f.change(2).label, at: f.countAt({ run: 0, pos: 1 }) };
+      f.setScope('');
+      return { g, whole: f.counts(2) };
+    """
+    r = evaluate(model_page, script, PAYLOAD)
+    assert r["g"]["counts"] == [1, 0] and r["g"]["label"] == "removed (1)"  # pass 2 deletes g
+    assert r["g"]["at"] == 1
+    assert r["whole"] == [3, 2]
+
+
+@pytest.mark.parametrize(("given", "expected"), [(3, 3), (2**31, 2**31), (2**32 + 1, 2**32 + 1), (-4, 0)])
+def test_model_context_is_exact_past_32_bits(model_page, given, expected):
+    assert evaluate(model_page, "return M.createModel(arg, null).context;", {**PAYLOAD, "context": given}) == expected
