@@ -128,9 +128,8 @@ const IRTracePanels = (() => {
       for (const w of list) ul.appendChild(warningItem(w, count));
       const fresh = list.filter((w) => !w.carried).length;
       $('warnings-count').textContent = list.length ? `${list.length} (${fresh} new)` : '';
-      ul.scrollTop = 0;
       // Measured after the pass is painted, and only when there is a list: a pass switch forces no extra layout.
-      if (list.length) requestAnimationFrame(showMoreWarnings); else hideMoreWarnings();
+      if (list.length) requestAnimationFrame(() => { ul.scrollTop = 0; showMoreWarnings(); }); else hideMoreWarnings();
     }
 
     function hideMoreWarnings() {
