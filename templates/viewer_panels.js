@@ -193,9 +193,11 @@ const IRTracePanels = (() => {
     function showFunctionNote(error, choice) {
       const note = $('fn-note');
       note.textContent = '';
+      note.title = error || '';
       if (error) note.textContent = error;
       else if (state.fn && !choice) {
-        note.append(`${shortName(state.fn)} is not in this ${against ? 'view' : 'pass'}: whole file shown; it comes back where it exists. `);
+        note.append(`${shortName(state.fn)} is not in this ${against ? 'view' : 'pass'}: whole file shown. `);
+        note.title = 'The selection is kept: it comes back at the next pass that has this function.';
         const forget = el('button', 'link-btn', 'Forget it');
         forget.type = 'button';
         forget.addEventListener('click', () => actions.chooseFunction(''));
