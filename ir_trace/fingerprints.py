@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 from ir_trace import __version__
@@ -58,10 +59,21 @@ def dump_digest(manifest) -> str:
 
 
 def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
-    """Every template source, so editing the viewer can never serve a stale page."""
+    """Every template source, so editing the viewer can never serve a stale page.
+
+    Hashed once per process for as long as the files keep their state (Luigi asks for report
+    fingerprints many times in a run; reading and hashing the templates each time cost 4 ms).
+    """
+    folder = templates_dir()
+    states = tuple((name, tuple(file_state(folder / name) or ())) for name in files)
+    return _hash_templates(str(folder), states)
+
+
+@lru_cache(maxsize=16)
+def _hash_templates(folder: str, states: tuple) -> str:
     hashed = hashlib.sha256()
-    for name in files:
-        hashed.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
+    for name, _state in states:
+        hashed.update(name.encode() + b"\0" + (Path(folder) / name).read_bytes() + b"\0")
     return hashed.hexdigest()
 
 

@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 1 of 5: the model (IRTraceModel).
+/* pypto-ir-trace viewer, part 1 of 7: the model (IRTraceModel).
  * Everything the page shows, computed from the payload (schema 1, see ir_trace/payload.py; the
  * run-against-run form is ir_trace/compare.py) with no DOM: snapshots rebuilt lazily by replaying
  * hunks, the sidebar's entries, which two snapshots a view compares, aligned and folded rows,
