@@ -236,3 +236,20 @@ def test_qwen3_lower_pipeline_loops_pairs_each_yield_with_its_near_identical_suc
     pairs = {p.a: p.b for h in diff_snapshots(a, b, a_eol, b_eol) for p in h.pairs}
     assert pairs[28] == 36
     assert a[28].replace("_1", "") == b[36].replace("_1", "")  # its successor differs only by `_1`
+
+
+def test_a_huge_block_of_long_lines_is_paired_within_a_bounded_time():
+    """300 x 300 lines of 1,000 words each: the work bound (not just the cell count) cuts the
+    block into chunks, so it finishes well inside the timeout and still pairs each line."""
+    script = """
+from ir_trace.diff import align_replace_block
+a = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(300)]
+b = [line + " x" for line in a]
+assert align_replace_block(a, b) == [(i, i) for i in range(300)]
+print("done")
+"""
+    env = {"PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
