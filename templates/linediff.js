@@ -53,6 +53,7 @@ const IRTraceDiff = (() => {
   function myers(a, b, a0, a1, b0, b1, maxEdits) {
     const n = a1 - a0, m = b1 - b0;
     const limit = Math.min(n + m, maxEdits), off = limit + 1;
+    if (Math.abs(n - m) > limit) return null;   // at least |n - m| edits: the search would only fail
     const v = new Int32Array(2 * limit + 3);
     const trace = [];
     let found = -1;
