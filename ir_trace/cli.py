@@ -7,6 +7,8 @@ supervised child process (`ir_trace.signals`), so a signal ends it at once and c
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
 import logging
 import os
@@ -140,7 +142,7 @@ def run_command(args: argparse.Namespace) -> int:
             args.context,
             cache_dir,
             args.workers,
-            progress=not args.quiet,
+            progress=not (args.quiet or args.verbose),  # no bar amid Luigi's own log lines
             verbose=args.verbose,
             against=Path(args.against) if args.against else None,
         )
@@ -302,7 +304,7 @@ def run_pipeline(
     task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
     before = task.output().written_state()
     bar = ProgressBar(progress)
-    with _RunEvents(bar) as events:
+    with _RunEvents(bar, forked=workers > 1) as events:
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -321,7 +323,7 @@ def run_pipeline(
         "bytes": record["bytes"],
         "pairs": record["pairs"],
         "rediffed": events.count("rediffed"),
-        "reused": record["state"] is not None and record["state"] == before,  # found current (a stream never is)
+        "reused": before is not None and record["state"] == before,  # found current (a stream never is)
     }
 
 
@@ -443,23 +445,25 @@ class _RunEvents:
     """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
 
     Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
-    exit. Tasks may run in forked worker processes, so counts live in shared memory and failure
-    reasons travel through a pipe.
+    exit. With several workers, tasks run in forked processes, so counts live in shared memory and
+    failure reasons travel through a pipe; with one, plain objects do (and cost no start-up time).
     """
 
     COUNTS = ("rediffed",)
 
-    def __init__(self, bar: ProgressBar):
-        import multiprocessing
-
+    def __init__(self, bar: ProgressBar, forked: bool):
         from luigi import Event
 
         from ir_trace.tasks import DiffPair, SliceFunctions
         from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
 
         self.bar = bar
-        self._counts = multiprocessing.Array("l", len(self.COUNTS))
-        self._failures = multiprocessing.SimpleQueue()
+        if forked:
+            import multiprocessing
+
+            self._counts, self._failures = multiprocessing.Array("l", len(self.COUNTS)), multiprocessing.SimpleQueue()
+        else:
+            self._counts, self._failures = _InProcessCounts(len(self.COUNTS)), _InProcessQueue()
         self.handlers = [
             (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
             (DiffPair, Event.SUCCESS, lambda _task: (self._add("rediffed"), bar.advance())),
@@ -498,3 +502,25 @@ class _RunEvents:
         self.bar.close()  # before any message, an interrupt's included
         for cls, event, handler in self.handlers:
             cls.remove_event_handler(event, handler)
+
+
+class _InProcessCounts(list):
+    """The part of multiprocessing.Array's interface _RunEvents uses, for a run without forks."""
+
+    def __init__(self, size: int):
+        super().__init__([0] * size)
+
+    def get_lock(self):
+        return contextlib.nullcontext()
+
+
+class _InProcessQueue(collections.deque):
+    """The part of multiprocessing.SimpleQueue's interface _RunEvents uses, for a run without forks."""
+
+    put = collections.deque.append
+
+    def get(self):
+        return self.popleft()
+
+    def empty(self) -> bool:
+        return not self

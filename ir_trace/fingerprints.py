@@ -19,12 +19,13 @@ import hashlib
 import json
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 from ir_trace import __version__
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
-DIFF_VERSION = "diff-4"  # the line diff, its pairing rules and its JSON layout
+DIFF_VERSION = "diff-6-issue10"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
 SLICER_VERSION = "slice-1"  # function slicing and its JSON layout
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
@@ -58,10 +59,21 @@ def dump_digest(manifest) -> str:
 
 
 def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
-    """Every template source, so editing the viewer can never serve a stale page."""
+    """Every template source, so editing the viewer can never serve a stale page.
+
+    Hashed once per process for as long as the files keep their state (Luigi asks for report
+    fingerprints many times in a run; reading and hashing the templates each time cost 4 ms).
+    """
+    folder = templates_dir()
+    states = tuple((name, tuple(file_state(folder / name) or ())) for name in files)
+    return _hash_templates(str(folder), states)
+
+
+@lru_cache(maxsize=16)
+def _hash_templates(folder: str, states: tuple) -> str:
     hashed = hashlib.sha256()
-    for name in files:
-        hashed.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
+    for name, _state in states:
+        hashed.update(name.encode() + b"\0" + (Path(folder) / name).read_bytes() + b"\0")
     return hashed.hexdigest()
 
 

@@ -30,12 +30,17 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
     # key is "name" or "Class.method"; start/end are 0-based line indices, end exclusive,
     # decorators included.
 
-    hunk = [a0, a1, b0, b1, b_lines, pairs]
+    hunk = [a0, a1, b0, b1, b_lines, pairs] or [a0, a1, b0, b1, b_lines, pairs, extras]
     # before lines [a0, a1) are replaced by after lines [b0, b1) whose texts are b_lines.
     # pairs = [[ai, bi, a_ranges, b_ranges], ...]: before line ai and after line bi (absolute
     # 0-based indices) are the same line edited; ranges are [[start, end], ...] in UTF-16 code
     # units (JavaScript string offsets) of the characters that changed. Pairs are in increasing
     # order on both sides; unpaired lines of a hunk are plain deletions / insertions.
+    # extras, only when one applies (readers of 6-element hunks can ignore it):
+    #   "moved": [[ai, bj], ...]  before line ai was moved, unchanged, to after line bj (listed in
+    #                             the hunk of each end; both lines are unpaired)
+    #   "no_eol": [a, b]          the side's last line is in this hunk and has no final "\n"
+    #   "bom": [a, b]             the side starts with a byte order mark (they differ; line 0 is here)
 """
 
 from __future__ import annotations

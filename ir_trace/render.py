@@ -16,6 +16,8 @@ import jinja2
 REPORT_SCRIPTS = (
     "linediff.js",
     "viewer_model.js",
+    "viewer_layout.js",
+    "viewer_rows.js",
     "viewer_paint.js",
     "viewer_sidebar.js",
     "viewer_panels.js",

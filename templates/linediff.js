@@ -10,12 +10,14 @@ const IRTraceDiff = (() => {
   const MAX_LINE_EDITS = 500;       // diff.py
   const MAX_PAIRING_CELLS = 250000; // diff.py: bigger replaced blocks are paired in diagonal chunks
   const SIMILAR = 1000;             // diff.py: of 2000
+  const RENAMED = 1600;             // diff.py
   const OPERATION_TOKENS = 500;     // diff.py
   const MAX_TOKEN_EDITS = 200;      // intraline.py
   const CONTEXT_SPACES = 2;         // intraline.py
   const CONTEXT_UNITS = 64;         // intraline.py
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
+  const SUBWORD = /[A-Za-z0-9]+/g;
   const isWord = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
   const isSpace = (c) => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
 
@@ -256,28 +258,45 @@ const IRTraceDiff = (() => {
 
   const profiles = new Map();
 
+  /** diff.py's _profile: the body (indentation removed), its words each with its count, how
+   *  many words; subwords computed when first needed. Words are ASCII [A-Za-z0-9_] runs. */
   function profile(line) {
     let found = profiles.get(line);
     if (!found) {
       let k = 0;
       while (k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
-      const body = line.slice(k), words = new Set(body.match(WORD) || []);
-      found = { body, words, op: undefined };
+      const body = line.slice(k), words = body.match(WORD) || [], counts = new Map();
+      for (const w of words) counts.set(w, (counts.get(w) || 0) + 1);
+      const features = new Set();
+      for (const [w, n] of counts) features.add(`${w}#${n}`);
+      found = { body, features, count: words.length, subwords: null, op: undefined };
       if (profiles.size >= 1 << 15) profiles.clear();
       profiles.set(line, found);
     }
     return found;
   }
 
+  function subwords(p) {
+    if (!p.subwords) p.subwords = new Set(p.body.match(SUBWORD) || []);
+    return p.subwords;
+  }
+
+  function dice(x, y) {
+    const total = x.size + y.size;
+    if (!x.size || !y.size || 4 * Math.min(x.size, y.size) < total) return 0;
+    const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+    let common = 0;
+    for (const f of small) if (large.has(f)) common++;
+    return Math.floor((4000 * common) / total);
+  }
+
+  /** diff.py's _similarity, in 2000ths; 0 when the lines must not pair. */
   function similarity(pa, pb) {
     if (pa.body === pb.body) return 2000;
-    const ca = pa.words.size, cb = pb.words.size, total = ca + cb;
-    if (!ca || !cb || 4 * Math.min(ca, cb) < total) return 0;
-    const [small, large] = ca <= cb ? [pa.words, pb.words] : [pb.words, pa.words];
-    let common = 0;
-    for (const w of small) if (large.has(w)) common++;
-    const s = Math.floor((4000 * common) / total);
-    return s >= SIMILAR ? s : 0;
+    const words = dice(pa.features, pb.features);
+    if (words >= SIMILAR) return words;
+    if (pa.count !== pb.count) return 0;
+    return dice(subwords(pa), subwords(pb)) >= RENAMED ? SIMILAR : 0;
   }
 
   function preference(pa, pb) {

@@ -1,12 +1,14 @@
-/* pypto-ir-trace viewer, part 5 of 5: the controls.
- * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js), the row
- * painter (viewer_paint.js), the sidebar (viewer_sidebar.js) and the panels (viewer_panels.js)
- * to the page: selecting a pass, the Find box, layout and wrap, the URL fragment, the keys.
- * All five files and linediff.js are inlined, in order, into one script element. */
+/* pypto-ir-trace viewer, part 7 of 7: the controls.
+ * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js), the display
+ * layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the sidebar
+ * (viewer_sidebar.js) and the panels (viewer_panels.js) to the page: selecting a pass, the Find
+ * box, layout and wrap, the URL fragment, the keys. All seven files and linediff.js are inlined,
+ * in order, into one script element. */
 (() => {
   'use strict';
 
   const { FOLD, foldRows, createModel, createFinder } = IRTraceModel;
+  const { labelHunks } = IRTraceLayout;
   const { setTheme, openHelp, closeHelp } = IRTracePanels;
   const $ = (id) => document.getElementById(id);
 
@@ -56,7 +58,10 @@
     };
     let view = null;            // { spec, choice, rows, display, before, after, warnMarks, flash }
 
-    const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), (text) => (finder.re ? finder.ranges(text) : null));
+    const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), {
+      hits: (text) => (finder.re ? finder.ranges(text) : null),
+      onCursor: showChangePosition,
+    });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, select: (k) => selectPass(k) });
 
@@ -116,10 +121,20 @@
       if (state.fnOnly) sidebar.applyFilters();
     }
 
-    /** Recompute folding, then paint; keepScroll leaves the scroll position alone. */
+    /** Recompute folding and hunk headers, then paint; keepScroll leaves the scroll position alone. */
     function refreshDisplay(keepScroll) {
-      view.display = foldRows(view.rows, model.context, state.expanded, state.expandAll);
-      painter.show(view, { keepScroll, wrapLines: state.wrap });
+      const { before, after } = view.spec;
+      view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll),
+        runs[before.run].fns(before.pos).list, runs[after.run].fns(after.pos).list, view.rows);
+      painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
+    }
+
+    /** "change 2 of 7" beside the After pane's name, and the buttons that walk them. */
+    function showChangePosition(index, count) {
+      const text = index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
+      $('change-pos').textContent = count ? text : 'no change';
+      $('change-prev').disabled = count < 2;
+      $('change-next').disabled = count < 2;
     }
 
     /** Scroll the After pane to a line, opening its fold (or leaving a function that hides it). */
@@ -129,19 +144,17 @@
         buildView('either');
         updateHash();
       }
-      let at = view.display.findIndex((r) => r.kind !== FOLD && r.b === line);
-      if (at < 0) {
+      if (!view.display.some((r) => r.kind !== FOLD && r.b === line)) {
         const ri = view.rows.findIndex((r) => r.b === line);
         const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
         if (!fold) return;
         state.expanded.add(fold.start);
         refreshDisplay(true);
-        at = view.display.findIndex((r) => r.kind !== FOLD && r.b === line);
       }
       view.flash = line;
       clearTimeout(view.flashTimer);
       view.flashTimer = setTimeout(() => { if (view) view.flash = -1; }, 1800);
-      painter.scrollToRow(at);
+      painter.scrollToAfterLine(line);
     }
 
     function setFrom(j) {
@@ -196,14 +209,23 @@
 
     /* ---------- layout, wrap ---------- */
 
+    const LAYOUTS = ['side', 'stacked', 'unified'];
+
+    /** Side by side, Stacked, or Unified (one column: the Before pane is hidden, the After pane
+     *  shows − and + rows interleaved). */
     function setLayout(layout) {
-      state.layout = layout === 'stacked' ? 'stacked' : 'side';
-      const stacked = state.layout === 'stacked';
-      $('panes').className = `panes ${stacked ? 'stacked' : 'side'}`;
-      $('layout-side').setAttribute('aria-pressed', String(!stacked));
-      $('layout-stacked').setAttribute('aria-pressed', String(stacked));
+      const was = state.layout;
+      state.layout = LAYOUTS.includes(layout) ? layout : 'side';
+      $('panes').className = `panes ${state.layout}`;
+      for (const name of LAYOUTS) $(`layout-${name}`).setAttribute('aria-pressed', String(name === state.layout));
+      const unified = state.layout === 'unified';
+      $('pane-after').setAttribute('aria-label', unified ? 'Unified diff' : 'After snapshot');
+      $('label-after').hidden = unified;
+      $('label-unified').hidden = !unified;
       if (view) {
-        if (state.wrap) refreshDisplay(true); else painter.render(true);
+        panels.showFiles(view.spec);
+        // Unified rows differ from side-by-side ones; wrapped heights depend on the pane width.
+        if (state.wrap || unified || was === 'unified') refreshDisplay(true); else painter.resize();
         updateHash();
       }
     }
@@ -211,7 +233,7 @@
     function setWrap(wrap) {
       state.wrap = wrap;
       $('wrap-toggle').setAttribute('aria-pressed', String(wrap));
-      refreshDisplay(false);
+      refreshDisplay(true);
     }
 
     /* ---------- deep links ---------- */
@@ -320,6 +342,8 @@
       switch (event.key) {
         case 'j': case 'ArrowDown': event.preventDefault(); sidebar.stepPass(1); break;
         case 'k': case 'ArrowUp': event.preventDefault(); sidebar.stepPass(-1); break;
+        case ']': event.preventDefault(); painter.stepChange(1); break;
+        case '[': event.preventDefault(); painter.stepChange(-1); break;
         case 'n': event.preventDefault(); stepFind(1); break;
         case 'N': event.preventDefault(); stepFind(-1); break;
         case '?': event.preventDefault(); openHelp(); break;
@@ -354,6 +378,9 @@
       for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
       $('layout-side').addEventListener('click', () => setLayout('side'));
       $('layout-stacked').addEventListener('click', () => setLayout('stacked'));
+      $('layout-unified').addEventListener('click', () => setLayout('unified'));
+      $('change-next').addEventListener('click', () => painter.stepChange(1));
+      $('change-prev').addEventListener('click', () => painter.stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
@@ -373,7 +400,6 @@
           refreshDisplay(true);
         });
       }
-      window.addEventListener('resize', () => painter.resize());
       panels.wireCopy('copy-before', 'copied-before', () => view.spec.before);
       panels.wireCopy('copy-after', 'copied-after', () => view.spec.after);
       window.addEventListener('hashchange', applyHash);

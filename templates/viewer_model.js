@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 1 of 5: the model (IRTraceModel).
+/* pypto-ir-trace viewer, part 1 of 7: the model (IRTraceModel).
  * Everything the page shows, computed from the payload (schema 1, see ir_trace/payload.py; the
  * run-against-run form is ir_trace/compare.py) with no DOM: snapshots rebuilt lazily by replaying
  * hunks, the sidebar's entries, which two snapshots a view compares, aligned and folded rows,
@@ -59,20 +59,47 @@ const IRTraceModel = (() => {
   /** Side-by-side rows: equal lines, paired edits, unpaired deletions then insertions.
    *  A row is { kind, a, b } (line indices, -1 for none), CHG rows also { ar, br } (changed ranges). */
   function alignHunks(hunks, beforeCount) {
-    const rows = [];
+    const rows = [], notes = hunkNotes(hunks);
+    const push = (row) => rows.push(notes ? annotate(row, notes) : row);
     let a = 0, b = 0;
     for (const [a0, a1, , b1, , pairs] of hunks) {
       while (a < a0) rows.push({ kind: EQ, a: a++, b: b++ });
       for (const [ai, bi, ar, br] of pairs || []) {
-        while (a < ai) rows.push({ kind: DEL, a: a++, b: -1 });
-        while (b < bi) rows.push({ kind: INS, a: -1, b: b++ });
-        rows.push({ kind: CHG, a: a++, b: b++, ar, br });
+        while (a < ai) push({ kind: DEL, a: a++, b: -1 });
+        while (b < bi) push({ kind: INS, a: -1, b: b++ });
+        push({ kind: CHG, a: a++, b: b++, ar, br });
       }
-      while (a < a1) rows.push({ kind: DEL, a: a++, b: -1 });
-      while (b < b1) rows.push({ kind: INS, a: -1, b: b++ });
+      while (a < a1) push({ kind: DEL, a: a++, b: -1 });
+      while (b < b1) push({ kind: INS, a: -1, b: b++ });
     }
     while (a < beforeCount) rows.push({ kind: EQ, a: a++, b: b++ });
     return rows;
+  }
+
+  /** The hunks' extras (hunk[6], see diff.py's hunks_to_json) by line, or null when none has any. */
+  function hunkNotes(hunks) {
+    let notes = null;
+    for (const hunk of hunks) {
+      const extras = hunk[6];
+      if (!extras) continue;
+      notes = notes || { moveTo: new Map(), moveFrom: new Map(), noEolA: -1, noEolB: -1, bom: null };
+      for (const [i, j] of extras.moved || []) { notes.moveTo.set(i, j); notes.moveFrom.set(j, i); }
+      if (extras.no_eol && extras.no_eol[0]) notes.noEolA = hunk[1] - 1;
+      if (extras.no_eol && extras.no_eol[1]) notes.noEolB = hunk[3] - 1;
+      if (extras.bom) notes.bom = extras.bom;
+    }
+    return notes;
+  }
+
+  /** A changed row gains moveTo / moveFrom (the other side's line of a moved line), noEolA /
+   *  noEolB (its line lacks the final newline) and bom ([before, after] start with a BOM). */
+  function annotate(row, notes) {
+    if (row.kind === DEL && notes.moveTo.has(row.a)) row.moveTo = notes.moveTo.get(row.a);
+    if (row.kind === INS && notes.moveFrom.has(row.b)) row.moveFrom = notes.moveFrom.get(row.b);
+    if (row.a >= 0 && row.a === notes.noEolA) row.noEolA = true;
+    if (row.b >= 0 && row.b === notes.noEolB) row.noEolB = true;
+    if (notes.bom && (row.a === 0 || row.b === 0)) row.bom = notes.bom;
+    return row;
   }
 
   const shortName = (key) => key.slice(key.lastIndexOf('.') + 1);
@@ -178,7 +205,7 @@ const IRTraceModel = (() => {
     return {
       data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
       text: (k) => lines(k).join('\n') + (passes[k].eol ? '\n' : ''),
-      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list }),
+      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list, eol: passes[k].eol }),
     };
   }
 

@@ -1,118 +1,93 @@
-/* pypto-ir-trace viewer, part 2 of 5: the row painter (IRTracePainter).
- * Paints a view's display rows into the Before and After panes: syntax colouring, changed-range
- * emphasis and find hits per line; pane geometry (width, wrapped heights); virtual scrolling (only
- * rows near the viewport are in the DOM); the two panes kept in sync. Text is only ever inserted
- * with textContent: snapshot text is data, never markup. */
+/* pypto-ir-trace viewer, part 4 of 7: the panes (IRTracePainter).
+ * Paints a view's rows (viewer_rows.js) into the Before and After panes, or into one pane in the
+ * Unified layout: pane geometry (width, wrapped heights known in advance), virtual scrolling (only
+ * rows near the viewport are in the DOM), the panes kept in sync, walking the changes of a pass
+ * and the edge markers that point at a change scrolled out of sight sideways. */
 const IRTracePainter = (() => {
   'use strict';
 
-  const { EQ, DEL, INS, CHG, FOLD } = IRTraceModel;
+  const { DEL, FOLD } = IRTraceModel;
+  const { unifyRows, changeBlocks, lineColumns, wrapBreaks } = IRTraceLayout;
+  const { rowElement, rangesOf, sideOf, el } = IRTraceRows;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
+  const LEAD_ROWS = 3;        // a change is shown this many rows below the top of the pane
+  const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
-
-  /* ---------- syntax colouring ---------- */
-
-  // One pass over the line; groups map to classes in CLASS_OF. Only rendered rows are coloured.
-  const TOKEN_RE = new RegExp([
-    '(#.*)',                                                 // 1 comment
-    '("(?:[^"\\\\]|\\\\.)*"?|\'(?:[^\'\\\\]|\\\\.)*\'?)',    // 2 string
-    '(@[A-Za-z_][\\w.]*)',                                   // 3 decorator
-    '\\b(pl(?:\\.[A-Za-z_]\\w*)+)',                          // 4 pl.xxx
-    '\\b(def|class|return|for|in|if|elif|else|while|with|as|import|from|pass|break|continue|and|or|not|is|None|True|False|lambda|yield|assert|del|global|nonlocal|raise|try|except|finally)\\b',  // 5 keyword
-    '(?<![\\w.])(0x[0-9a-fA-F]+|\\d+(?:\\.\\d*)?(?:[eE][+-]?\\d+)?)',  // 6 number
-    '(?<=\\b(?:def|class) )([A-Za-z_]\\w*)',                 // 7 defined name
-  ].join('|'), 'g');
-  const CLASS_OF = ['', 't-c', 't-s', 't-d', 't-p', 't-k', 't-n', 't-f'];
-  const EMPHASIS = 8, HIT = 16;
-  const tokenCache = new Map();
-
-  /** Flat [start, end, class, ...] token list for one line, memoised by text. */
-  function tokenize(text) {
-    let tokens = tokenCache.get(text);
-    if (tokens) return tokens;
-    tokens = [];
-    TOKEN_RE.lastIndex = 0;
-    let m;
-    while ((m = TOKEN_RE.exec(text)) !== null) {
-      let group = 1;
-      while (m[group] === undefined) group++;
-      tokens.push(m.index, m.index + m[0].length, group);
-    }
-    if (tokenCache.size > 20000) tokenCache.clear();
-    tokenCache.set(text, tokens);
-    return tokens;
-  }
-
-  /** Fill a code cell with coloured spans, emphasising changed `ranges` and find `hits`. */
-  function paintCode(cell, text, ranges, hits) {
-    const n = text.length;
-    if (!n) return;
-    const tokens = tokenize(text);
-    if (!tokens.length && !ranges && !(hits && hits.length)) { cell.textContent = text; return; }
-    const cls = new Uint8Array(n);
-    for (let t = 0; t < tokens.length; t += 3) cls.fill(tokens[t + 2], tokens[t], tokens[t + 1]);
-    if (ranges) for (const [s, e] of ranges) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= EMPHASIS;
-    if (hits) for (const [s, e] of hits) for (let i = s; i < e; i++) cls[i] |= HIT;
-    let start = 0;
-    for (let i = 1; i <= n; i++) {
-      if (i < n && cls[i] === cls[start]) continue;
-      const c = cls[start], piece = text.slice(start, i);
-      if (c === 0) cell.appendChild(document.createTextNode(piece));
-      else {
-        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : ''].filter(Boolean).join(' ');
-        cell.appendChild(el(c & HIT ? 'mark' : 'span', names, piece));
-      }
-      start = i;
-    }
-  }
-
-  /** Display width of a line in columns: wide (CJK) characters take two. */
-  function lineColumns(line) {
-    if (line === undefined) return 0;
-    let w = line.length;
-    if (/[^\x00-\x7f]/.test(line)) for (const ch of line) if (ch.codePointAt(0) >= 0x1100) w++;
-    return w;
-  }
-
-  /* ---------- the painter of two panes ---------- */
-
-  /** A painter over two scroll containers (each holding .sizer > .rows); `hits(text)` gives the
-   *  find ranges of a line or null. The view it paints: { display, rows, before, after, warnMarks, flash }. */
-  function createPainter(beforeScroller, afterScroller, hits) {
-    const panes = {
-      before: { scroller: beforeScroller, rows: beforeScroller.querySelector('.rows'), side: 'a', expect: null },
-      after: { scroller: afterScroller, rows: afterScroller.querySelector('.rows'), side: 'b', expect: null },
+  /** A painter over two scroll containers (each holding .sizer > .rows). options: hits(text) gives
+   *  the find ranges of a line or null; onCursor(index, count) hears which change is shown. */
+  function createPainter(beforeScroller, afterScroller, { hits, onCursor }) {
+    const pane = (scroller, side) => {
+      const edges = el('div', 'edge-marks');
+      edges.setAttribute('aria-hidden', 'true');
+      scroller.parentElement.appendChild(edges);
+      return { scroller, rows: scroller.querySelector('.rows'), side, expect: null, edges };
     };
-    const both = [panes.before, panes.after];
+    const panes = { before: pane(beforeScroller, 'a'), after: pane(afterScroller, 'b') };
+    for (const p of Object.values(panes)) p.geo = { width: 0, height: 0, top: 0 };
+    let view = null, items = [], blocks = [], cursor = -1;
+    let mode = { wrap: false, unified: false };
+    let active = [panes.before, panes.after];
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
-    let view = null;
-    let wrap = false;
+    let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
+    let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
+    let wrapCache = new Map();
     let rendered = { first: -1, last: -1 };
 
-    /** Paint `nextView` (its display rows already folded); keepScroll leaves the scroll position alone,
-     *  otherwise both panes open a few rows above the first change. */
-    function show(nextView, { keepScroll = false, wrapLines = wrap } = {}) {
+    /** Paint `nextView` (display rows already folded and labelled). keepScroll leaves the scroll
+     *  position alone; otherwise the panes open on the first change, on both axes. */
+    function show(nextView, { keepScroll = false, wrapLines = mode.wrap, unified = mode.unified } = {}) {
+      const anchor = keepScroll && view ? topAnchor() : null;
       view = nextView;
-      wrap = wrapLines;
-      view.wrapFix = new Map();
+      if (wrapLines !== mode.wrap || unified !== mode.unified) wrapCache = new Map();
+      mode = { wrap: wrapLines, unified };
+      active = unified ? [panes.after] : [panes.before, panes.after];
+      items = unified ? unifyRows(view.display) : view.display;
+      blocks = changeBlocks(items);
+      cursor = -1;
       // Drop the old rows first: resizing and scrolling then lays out almost nothing.
-      for (const p of both) p.rows.textContent = '';
+      for (const p of Object.values(panes)) { p.rows.textContent = ''; p.edges.textContent = ''; }
+      leader = panes.after;
       layoutPanes();
       if (!keepScroll) {
-        const first = view.display.findIndex((r) => r.kind !== EQ && r.kind !== FOLD);
-        scrollBoth(first > 3 ? rowTop(first - 3) : 0, 0);
+        if (blocks.length) { goToBlock(0); return; }
+        scrollBoth(0, 0);
+      } else if (anchor) {
+        restoreAnchor(anchor);
       }
+      cursor = blockInSight();
       render(true);
+      report();
     }
 
-    /** Size both panes alike so their scroll ranges match: the widest line sets the width (unless
+    /** The first line at the top of the pane, to find it again once the rows change. */
+    function topAnchor() {
+      const sc = leader.scroller, first = rowAt(sc.scrollTop);
+      for (let i = first; i < Math.min(items.length, first + 60); i++) {
+        const r = items[i];
+        if (r.kind !== FOLD) return { a: r.a, b: r.b, dy: rowTop(i) - sc.scrollTop, left: sc.scrollLeft };
+      }
+      return null;
+    }
+
+    function restoreAnchor({ a, b, dy, left }) {
+      const at = items.findIndex((r) => r.kind !== FOLD && (b >= 0 ? r.b === b : r.a === a));
+      if (at >= 0) scrollBoth(Math.max(0, rowTop(at) - dy), left);
+    }
+
+    /** The first change whose first row is on screen, else -1. */
+    function blockInSight() {
+      const sc = leader.scroller;
+      return blocks.findIndex(([s]) => rowTop(s) >= sc.scrollTop && rowTop(s) < sc.scrollTop + sc.clientHeight);
+    }
+
+    /* ---------- geometry ---------- */
+
+    function digits() {
+      return String(Math.max(view.before.length, view.after.length)).length;
+    }
+
+    /** Size the panes alike so their scroll ranges match: the widest line sets the width (unless
      *  wrapping), the row heights set the height. */
     function layoutPanes() {
       let chars = 0;
@@ -120,25 +95,25 @@ const IRTracePainter = (() => {
         if (r.a >= 0 && view.before[r.a].length > chars) chars = Math.max(chars, lineColumns(view.before[r.a]));
         if (r.b >= 0 && view.after[r.b].length > chars) chars = Math.max(chars, lineColumns(view.after[r.b]));
       }
-      const digits = String(Math.max(view.before.length, view.after.length)).length;
-      for (const p of both) {
+      const d = digits(), gutter = mode.unified ? 2 * d + 1 : d;
+      for (const p of active) {
         const sizer = p.scroller.firstElementChild;
-        p.scroller.classList.toggle('wrap', wrap);
-        sizer.style.setProperty('--gutter', `calc(${digits + 2}ch + 12px)`);
-        sizer.style.width = wrap ? '' : `calc(${chars + digits + 4}ch + 28px)`;
+        p.scroller.classList.toggle('wrap', mode.wrap);
+        p.scroller.classList.toggle('unified', mode.unified);
+        sizer.style.setProperty('--gutter', `calc(${gutter + 2}ch + 12px)`);
+        sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + 28px)`;
       }
-      view.offsets = wrap ? wrapOffsets(wrapColumns()) : null;
-      setHeight();
+      measure();
+      metrics.contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
+      offsets = mode.wrap ? wrapOffsets() : null;
+      const height = `${rowTop(items.length)}px`;
+      for (const p of active) p.scroller.firstElementChild.style.height = height;
     }
 
-    function setHeight() {
-      const height = `${rowTop(view.display.length)}px`;
-      for (const p of both) p.scroller.firstElementChild.style.height = height;
-    }
-
-    /** Characters per visual line when wrapping, measured with a hidden probe row in the narrower pane. */
-    function wrapColumns() {
-      const host = panes.before.scroller.clientWidth <= panes.after.scroller.clientWidth ? panes.before : panes.after;
+    /** Character width, where code starts in a row, and characters per line, from a hidden probe
+     *  row in the narrowest active pane. */
+    function measure() {
+      const host = active.reduce((x, y) => (y.scroller.clientWidth < x.scroller.clientWidth ? y : x));
       const probe = el('div', 'row');
       const code = el('span', 'code');
       const ruler = el('span', '', '0'.repeat(100));
@@ -146,150 +121,221 @@ const IRTracePainter = (() => {
       probe.append(el('span', 'ln', '0'), el('span', 'mk'), code);
       probe.style.visibility = 'hidden';
       host.rows.appendChild(probe);
-      const charWidth = ruler.getBoundingClientRect().width / 100;
-      const usable = code.clientWidth - parseFloat(getComputedStyle(code).paddingRight);
+      const cw = ruler.getBoundingClientRect().width / 100 || 7.5;
+      const codeLeft = code.getBoundingClientRect().left - probe.getBoundingClientRect().left;
+      const usable = host.scroller.clientWidth - codeLeft - parseFloat(getComputedStyle(code).paddingRight);
       probe.remove();
-      return Math.max(8, Math.floor(usable / charWidth));
+      const cols = Math.max(8, Math.floor(usable / cw));
+      if (cols !== metrics.cols) wrapCache = new Map();
+      metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
+      // Read now, while the panes are empty and layout is cheap: painting never has to ask again.
+      for (const p of active) p.geo = { width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop };
     }
 
-    /** Row tops when wrapping: on a monospace grid with break-all, a line of n columns takes
-     *  ceil(n / cols) visual lines, so heights are known without rendering every row. */
-    function wrapOffsets(cols) {
-      const display = view.display, n = display.length;
-      const offsets = new Float64Array(n + 1);
-      for (let i = 0; i < n; i++) {
-        const r = display[i];
-        let lines = 1;
-        if (r.kind !== FOLD) {
-          const a = r.a >= 0 ? lineColumns(view.before[r.a]) : 0, b = r.b >= 0 ? lineColumns(view.after[r.b]) : 0;
-          lines = Math.max(1, Math.ceil(a / cols), Math.ceil(b / cols));
-        }
-        offsets[i + 1] = offsets[i] + (view.wrapFix.get(i) || lines * ROW_HEIGHT);
+    /** Continuation breaks of a line at the current width (memoised by text). */
+    function wrapOf(text) {
+      let w = wrapCache.get(text);
+      if (!w) {
+        if (wrapCache.size > 50000) wrapCache.clear();
+        wrapCache.set(text, (w = wrapBreaks(text, metrics.cols)));
       }
-      view.wrapCols = cols;
-      return offsets;
+      return w;
     }
 
-    function rowTop(i) {
-      return view.offsets ? view.offsets[i] : i * ROW_HEIGHT;
+    /** Visual lines of an item: on every active side the same, so rows stay aligned. */
+    function visualLines(item) {
+      if (item.kind === FOLD) return 1;
+      let lines = 1;
+      for (const p of active) {
+        const { line, text } = sideOf(item, mode.unified ? 'u' : p.side);
+        if (line >= 0) lines = Math.max(lines, wrapOf((text === 'a' ? view.before : view.after)[line]).breaks.length + 1);
+      }
+      return lines;
     }
+
+    /** Row tops when wrapping: the breaks are computed, not measured, so heights are exact. */
+    function wrapOffsets() {
+      const tops = new Float64Array(items.length + 1);
+      for (let i = 0; i < items.length; i++) tops[i + 1] = tops[i] + visualLines(items[i]) * ROW_HEIGHT;
+      return tops;
+    }
+
+    const rowTop = (i) => (offsets ? offsets[i] : i * ROW_HEIGHT);
 
     /** Index of the row at vertical offset y. */
     function rowAt(y) {
-      if (!view.offsets) return Math.floor(y / ROW_HEIGHT);
-      let lo = 0, hi = view.display.length;
+      if (!offsets) return Math.floor(y / ROW_HEIGHT);
+      let lo = 0, hi = items.length;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (view.offsets[mid] <= y) lo = mid; else hi = mid - 1;
+        if (offsets[mid] <= y) lo = mid; else hi = mid - 1;
       }
       return lo;
     }
 
-    /* ---------- rows ---------- */
+    /* ---------- rendering ---------- */
 
-    function foldElement(item) {
-      const row = el('div', 'row fold');
-      const count = item.end - item.start;
-      const button = el('button', 'fold-btn', `\u22ef ${count} unchanged line${count === 1 ? '' : 's'}`);
-      button.type = 'button';
-      button.dataset.fold = item.start;
-      row.appendChild(button);
-      return row;
+    function rowContext() {
+      return { before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine };
     }
 
-    function warningMarker(warned) {
-      const text = warned.map((w) => `warning: ${w.message}${w.check ? ` [${w.check}]` : ''}`).join('\n');
-      const marker = el('span', 'wmark', '\u26a0');
-      marker.setAttribute('role', 'img');
-      marker.setAttribute('aria-label', text);
-      marker.title = text;
-      return marker;
+    /** Scroll to the display row holding `line` of side 'a' (Before) or 'b' (After). */
+    function showLine(side, line) {
+      const i = items.findIndex((r) => (side === 'a' ? r.a : r.b) === line);
+      if (i >= 0) scrollToRow(i);
     }
 
-    function rowElement(item, side) {
-      if (item.kind === FOLD) return foldElement(item);
-      const line = side === 'a' ? item.a : item.b;
-      if (line < 0) {
-        const row = el('div', 'row fill');
-        row.appendChild(el('span', 'ln'));
-        return row;
-      }
-      let kind = '';
-      if (item.kind === DEL || (item.kind === CHG && side === 'a')) kind = 'del';
-      else if (item.kind === INS || (item.kind === CHG && side === 'b')) kind = 'ins';
-      const row = el('div', kind ? `row ${kind}` : 'row');
-      const ln = el('span', 'ln', String(line + 1));
-      const warned = side === 'b' && view.warnMarks.get(line);
-      if (warned) {
-        row.classList.add('warned');
-        ln.prepend(warningMarker(warned));
-      }
-      if (side === 'b' && line === view.flash) row.classList.add('flash');
-      row.append(ln, el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
-      const code = el('span', 'code');
-      const text = side === 'a' ? view.before[line] : view.after[line];
-      paintCode(code, text, item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null, hits(text));
-      row.appendChild(code);
-      return row;
-    }
-
-    /** Render the rows near the viewport into both panes, skipping the work while they cover it. */
+    /** Render the rows near the viewport, skipping the work while the rendered rows cover it. */
     function render(force) {
       if (!view) return;
-      const total = view.display.length;
       const sc = leader.scroller;
-      const height = Math.max(sc.clientHeight, panes.after.scroller.clientHeight, ROW_HEIGHT);
-      const top = rowAt(sc.scrollTop), bottom = rowAt(sc.scrollTop + height) + 1;
-      if (!force && top >= rendered.first && bottom <= rendered.last) return;
-      const first = Math.max(0, top - OVERSCAN), last = Math.min(total, bottom + OVERSCAN);
-      rendered = { first, last };
-      for (const p of both) {
-        const fragment = document.createDocumentFragment();
-        for (let i = first; i < last; i++) {
-          const row = rowElement(view.display[i], p.side);
-          if (view.offsets) row.style.height = `${rowTop(i + 1) - rowTop(i)}px`;
-          fragment.appendChild(row);
-        }
-        p.rows.textContent = '';
-        p.rows.appendChild(fragment);
-        p.rows.style.transform = `translateY(${rowTop(first)}px)`;
-      }
-      if (view.offsets && fixWrapHeights(first)) render(true);
-    }
-
-    /** The predicted wrapped heights can fall short (odd glyph widths); grow those rows once. */
-    function fixWrapHeights(first) {
-      const a = panes.before.rows.children, b = panes.after.rows.children;
-      let grew = false;
-      for (let i = 0; i < a.length; i++) {
-        const need = Math.max(a[i].lastChild.offsetHeight, b[i].lastChild.offsetHeight);
-        const has = rowTop(first + i + 1) - rowTop(first + i);
-        if (need > has + 1 && !view.wrapFix.has(first + i)) {
-          view.wrapFix.set(first + i, Math.ceil(need / ROW_HEIGHT) * ROW_HEIGHT);
-          grew = true;
+      const scrollTop = sc.scrollTop, scrollLeft = sc.scrollLeft;   // read before the rows change
+      const height = Math.max(leader.geo.height, ROW_HEIGHT);
+      const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
+      if (force || top < rendered.first || bottom > rendered.last) {
+        const first = Math.max(0, top - OVERSCAN), last = Math.min(items.length, bottom + OVERSCAN);
+        rendered = { first, last };
+        const ctx = rowContext();
+        for (const p of active) {
+          const fragment = document.createDocumentFragment();
+          const side = mode.unified ? 'u' : p.side;
+          for (let i = first; i < last; i++) {
+            const row = rowElement(items[i], side, ctx);
+            if (offsets) row.style.height = `${rowTop(i + 1) - rowTop(i)}px`;
+            fragment.appendChild(row);
+          }
+          p.rows.textContent = '';
+          p.rows.appendChild(fragment);
+          p.rows.style.transform = `translateY(${rowTop(first)}px)`;
         }
       }
-      if (grew) {
-        view.offsets = wrapOffsets(view.wrapCols);
-        setHeight();
-      }
-      return grew;
+      paintEdges(scrollTop, scrollLeft);
     }
 
-    /** Put display row i a third of the way down the After pane (and the Before pane alike). */
+    /* ---------- changes: walking them, and the edge markers ---------- */
+
+    /** Columns [start, end) of a range of a line (UTF-16 offsets in, display columns out). */
+    function columnsOf(text, [s, e]) {
+      const start = lineColumns(text.slice(0, s));
+      return [start, start + lineColumns(text.slice(s, e))];
+    }
+
+    function textOf(item, side) {
+      const { line, text } = sideOf(item, side);
+      return line >= 0 ? (text === 'a' ? view.before : view.after)[line] : '';
+    }
+
+    /** Where a row's emphasised ranges lie on `side`, in columns. */
+    function changedColumns(item, side) {
+      const ranges = rangesOf(item, side);
+      if (!ranges || !ranges.length) return [];
+      const text = textOf(item, side);
+      return ranges.map((r) => columnsOf(text, r));
+    }
+
+    /** scrollLeft that shows the first emphasised range of a block (0 when it starts a line). */
+    function blockLeft([start, end]) {
+      if (mode.wrap) return 0;
+      for (let i = start; i < end; i++) {
+        for (const side of mode.unified ? ['u'] : ['b', 'a']) {
+          const cols = changedColumns(items[i], side);
+          if (!cols.length) continue;
+          const [c0, c1] = cols[0], { cw, codeLeft } = metrics;
+          const width = leader.scroller.clientWidth - codeLeft;
+          if ((c1 + 2) * cw <= width) return 0;
+          return Math.max(0, Math.round(c0 * cw - Math.max(4 * cw, width / 4)));
+        }
+      }
+      return 0;
+    }
+
+    function goToBlock(b) {
+      cursor = b;
+      scrollBoth(Math.max(0, rowTop(blocks[b][0]) - LEAD_ROWS * ROW_HEIGHT), blockLeft(blocks[b]));
+      render(true);
+      report();
+    }
+
+    function report() {
+      if (onCursor) onCursor(cursor, blocks.length);
+    }
+
+    /** Show the next (delta > 0) or previous change of the pass; false when there is none. */
+    function stepChange(delta) {
+      if (!blocks.length) return false;
+      const sc = leader.scroller, top = sc.scrollTop;
+      const anchor = (b) => Math.max(0, rowTop(blocks[b][0]) - LEAD_ROWS * ROW_HEIGHT);
+      const shown = cursor >= 0 && rowTop(blocks[cursor][0]) >= top && rowTop(blocks[cursor][0]) < top + sc.clientHeight;
+      let target = -1;
+      if (shown) target = cursor + delta;
+      else if (delta > 0) target = blocks.findIndex((_, b) => anchor(b) > top + 1);
+      else for (let b = blocks.length - 1; b >= 0 && target < 0; b--) if (anchor(b) < top - 1) target = b;
+      if (target < 0 || target >= blocks.length) return false;
+      goToBlock(target);
+      return true;
+    }
+
+    /** A marker at the left or right edge of each visible row whose change lies out of sight
+     *  sideways. Geometry comes from measure() and the scroll offsets render() read: no layout here. */
+    function paintEdges(scrollTop, scrollLeft) {
+      for (const p of Object.values(panes)) p.edges.textContent = '';
+      if (mode.wrap || !view) return;
+      const { cw, codeLeft, contentWidth } = metrics;
+      for (const p of active) {
+        const side = mode.unified ? 'u' : p.side, { width, height, top } = p.geo;
+        if (contentWidth <= width) continue;   // every line fits: nothing can hide sideways
+        const from = scrollLeft / cw, to = (scrollLeft + width - codeLeft) / cw;
+        p.edges.style.top = `${top}px`;
+        p.edges.style.width = `${width}px`;
+        p.edges.style.height = `${height}px`;
+        const last = Math.min(items.length, rowAt(scrollTop + height) + 1);
+        for (let i = rowAt(scrollTop); i < last; i++) {
+          const cols = changedColumns(items[i], side);
+          if (!cols.length) continue;
+          const y = rowTop(i) - scrollTop;
+          const kind = side === 'a' || (side === 'u' && items[i].kind === DEL) ? 'del' : 'ins';
+          if (cols.some(([, e]) => e <= from + 0.5)) p.edges.appendChild(edgeMark('left', y, codeLeft, cols, kind));
+          if (cols.some(([s]) => s >= to - 0.5)) p.edges.appendChild(edgeMark('right', y, codeLeft, cols, kind));
+        }
+      }
+    }
+
+    function edgeMark(where, y, codeLeft, cols, kind) {
+      const mark = el('button', `edge ${where} ${kind}`, where === 'left' ? '\u25c2' : '\u25b8');
+      mark.type = 'button';
+      mark.tabIndex = -1;
+      mark.title = `Changed text ${where === 'left' ? 'to the left' : 'to the right'}: click to scroll to it`;
+      mark.style.top = `${y}px`;
+      if (where === 'left') mark.style.left = `${codeLeft}px`; else mark.style.right = '0';
+      const [c0] = where === 'left' ? cols[cols.length - 1] : cols[0];
+      mark.addEventListener('click', () => {
+        const width = leader.scroller.clientWidth - metrics.codeLeft;
+        scrollBoth(leader.scroller.scrollTop, Math.max(0, Math.round(c0 * metrics.cw - width / 4)));
+        render(false);
+      });
+      return mark;
+    }
+
+    /* ---------- positioning ---------- */
+
+    /** Put display row i a third of the way down the pane. */
     function scrollToRow(i) {
-      const sc = panes.after.scroller;
+      const sc = leader.scroller;
       scrollBoth(Math.max(0, rowTop(i) - Math.floor(sc.clientHeight / 3)), sc.scrollLeft);
       render(true);
     }
 
-    /* ---------- scrolling in sync ---------- */
+    /** Scroll to After line `line` if a row shows it; false when folded away. */
+    function scrollToAfterLine(line) {
+      const at = items.findIndex((r) => r.kind !== FOLD && r.b === line);
+      if (at < 0) return false;
+      scrollToRow(at);
+      return true;
+    }
 
     // One pane leads, the other follows with instant positioning. A follower's own scroll event
     // that lands where it was put is the echo and is ignored: writing it back to the leader would
     // cancel the leader's smooth scroll (keys, wheel, scrollBy) a few pixels into it.
-    const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
-
     function follow(p, top, left) {
       p.scroller.scrollTop = top;
       p.scroller.scrollLeft = left;
@@ -301,13 +347,20 @@ const IRTracePainter = (() => {
       return e !== null && Math.abs(s.scrollTop - e.top) < ECHO_SLACK && Math.abs(s.scrollLeft - e.left) < ECHO_SLACK;
     }
 
+    /** Position every active pane at once (no smooth scrolling, no sync round trip). */
+    function scrollBoth(top, left) {
+      for (const p of active) follow(p, top, left);
+    }
+
     let renderQueued = false;
     function onScroll(source, other) {
+      if (!active.includes(source)) return;
       if (!isEcho(source)) {
         source.expect = null;   // a scroll of its own: this pane leads now
         leader = source;
         const s = source.scroller;
-        if (Math.abs(other.scroller.scrollTop - s.scrollTop) >= 1 || Math.abs(other.scroller.scrollLeft - s.scrollLeft) >= 1) {
+        if (active.includes(other) &&
+            (Math.abs(other.scroller.scrollTop - s.scrollTop) >= 1 || Math.abs(other.scroller.scrollLeft - s.scrollLeft) >= 1)) {
           follow(other, s.scrollTop, s.scrollLeft);
         }
       }
@@ -315,22 +368,24 @@ const IRTracePainter = (() => {
       renderQueued = true;
       requestAnimationFrame(() => { renderQueued = false; render(false); });
     }
-
-    /** Position both panes at once (no smooth scrolling, no sync round trip). */
-    function scrollBoth(top, left) {
-      for (const p of both) follow(p, top, left);
-    }
     panes.before.scroller.addEventListener('scroll', () => onScroll(panes.before, panes.after), { passive: true });
     panes.after.scroller.addEventListener('scroll', () => onScroll(panes.after, panes.before), { passive: true });
 
-    /** The window changed size: wrapped heights depend on the pane width. */
+    /** A pane changed size (window, layout, sidebar): wrapped heights depend on the pane width. */
     function resize() {
       if (!view) return;
-      if (wrap) show(view, { keepScroll: true }); else render(false);
+      if (mode.wrap) show(view, { keepScroll: true }); else { measure(); render(false); }
     }
+    let resizeQueued = false;
+    const observer = new ResizeObserver(() => {
+      if (resizeQueued) return;
+      resizeQueued = true;
+      requestAnimationFrame(() => { resizeQueued = false; resize(); });
+    });
+    for (const p of Object.values(panes)) observer.observe(p.scroller);
 
-    return { panes, show, render, resize, rowTop, scrollToRow, get wrap() { return wrap; } };
+    return { panes, show, render, resize, rowTop, scrollToRow, scrollToAfterLine, stepChange, get cursor() { return cursor; } };
   }
 
-  return { ROW_HEIGHT, createPainter, paintCode, tokenize, lineColumns };
+  return { ROW_HEIGHT, createPainter };
 })();

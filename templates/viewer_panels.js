@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 4 of 5: what surrounds the panes (IRTracePanels).
+/* pypto-ir-trace viewer, part 6 of 7: what surrounds the panes (IRTracePanels).
  * The pass header and its notes, the warnings panel, the Function / Compare with selects, the run
  * view buttons, Copy full source, banners, theme and the help overlay. Each paints from the model
  * and the viewer's state; actions go back through callbacks. */
@@ -34,9 +34,16 @@ const IRTracePanels = (() => {
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
       $('label-after').textContent = afterRun ? `After \u00b7 ${afterRun}` : 'After';
-      $('file-before').textContent = snapshotName(spec.before);
-      $('file-after').textContent = snapshotName(spec.after);
+      showFiles(spec);
       showViewNote(spec);
+    }
+
+    /** Each pane names its snapshot; the one Unified pane names both. */
+    function showFiles(spec) {
+      const before = snapshotName(spec.before), after = snapshotName(spec.after);
+      $('file-before').textContent = before;
+      $('file-after').textContent = state.layout === 'unified' ? `${before} \u2192 ${after}` : after;
+      $('file-after').title = $('file-after').textContent;
     }
 
     function showViewNote(spec) {
@@ -219,7 +226,7 @@ const IRTracePanels = (() => {
     }
 
     return {
-      showHeader, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
+      showHeader, showFiles, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
       wireCopy, showBanners, adaptToMode,
     };
   }

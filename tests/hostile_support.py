@@ -95,7 +95,7 @@ def snapshot_texts(payload: dict) -> list[str]:
     texts = [_join(lines, passes[0]["eol"])]
     for entry in passes[1:]:
         out, position = [], 0
-        for a0, a1, _b0, _b1, after_lines, _pairs in entry.get("hunks", []):
+        for a0, a1, _b0, _b1, after_lines, *_pairs_and_extras in entry.get("hunks", []):
             assert a0 >= position and a1 >= a0, f"hunks out of order in pass {entry['index']}"
             out += lines[position:a0]
             out += after_lines

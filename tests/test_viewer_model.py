@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Unit tests of the viewer's model (templates/viewer_model.js) in real Chromium, without the page.
 
 Each test loads a blank page holding only the model script and calls `IRTraceModel` through
@@ -10,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO, browser, context, page  # noqa: F401  (fixtures used by name)
+from browser_support import REPO
 
 MODEL_JS = REPO / "templates" / "viewer_model.js"
 
@@ -224,3 +223,77 @@ def test_every_viewer_file_is_inlined_in_order_in_one_hashed_script_and_fingerpr
     assert positions == sorted(positions)
     script_source = re.search(r"script-src (&#39;|')(sha256-[^&']+)", content_security_policy(scripts[0])).group(2)
     assert f"script-src &#39;{script_source}&#39;" in html  # the page's CSP allows exactly this script
+
+
+# ---------- display layout (viewer_layout.js): pure as well ----------
+
+LAYOUT_JS = REPO / "templates" / "viewer_layout.js"
+
+
+@pytest.fixture
+def layout_page(page):
+    scripts = "".join(f"<script>{path.read_text(encoding='utf-8')}</script>" for path in (MODEL_JS, LAYOUT_JS))
+    page.set_content(f"<!DOCTYPE html><title>layout</title>{scripts}")
+    assert page.evaluate("() => typeof IRTraceLayout") == "object"
+    return page
+
+
+def layout(page, body: str, arg=None):
+    return page.evaluate(f"(arg) => {{ const M = IRTraceModel, L = IRTraceLayout; {body} }}", arg)
+
+
+def test_the_layout_file_touches_no_dom():
+    source = LAYOUT_JS.read_text(encoding="utf-8")
+    for name in ("document", "window", "getElementById", "addEventListener"):
+        assert name not in source, name
+
+
+def test_unified_rows_put_a_blocks_removals_before_its_additions(layout_page):
+    script = """
+      const rows = [{ kind: M.EQ, a: 0, b: 0 }, { kind: M.CHG, a: 1, b: 1, ar: [[0, 1]], br: [[0, 2]] },
+                    { kind: M.DEL, a: 2, b: -1 }, { kind: M.INS, a: -1, b: 2 }, { kind: M.EQ, a: 3, b: 3 }];
+      return L.unifyRows(rows).map((r) => [r.kind, r.a, r.b, r.ar || r.br || null]);
+    """
+    eq, dele, ins = 0, 1, 2
+    assert layout(layout_page, script) == [
+        [eq, 0, 0, None],
+        [dele, 1, -1, [[0, 1]]],
+        [dele, 2, -1, None],
+        [ins, -1, 1, [[0, 2]]],
+        [ins, -1, 2, None],
+        [eq, 3, 3, None],
+    ]
+
+
+def test_change_blocks_and_hunk_headers_name_the_enclosing_function(layout_page):
+    script = """
+      const rows = M.alignHunks(arg.hunks, 6);
+      const display = L.labelHunks(M.foldRows(rows, 0, new Set(), false), arg.fa, arg.fb, rows);
+      const folds = display.filter((r) => r.kind === M.FOLD);
+      return { blocks: L.changeBlocks(display), heads: folds.map((r) => [L.hunkHeader(r.hunk), r.hunk.fn]) };
+    """
+    arg = {
+        "hunks": PAYLOAD["passes"][1]["hunks"],
+        "fa": [["f", 0, 3], ["g", 3, 6]],
+        "fb": [["f", 0, 3], ["g", 3, 6], ["h", 6, 8]],
+    }
+    result = layout(layout_page, script, arg)
+    # rows: fold(0-2), CHG 2, fold(3-6), INS 6, INS 7
+    assert result["blocks"] == [[1, 2], [3, 5]]
+    assert result["heads"] == [["@@ \u22123,1 +3,1 @@", "f"], ["@@ \u22126,0 +7,2 @@", "h"]]  # git's -6,0: after line 6
+
+
+def test_wrap_breaks_fall_between_tokens_with_a_hanging_indent(layout_page):
+    line = "        t1: pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, 25600, 32768)] = pl.add(t0, t0)"
+    result = layout(layout_page, "return L.wrapBreaks(arg, 40);", line)
+    assert result["hang"] == 12
+    pieces = [line[i:j] for i, j in zip([0, *result["breaks"]], [*result["breaks"], len(line)])]
+    assert len(pieces[0]) <= 40 and all(len(p) <= 40 - 12 for p in pieces[1:])
+    for piece in pieces[1:]:
+        assert piece[0] not in ", )]" and not piece.startswith(("0", "l.", "BF16"))
+    assert "".join(pieces) == line
+    assert all("25600" in p or "25600" not in line[: len(p)] for p in pieces)  # numbers stay whole
+    assert layout(layout_page, "return L.wrapBreaks(arg, 120);", line)["breaks"] == []
+    # A single token longer than a line is cut where it must be.
+    long_token = "x" * 100
+    assert layout(layout_page, "return L.wrapBreaks(arg, 40).breaks;", long_token) == [40, 76]

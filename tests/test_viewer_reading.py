@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Browser tests of reading long IR in the report: scrolling with Chromium's default smooth
 scrolling, changes kept on screen, hunk headers, wrapping and the Unified layout.
 
@@ -11,18 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import (  # noqa: F401  (browser, context, page: fixtures used by name)
-    browser,
+from browser_support import (
+    PAINTED,
     build_report,
-    context,
     open_report,
-    page,
     pane,
     pass_button,
     write_dump,
 )
-
-expect = pytest.importorskip("playwright.sync_api").expect
+from playwright.sync_api import expect
 
 TILE = (
     "pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, {offset}, 32768), pl.Mem.Vec, "
@@ -81,20 +77,22 @@ def positions(page) -> dict:
     )
 
 
-def wait_scrolled(page, which: str, condition: str) -> dict:
-    """Wait until pane `which` meets `condition` (JS over top, max, height) and both panes agree."""
+def wait_scrolled(page, which: str, condition: str, agree: bool = True) -> dict:
+    """Wait until pane `which` meets `condition` (JS over top, max, height) and, with `agree`,
+    the other pane sits at the same position."""
     other = "before" if which == "after" else "after"
     page.wait_for_function(
         f"""() => {{
              const s = document.getElementById('scroll-{which}'), o = document.getElementById('scroll-{other}');
              const top = s.scrollTop, max = s.scrollHeight - s.clientHeight, height = s.clientHeight;
-             return ({condition}) && Math.abs(o.scrollTop - top) < 1 && Math.abs(o.scrollLeft - s.scrollLeft) < 1;
+             return ({condition}) && ({"false" if agree else "true"}
+                 || (Math.abs(o.scrollTop - top) < 1 && Math.abs(o.scrollLeft - s.scrollLeft) < 1));
            }}"""
     )
     return positions(page)
 
 
-def press_and_settle(page, which: str, key: str) -> dict:
+def press_and_settle(page, which: str, key: str, agree: bool = True) -> dict:
     """Press `key` and wait for the pane's `scrollend` event: the smooth scroll has finished."""
     page.evaluate(
         """(id) => { window.__settled = false;
@@ -104,7 +102,7 @@ def press_and_settle(page, which: str, key: str) -> dict:
     )
     page.keyboard.press(key)
     page.wait_for_function("() => window.__settled")
-    return wait_scrolled(page, which, "true")[which]
+    return wait_scrolled(page, which, "true", agree)[which]
 
 
 # ---------- item 2: scrolling with smooth scrolling on ----------
@@ -169,3 +167,195 @@ def test_help_says_which_keys_scroll_and_which_switch(long_page):
     dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
     expect(dialog).to_contain_text("scroll the focused code pane")
     expect(dialog).to_contain_text("switch passes even inside a code pane")
+
+
+def test_unified_pane_scrolls_to_its_end_alone(long_page):
+    page = long_page
+    page.get_by_role("button", name="Unified").click()
+    page.get_by_role("button", name="Expand all").click()
+    unified = page.get_by_role("region", name="Unified diff").locator(".scroller")
+    unified.focus()
+    end = press_and_settle(page, "after", "End", agree=False)  # the Before pane is hidden
+    assert end["top"] >= end["max"] - 1 > 10_000
+
+
+# ---------- item 3: changes on screen ----------
+
+
+def visible_in_pane(page, which: str, selector: str) -> list[bool]:
+    """For each element matching `selector` in a pane: is it inside the pane's visible code area?"""
+    return page.evaluate(
+        """([id, selector]) => {
+             const s = document.getElementById(id), box = s.getBoundingClientRect();
+             const gutter = s.querySelector('.row:not(.fold) .code').getBoundingClientRect().left
+                          - s.querySelector('.row:not(.fold)').getBoundingClientRect().left + s.scrollLeft;
+             return [...s.querySelectorAll(selector)].map((e) => {
+               const r = e.getBoundingClientRect();
+               return r.top >= box.top && r.bottom <= box.top + s.clientHeight
+                   && r.left >= box.left + gutter - s.scrollLeft - 1 && r.right <= box.left + s.clientWidth + 1;
+             });
+           }""",
+        [f"scroll-{which}", selector],
+    )
+
+
+def test_opening_a_pass_shows_its_first_change_on_both_axes(long_page):
+    page = long_page
+    after = pane(page, "After")
+    expect(page.get_by_role("group", name="Changes in this pass")).to_contain_text("change 1 of 3")
+    assert positions(page)["after"]["left"] > 500  # the change sits far right in these lines
+    first = visible_in_pane(page, "after", ".row.ins .em")
+    assert first and first[0], "the first emphasised change is on screen"
+    assert visible_in_pane(page, "before", ".row.del .em")[0]
+    pass_button(page, 2).click()
+    expect(page.get_by_role("group", name="Changes in this pass")).to_contain_text("change 1 of 1")
+    expect(after.locator(".row.ins .em").first).to_have_text("mul")
+    assert visible_in_pane(page, "after", ".row.ins .em")[0]
+
+
+def test_bracket_keys_and_buttons_walk_the_changes_of_a_pass(long_page):
+    page = long_page
+    page.get_by_role("button", name="Expand all").click()
+    group = page.get_by_role("group", name="Changes in this pass")
+    after = pane(page, "After")
+    page.locator("body").click(position={"x": 5, "y": 700})
+    page.keyboard.press("]")
+    expect(group).to_contain_text("change 2 of 3")
+    row = after.locator(".row.ins", has_text="tag='f7_40'")
+    expect(row).to_be_in_viewport()
+    page.keyboard.press("]")
+    expect(group).to_contain_text("change 3 of 3")
+    expect(after.locator(".row.ins", has_text="tag='f10_5'")).to_be_in_viewport()
+    page.keyboard.press("]")  # the last change: nothing further
+    expect(group).to_contain_text("change 3 of 3")
+    page.keyboard.press("[")
+    expect(group).to_contain_text("change 2 of 3")
+    group.get_by_role("button", name="Previous change").click()
+    expect(group).to_contain_text("change 1 of 3")
+    expect(after.locator(".row.ins", has_text="tag='f3_20'")).to_be_in_viewport()
+    group.get_by_role("button", name="Next change").click()
+    expect(group).to_contain_text("change 2 of 3")
+    expect(pass_button(page, 1)).to_have_attribute("aria-current", "true")  # walking changes never switches pass
+
+
+def test_edge_markers_point_at_changes_out_of_sight_and_bring_them_back(long_page):
+    page = long_page
+    after = page.get_by_role("region", name="After snapshot")
+    expect(after.locator(".edge")).to_have_count(0)  # the changes are on screen
+    box = pane(page, "After").bounding_box()
+    page.mouse.move(box["x"] + 300, box["y"] + 200)
+    page.mouse.wheel(-5000, 0)
+    wait_scrolled(page, "after", "s.scrollLeft === 0")
+    markers = after.locator(".edge.right")
+    expect(markers).to_have_count(4)  # rows 217, 218, 489 and 643 change out of sight on the right
+    expect(page.get_by_role("region", name="Before snapshot").locator(".edge.right")).to_have_count(4)
+    markers.first.click()
+    wait_scrolled(page, "after", "s.scrollLeft > 500")
+    expect(after.locator(".edge")).to_have_count(0)
+    assert visible_in_pane(page, "after", ".row.ins .em")[0]
+
+
+# ---------- item 4: hunk headers ----------
+
+
+@pytest.mark.parametrize("layout", ["Side by side", "Stacked", "Unified"])
+def test_folds_name_the_function_of_the_hunk_they_lead_into(long_page, layout):
+    page = long_page
+    page.get_by_role("button", name=layout).click()
+    region = page.get_by_role("region", name="Unified diff" if layout == "Unified" else "After snapshot")
+    folds = region.locator(".row.fold")
+    expect(folds.nth(0)).to_contain_text("213 unchanged lines")
+    expect(folds.nth(0)).to_contain_text("@@ \u2212214,8 +214,8 @@ Program.kernel_3")
+    expect(folds.nth(1)).to_contain_text("@@ \u2212486,7 +486,7 @@ Program.kernel_7")
+    expect(folds.nth(2)).to_contain_text("Program.kernel_10")
+    expect(folds.nth(3)).not_to_contain_text("@@")  # the last fold leads into no hunk
+    if layout != "Unified":
+        before_folds = page.get_by_role("region", name="Before snapshot").locator(".row.fold")
+        expect(before_folds.nth(1)).to_contain_text("Program.kernel_7")
+
+
+# ---------- item 6: wrapping ----------
+
+
+def test_wrap_breaks_between_tokens_with_a_hanging_indent_and_a_mark(long_page):
+    page = long_page
+    page.get_by_role("button", name="Wrap lines").click()
+    info = page.evaluate(
+        """() => ['before', 'after'].map((id) => {
+             const s = document.getElementById('scroll-' + id);
+             const rows = [...s.querySelectorAll('.row:not(.fold):not(.fill)')];
+             return {
+               overflow: s.scrollWidth - s.clientWidth,
+               geometry: [...s.querySelectorAll('.row')].map((r) => [r.offsetTop, r.offsetHeight]),
+               lines: rows.map((r) => {
+                 const code = r.querySelector('.code');
+                 const marks = [...code.querySelectorAll('.cont')];
+                 return { text: code.textContent, marks: marks.map((m) => m.getBoundingClientRect().width),
+                          segments: code.innerText.split('\\n'), height: r.offsetHeight };
+               }),
+             };
+           })"""
+    )
+    before, after = info
+    assert before["geometry"] == after["geometry"]  # the panes stay row-aligned
+    assert after["overflow"] <= 0  # nothing sticks out sideways
+    wrapped = [line for line in after["lines"] if len(line["segments"]) > 2]
+    assert wrapped, "the long statements wrap onto several lines"
+    for line in wrapped:
+        assert line["height"] == 20 * len(line["segments"])
+        segments = line["segments"]
+        for previous, following in zip(segments, segments[1:]):
+            assert following.startswith("\u21aa")  # the continuation mark
+            joined = previous[-1:] + following[1:2]
+            assert not (joined[:1].isalnum() and joined[1:].isalnum()), (
+                f"a token was split: {previous!r} | {following!r}"
+            )
+        indent = len(segments[0]) - len(segments[0].lstrip())
+        # The mark is as wide as the hanging indent: the line's own indent plus four columns.
+        assert all(width > (indent + 3) * 7 for width in line["marks"])
+
+
+# ---------- item 9: the Unified layout ----------
+
+
+def test_unified_layout_interleaves_removed_and_added_rows_and_round_trips(long_page):
+    page = long_page
+    unified = page.get_by_role("button", name="Unified")
+    unified.click()
+    expect(unified).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Side by side")).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_role("region", name="Before snapshot")).to_be_hidden()
+    region = page.get_by_role("region", name="Unified diff")
+    expect(region).to_contain_text("00_frontend.py")
+    expect(region).to_contain_text("01_after_Mul.py")
+    rows = region.locator(".row:not(.fold)")
+    expect(rows.first).to_be_visible()
+    shown = [
+        (cls.split()[1] if " " in cls else "", ln.split())
+        for cls, ln in page.evaluate(
+            """() => [...document.querySelectorAll('#scroll-after .row:not(.fold)')]
+                 .map((r) => [r.className, r.querySelector('.ln').textContent])"""
+        )
+    ][:8]
+    # Three equal rows carry both line numbers; the edited pair reads − 217, − 218, then + 217, + 218.
+    assert shown == [
+        ("", ["214", "214"]),
+        ("", ["215", "215"]),
+        ("", ["216", "216"]),
+        ("del", ["217"]),
+        ("del", ["218"]),
+        ("ins", ["217"]),
+        ("ins", ["218"]),
+        ("", ["219", "219"]),
+    ]
+    expect(region.locator(".row.del .em").first).to_have_text("add")
+    expect(region.locator(".row.ins .em").first).to_have_text("mul")
+    assert page.url.endswith("layout=unified")
+    page.goto("about:blank")
+    page.go_back()
+    page.wait_for_function(PAINTED)
+    expect(page.get_by_role("button", name="Unified")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("region", name="Unified diff").locator(".row.ins").first).to_be_visible()
+    page.get_by_role("button", name="Side by side").click()
+    expect(page.get_by_role("region", name="Before snapshot")).to_be_visible()
+    expect(page.get_by_role("region", name="After snapshot")).to_be_visible()

@@ -199,7 +199,7 @@ class SweepDump(PipelineTask):
     def _work(ran: list, written: dict | None, before: list | None) -> dict:
         """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
         return {
-            "reused": written is not None and written["state"] == before,
+            "reused": written is not None and before is not None and written["state"] == before,
             "rediffed": sum(isinstance(task, DiffPair) for task in ran),
             "pairs": written["pairs"] if written else None,
             "bytes": written["bytes"] if written else None,

@@ -1,0 +1,135 @@
+/* pypto-ir-trace viewer, part 2 of 7: pure display-row layout (IRTraceLayout).
+ * What the painter draws, computed without the DOM: the Unified layout's rows, the change
+ * blocks that `]` / `[` walk, the hunk headers folded runs carry, and where a long line wraps.
+ * Rows are the model's ({ kind, a, b, ar?, br? }, folds { kind: FOLD, start, end }). */
+const IRTraceLayout = (() => {
+  'use strict';
+
+  const { EQ, DEL, INS, FOLD, functionAt } = IRTraceModel;
+  const isChange = (r) => r.kind !== EQ && r.kind !== FOLD;
+
+  /** Unified rows (GitHub's unified view): each block of changed rows becomes its − rows, then
+   *  its + rows; a paired edit keeps its emphasis on both. Equal rows and folds pass through. */
+  function unifyRows(display) {
+    const out = [];
+    const n = display.length;
+    let i = 0;
+    while (i < n) {
+      if (!isChange(display[i])) { out.push(display[i++]); continue; }
+      let j = i;
+      while (j < n && isChange(display[j])) j++;
+      for (let t = i; t < j; t++) {
+        const r = display[t];
+        if (r.a >= 0) out.push({ kind: DEL, a: r.a, b: -1, ar: r.ar });
+      }
+      for (let t = i; t < j; t++) {
+        const r = display[t];
+        if (r.b >= 0) out.push({ kind: INS, a: -1, b: r.b, br: r.br });
+      }
+      i = j;
+    }
+    return out;
+  }
+
+  /** [start, end) of every maximal run of changed rows, in order. */
+  function changeBlocks(items) {
+    const blocks = [];
+    for (let i = 0; i < items.length; i++) {
+      if (!isChange(items[i])) continue;
+      const start = i;
+      while (i + 1 < items.length && isChange(items[i + 1])) i++;
+      blocks.push([start, i + 1]);
+    }
+    return blocks;
+  }
+
+  /** Give every fold that leads into a hunk the hunk's header, as git's `@@ -a,n +b,m @@ fn`:
+   *  { a, an, b, bn, fn } with 1-based first lines, line counts, and the function (key) enclosing
+   *  the hunk's first change (After side, else Before side; '' outside any function). `rows` are
+   *  the rows the folds index, for the line a hunk follows on a side it leaves empty. */
+  function labelHunks(display, beforeFns, afterFns, rows) {
+    for (let i = 0; i < display.length; i++) {
+      if (display[i].kind !== FOLD) continue;
+      let a = -1, an = 0, b = -1, bn = 0, fn = null;
+      let j = i + 1;
+      for (; j < display.length && display[j].kind !== FOLD; j++) {
+        const r = display[j];
+        if (r.a >= 0) { if (a < 0) a = r.a; an++; }
+        if (r.b >= 0) { if (b < 0) b = r.b; bn++; }
+        if (fn === null && isChange(r)) {
+          fn = (r.b >= 0 && afterFns ? functionAt(afterFns, r.b) : null) || (r.a >= 0 && beforeFns ? functionAt(beforeFns, r.a) : null) || '';
+        }
+      }
+      // A side with no line in the hunk names the line it follows, as git does (`-6,0`).
+      const prev = rows && display[i].end > 0 ? rows[display[i].end - 1] : null;
+      if (!an && prev) a = prev.a;
+      if (!bn && prev) b = prev.b;
+      if (fn !== null) display[i].hunk = { a: a + 1, an, b: b + 1, bn, fn };
+      i = j - 1;
+    }
+    return display;
+  }
+
+  /** The line ranges of a labelled fold's hunk, as git prints them (the function follows them). */
+  function hunkHeader(h) {
+    return `@@ \u2212${h.a},${h.an} +${h.b},${h.bn} @@`;
+  }
+
+  /** Display columns of one UTF-16 code unit: wide (CJK) characters take two. */
+  const unitColumns = (code) => (code >= 0x1100 && (code < 0xd800 || code > 0xdfff) ? 2 : 1);
+
+  /** Display width of a line in columns. */
+  function lineColumns(line) {
+    if (line === undefined) return 0;
+    let w = line.length;
+    if (/[^\x00-\x7f]/.test(line)) for (let i = 0; i < line.length; i++) w += unitColumns(line.charCodeAt(i)) - 1;
+    return w;
+  }
+
+  const WORDISH = /[A-Za-z0-9_.]/;
+  const CLOSING = /[,;:)\]}]/;
+
+  /** 2: a line may start at `i` (just after whitespace); 1: it may, between tokens; 0: it may not
+   *  (inside a word, a number or a dotted name like pl.BF16, or before a comma or a closing bracket). */
+  function breakKind(text, i) {
+    const prev = text[i - 1], cur = text[i];
+    if (cur === ' ') return 0;
+    if (prev === ' ') return 2;
+    if (WORDISH.test(prev) && WORDISH.test(cur)) return 0;
+    return CLOSING.test(cur) ? 0 : 1;
+  }
+
+  /** Where a line wraps at `cols` columns: the UTF-16 offsets that start a continuation line, and
+   *  the hanging indent (columns) of those lines: the line's own indent plus four, at most half a line.
+   *  Breaks fall between tokens (after a space when one is near), inside a token only when it is
+   *  longer than a line. Linear in the line's length. */
+  function wrapBreaks(text, cols) {
+    const n = text.length;
+    const lead = text.length - text.trimStart().length;
+    const hang = Math.min(lead + 4, Math.floor(cols / 2));
+    const breaks = [];
+    if (lineColumns(text) <= cols) return { breaks, hang };
+    const at = new Float64Array(n + 1);   // columns before offset i
+    for (let i = 0; i < n; i++) at[i + 1] = at[i] + unitColumns(text.charCodeAt(i));
+    const lastAny = new Int32Array(n + 1), lastSpace = new Int32Array(n + 1);
+    for (let i = 1; i <= n; i++) {
+      const kind = i < n ? breakKind(text, i) : 0;
+      lastAny[i] = kind ? i : lastAny[i - 1];
+      lastSpace[i] = kind === 2 ? i : lastSpace[i - 1];
+    }
+    let start = 0, end = 0;
+    while (true) {
+      const limit = start ? cols - hang : cols;
+      while (end < n && at[end + 1] - at[start] <= limit) end++;
+      if (end >= n) break;
+      let cut = lastSpace[end] > start && at[lastSpace[end]] - at[start] >= limit / 2 ? lastSpace[end] : lastAny[end];
+      if (cut <= start || (!start && cut <= lead)) cut = Math.max(end, start + 1);   // a token longer than a line
+      breaks.push(cut);
+      start = cut;
+      end = Math.max(end, cut);
+    }
+    return { breaks, hang };
+  }
+
+  return { unifyRows, changeBlocks, labelHunks, hunkHeader, lineColumns, wrapBreaks, isChange };
+})();

@@ -1,0 +1,190 @@
+/* pypto-ir-trace viewer, part 3 of 7: one display row as DOM (IRTraceRows).
+ * Syntax colouring, changed-range emphasis, find hits, wrapped continuation lines, fold bars with
+ * their hunk header, fillers and warning markers. A row is built from its item alone (see
+ * viewer_layout.js); the panes and scrolling are viewer_paint.js's. Text is only ever inserted with
+ * textContent: snapshot text is data, never markup. */
+const IRTraceRows = (() => {
+  'use strict';
+
+  const { DEL, INS, CHG, FOLD } = IRTraceModel;
+  const { hunkHeader } = IRTraceLayout;
+  const NO_BREAKS = [];
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  /* ---------- syntax colouring ---------- */
+
+  // One pass over the line; groups map to classes in CLASS_OF. Only rendered rows are coloured.
+  const TOKEN_RE = new RegExp([
+    '(#.*)',                                                 // 1 comment
+    '("(?:[^"\\\\]|\\\\.)*"?|\'(?:[^\'\\\\]|\\\\.)*\'?)',    // 2 string
+    '(@[A-Za-z_][\\w.]*)',                                   // 3 decorator
+    '\\b(pl(?:\\.[A-Za-z_]\\w*)+)',                          // 4 pl.xxx
+    '\\b(def|class|return|for|in|if|elif|else|while|with|as|import|from|pass|break|continue|and|or|not|is|None|True|False|lambda|yield|assert|del|global|nonlocal|raise|try|except|finally)\\b',  // 5 keyword
+    '(?<![\\w.])(0x[0-9a-fA-F]+|\\d+(?:\\.\\d*)?(?:[eE][+-]?\\d+)?)',  // 6 number
+    '(?<=\\b(?:def|class) )([A-Za-z_]\\w*)',                 // 7 defined name
+  ].join('|'), 'g');
+  const CLASS_OF = ['', 't-c', 't-s', 't-d', 't-p', 't-k', 't-n', 't-f'];
+  const EMPHASIS = 8, HIT = 16;
+  const tokenCache = new Map();
+
+  /** Flat [start, end, class, ...] token list for one line, memoised by text. */
+  function tokenize(text) {
+    let tokens = tokenCache.get(text);
+    if (tokens) return tokens;
+    tokens = [];
+    TOKEN_RE.lastIndex = 0;
+    let m;
+    while ((m = TOKEN_RE.exec(text)) !== null) {
+      let group = 1;
+      while (m[group] === undefined) group++;
+      tokens.push(m.index, m.index + m[0].length, group);
+    }
+    if (tokenCache.size > 20000) tokenCache.clear();
+    tokenCache.set(text, tokens);
+    return tokens;
+  }
+
+  /** The mark that starts a continuation line, as wide as its hanging indent. */
+  function continuation(hang) {
+    const mark = el('span', 'cont', '\u21aa');
+    mark.style.width = `${hang}ch`;
+    mark.setAttribute('aria-hidden', 'true');
+    return mark;
+  }
+
+  /** Fill a code cell with coloured spans, emphasising changed `ranges` and find `hits`; `wrap`
+   *  ({ breaks, hang } from IRTraceLayout.wrapBreaks) starts a continuation line at each break. */
+  function paintCode(cell, text, ranges, hits, wrap) {
+    const n = text.length;
+    if (!n) return;
+    const tokens = tokenize(text);
+    const breaks = wrap ? wrap.breaks : NO_BREAKS;
+    if (!tokens.length && !(ranges && ranges.length) && !(hits && hits.length) && !breaks.length) { cell.textContent = text; return; }
+    const cls = new Uint8Array(n);
+    for (let t = 0; t < tokens.length; t += 3) cls.fill(tokens[t + 2], tokens[t], tokens[t + 1]);
+    if (ranges) for (const [s, e] of ranges) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= EMPHASIS;
+    if (hits) for (const [s, e] of hits) for (let i = s; i < e; i++) cls[i] |= HIT;
+    let start = 0, b = 0;
+    for (let i = 1; i <= n; i++) {
+      const atBreak = b < breaks.length && breaks[b] === i;
+      if (i < n && !atBreak && cls[i] === cls[start]) continue;
+      const c = cls[start], piece = text.slice(start, i);
+      if (c === 0) cell.appendChild(document.createTextNode(piece));
+      else {
+        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : ''].filter(Boolean).join(' ');
+        cell.appendChild(el(c & HIT ? 'mark' : 'span', names, piece));
+      }
+      if (atBreak) { cell.append(el('br'), continuation(wrap.hang)); b++; }
+      start = i;
+    }
+  }
+
+  /* ---------- rows ---------- */
+
+  /** A folded run: its expand button, then the header of the hunk it leads into. */
+  function foldElement(item) {
+    const row = el('div', 'row fold');
+    const bar = el('span', 'fold-bar');
+    const count = item.end - item.start;
+    const button = el('button', 'fold-btn', `\u22ef ${count} unchanged line${count === 1 ? '' : 's'}`);
+    button.type = 'button';
+    button.dataset.fold = item.start;
+    bar.appendChild(button);
+    if (item.hunk) {
+      const head = el('span', 'hunk-head', hunkHeader(item.hunk));
+      if (item.hunk.fn) head.append(' ', el('span', 'hunk-fn', item.hunk.fn));
+      bar.appendChild(head);
+    }
+    row.appendChild(bar);
+    return row;
+  }
+
+  function warningMarker(warned) {
+    const text = warned.map((w) => `warning: ${w.message}${w.check ? ` [${w.check}]` : ''}`).join('\n');
+    const marker = el('span', 'wmark', '\u26a0');
+    marker.setAttribute('role', 'img');
+    marker.setAttribute('aria-label', text);
+    marker.title = text;
+    return marker;
+  }
+
+  /** What a row shows on one side: 'a' (Before), 'b' (After) or 'u' (Unified, one column). */
+  function sideOf(item, side) {
+    if (side === 'u') {
+      const line = item.kind === DEL ? item.a : item.b;
+      return { line, text: item.kind === DEL ? 'a' : 'b', ranges: item.kind === DEL ? item.ar : item.br };
+    }
+    return { line: side === 'a' ? item.a : item.b, text: side, ranges: item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null };
+  }
+
+  function kindOf(item, side) {
+    if (item.kind === DEL || (item.kind === CHG && side === 'a')) return 'del';
+    if (item.kind === INS || (item.kind === CHG && side === 'b')) return 'ins';
+    return '';
+  }
+
+  /** Line numbers: one side's, or in the Unified layout both (old, new), padded to `digits`. */
+  function gutterText(item, side, digits) {
+    if (side !== 'u') return String((side === 'a' ? item.a : item.b) + 1);
+    const num = (i) => (i >= 0 ? String(i + 1) : '').padStart(digits);
+    return `${num(item.a)} ${num(item.b)}`;
+  }
+
+  /** The DOM row of `item` on `side`. ctx: { before, after (line arrays), warnMarks, flash,
+   *  hits(text), wrapOf(text) (null when not wrapping), digits }. */
+  function rowElement(item, side, ctx) {
+    if (item.kind === FOLD) return foldElement(item);
+    const { line, text: from, ranges } = sideOf(item, side);
+    if (line < 0) {
+      const row = el('div', 'row fill');
+      row.appendChild(el('span', 'ln'));
+      return row;
+    }
+    const kind = kindOf(item, side);
+    const row = el('div', kind ? `row ${kind}` : 'row');
+    const ln = el('span', 'ln', gutterText(item, side, ctx.digits));
+    const warned = item.b >= 0 && side !== 'a' && ctx.warnMarks.get(item.b);
+    if (warned) {
+      row.classList.add('warned');
+      ln.prepend(warningMarker(warned));
+    }
+    if (side !== 'a' && item.b >= 0 && item.b === ctx.flash) row.classList.add('flash');
+    row.append(ln, el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
+    const code = el('span', 'code');
+    const text = from === 'a' ? ctx.before[line] : ctx.after[line];
+    paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text));
+    for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);
+    if ((from === 'a' ? item.moveTo : item.moveFrom) !== undefined) row.classList.add('moved');
+    row.appendChild(code);
+    return row;
+  }
+
+  /** What a changed line says beyond its text (the model's row annotations): moved, with a
+   *  button to its other end; no newline at the end of the file; a byte order mark changed. */
+  function rowNotes(item, side, line, ctx) {
+    const notes = [];
+    const other = side === 'a' ? item.moveTo : item.moveFrom;
+    if (other !== undefined) {
+      const button = el('button', 'note move', `${side === 'a' ? 'moved to' : 'moved from'} line ${other + 1}`);
+      button.type = 'button';
+      button.addEventListener('click', () => ctx.showLine(side === 'a' ? 'b' : 'a', other));
+      notes.push(button);
+    }
+    if (side === 'a' ? item.noEolA : item.noEolB) notes.push(el('span', 'note', 'No newline at end of file'));
+    if (item.bom && line === 0 && item.bom[side === 'a' ? 0 : 1]) {
+      notes.push(el('span', 'note', side === 'a' ? 'byte order mark removed' : 'byte order mark added'));
+    }
+    return notes;
+  }
+
+  /** The ranges emphasised on `side` of an item (null when none). */
+  const rangesOf = (item, side) => (item.kind === FOLD ? null : sideOf(item, side).ranges || null);
+
+  return { tokenize, paintCode, rowElement, rangesOf, sideOf, el };
+})();
