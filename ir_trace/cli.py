@@ -22,6 +22,7 @@ from pathlib import Path
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
+from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
@@ -44,6 +45,21 @@ def positive_int(text: str) -> int:
     if value == 0:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def ignore_mode_list(text: str) -> frozenset[str]:
+    try:
+        return IgnoreModes.parse(text).modes
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def ignore_regex(text: str) -> str:
+    try:
+        check_regex(text)
+    except IgnoreRegexError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,6 +107,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         default=None,
         help="also write a machine-readable summary of the trace to PATH ('-' for stdout)",
+    )
+    parser.add_argument(
+        "--ignore",
+        type=ignore_mode_list,
+        default=frozenset(),
+        metavar="MODES",
+        help=f"comma-separated differences the report starts ignoring ({', '.join(MODES)}); "
+        "--json counts under them too",
+    )
+    parser.add_argument(
+        "--ignore-regex",
+        type=ignore_regex,
+        default=None,
+        metavar="REGEX",
+        help="also ignore every match of REGEX (a subset JavaScript and Python read alike; see README)",
     )
     talk = parser.add_mutually_exclusive_group()
     talk.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
@@ -145,6 +176,7 @@ def run_command(args: argparse.Namespace) -> int:
             progress=not (args.quiet or args.verbose),  # no bar amid Luigi's own log lines
             verbose=args.verbose,
             against=Path(args.against) if args.against else None,
+            ignore=IgnoreModes(args.ignore, args.ignore_regex),
         )
         if args.json:
             write_json_summary(args.json, outcome["trace"])
@@ -284,10 +316,12 @@ def run_pipeline(
     progress: bool = False,
     verbose: bool = False,
     against: Path | None = None,
+    ignore: IgnoreModes | None = None,
 ) -> dict:
     """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
+    `ignore` sets the report's initial ignore modes and adds counts under them to the summary.
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     import luigi
@@ -300,7 +334,8 @@ def run_pipeline(
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
     _configure_luigi(cache.directory, verbose)
-    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context)
+    spec = ignore.spec() if ignore else ""
+    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, ignore=spec)
     task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
     before = task.output().written_state()
     bar = ProgressBar(progress)
@@ -355,13 +390,22 @@ def summary_line(outcome: dict, seconds: float) -> str:
         passes = outcome["passes"]
         body = (
             f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
-            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''})"
+            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''}{_ignoring_note(outcome)})"
         )
     rediffed, pairs = outcome["rediffed"], outcome["pairs"]
     reuse = f"{rediffed} pairs rediffed, {pairs - rediffed} from cache"
     if outcome.get("reused"):
         reuse += ", report unchanged"
     return f"wrote {_shown_path(outcome['report'])}: {body} · {reuse} · {_size(outcome['bytes'])} · {seconds:.1f} s"
+
+
+def _ignoring_note(outcome: dict) -> str:
+    """ "; 3 changed when ignoring SSA versions" when the report starts with ignore modes on."""
+    trace = outcome.get("trace") or {}
+    if not trace.get("ignore"):
+        return ""
+    changed = sum(1 for p in trace["passes"] if p["ignoring"]["changed"])
+    return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
 
 
 def _comparison_body(outcome: dict) -> str:

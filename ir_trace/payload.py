@@ -11,6 +11,8 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
       "dump": "/abs/path/passes_dump",
       "context": 3,                       # --context: unchanged lines kept around a change
       "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
+      "ignore": {"modes": ["ssa", ...], "regex": "..." | null} | null,   # --ignore: the page's initial
+                                          # ignore modes (normalize.py); hunks are always the exact diff
       "passes": [pass, ...]               # passes[0] is 00_frontend.py, then execution order
     }
 
@@ -66,12 +68,18 @@ def detect_dump_level(lines_seen) -> str:
 
 
 def build_payload(
-    manifest: Manifest, base_lines: list[str], diffs: list[dict], slices: dict[str, dict], context: int
+    manifest: Manifest,
+    base_lines: list[str],
+    diffs: list[dict],
+    slices: dict[str, dict],
+    context: int,
+    ignore: dict | None = None,
 ) -> dict:
     """Assemble the report data.
 
     `diffs[k]` is the diff result turning snapshot k into k+1 (EMPTY_DIFF when equal);
-    `slices` maps a snapshot sha256 to its functions (or parse_error) and final-newline flag.
+    `slices` maps a snapshot sha256 to its functions (or parse_error) and final-newline flag;
+    `ignore` is the initial ignore modes (`IgnoreModes.to_json()`).
     """
     passes = []
     previous_sha = None
@@ -106,6 +114,7 @@ def build_payload(
         "dump": manifest.dump,
         "context": context,
         "level": detect_dump_level(_all_printed_lines(base_lines, diffs)),
+        "ignore": ignore,
         "passes": passes,
     }
 

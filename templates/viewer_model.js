@@ -257,9 +257,78 @@ const IRTraceModel = (() => {
     const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds)) : [makeRun(payload, '', lineIds)];
     const timings = { lastRangeDiffMs: null };
 
-    /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload. */
+    /* ---------- ignore modes (normalize.js): lines equal after normalisation are unchanged ---------- */
+
+    let ignore = null;            // { modes, regex } while a mode is on, else null
+    let ignoreKey = '';           // part of every cache key that depends on the modes
+    let lineKey = null;           // line -> its key under the modes, memoised
+    const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
+
+    /** Turn modes on ({ modes, regex }) or off (null / nothing on): the exact diff comes back. */
+    function setIgnore(spec) {
+      ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
+      ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
+      const memo = new Map(), normalise = ignore ? IRTraceNormalize.normaliser(ignore) : null;
+      lineKey = ignore ? (line) => {
+        let key = memo.get(line);
+        if (key === undefined) memo.set(line, (key = normalise(line)));
+        return key;
+      } : null;
+      keyedCache.clear();
+      specCache.clear();
+      alignedCache.clear();
+      fnStatsCache.length = 0;
+      for (let k = 1; !against && k < entries.length; k++) Object.assign(entries[k], exact[k], { ignoring: '' });
+    }
+
+    /** Hunks of snapshot j -> k of run r under the modes. When the modes map no two different
+     *  lines of the pair to one key, lines compare as they did as printed, so the exact hunks
+     *  are the answer (the payload's own for a pass): that is the common case (a mode that does
+     *  not touch what this pass changed) and costs one pass over the lines instead of a diff. */
+    function keyedHunks(r, j, k) {
+      const key = `${r}:${j}>${r}:${k}`;
+      if (!keyedCache.has(key)) {
+        const A = runs[r].snapshot(j), B = runs[r].snapshot(k), own = j === k - 1;
+        let hunks;
+        if (own && !runs[r].passes[k].changed) hunks = [];
+        else if (keysKeepLinesApart(A.lines, B.lines)) hunks = own ? runs[r].passes[k].hunks || [] : diffSnapshots(A, B);
+        else hunks = diffSnapshots(A, B, { lineKey });
+        keyedCache.set(key, hunks);
+      }
+      return keyedCache.get(key);
+    }
+
+    /** Whether lineKey is one-to-one on the lines of both snapshots. */
+    function keysKeepLinesApart(a, b) {
+      const lineOf = new Map();
+      for (const lines of [a, b]) {
+        for (const line of lines) {
+          const k = lineKey(line), seen = lineOf.get(k);
+          if (seen === undefined) lineOf.set(k, line);
+          else if (seen !== line) return false;
+        }
+      }
+      return true;
+    }
+
+    /** Entry k's sidebar counts under the current modes, computed once per mode set. */
+    function refreshEntry(k) {
+      const e = entries[k];
+      if (!ignore || e.ignoring === ignoreKey) return e;
+      const { inserted, deleted } = countHunks(passSpec(0, k).hunks);
+      const changed = inserted + deleted > 0, was = exact[k];
+      const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
+      const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
+      return Object.assign(e, { changed, inserted, deleted, ignoring: ignoreKey, quiet: was.changed && !changed,
+        badges: changed ? [] : [['noop', 'no-op', title]] });
+    }
+
+    const ignoring = () => ignore;
+
+    /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload (or the keyed diff, modes on). */
     function passSpec(r, k) {
-      return { key: `${r}:${k - 1}>${r}:${k}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks: runs[r].passes[k].hunks || [] };
+      const hunks = ignore ? keyedHunks(r, k - 1, k) : runs[r].passes[k].hunks || [];
+      return { key: `${r}:${k - 1}>${r}:${k}${ignoreKey}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks };
     }
 
     /** Run A's snapshot against run B's at one matched pass, hunks from the payload. */
@@ -269,14 +338,16 @@ const IRTraceModel = (() => {
     }
 
     const entries = buildEntries(payload, runs, passSpec, crossSpec);
+    const exact = entries.map((e) => e && { changed: e.changed, inserted: e.inserted, deleted: e.deleted, badges: e.badges, quiet: false });
     const specCache = new Map();
 
     /** Snapshot j -> k of one run, diffed here (Compare with). */
     function rangeSpec(r, j, k) {
-      const key = `${r}:${j}>${r}:${k}`;
+      const key = `${r}:${j}>${r}:${k}${ignoreKey}`;
       if (specCache.has(key)) return specCache.get(key);
       const started = performance.now();
-      const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks: diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k)) };
+      const hunks = ignore ? keyedHunks(r, j, k) : diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k));
+      const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks };
       timings.lastRangeDiffMs = performance.now() - started;
       if (specCache.size > 8) specCache.delete(specCache.keys().next().value);
       specCache.set(key, spec);
@@ -403,6 +474,7 @@ const IRTraceModel = (() => {
       firstEntry: against ? 0 : 1, lastEntry: entries.length - 1,
       passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, fromOf, specOf,
       alignedRows, functionChoices, fnStatsOf, fnChange, warningMarks,
+      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k],
     };
   }
 

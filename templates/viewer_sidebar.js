@@ -56,7 +56,11 @@ const IRTraceSidebar = (() => {
         badge.title = warn.title;
         badges.append(' ', badge);
       }
-      for (const [cls, text] of e.badges) badges.append(' ', el('span', `badge ${cls}`, text));
+      for (const [cls, text, title] of e.badges) {
+        const badge = el('span', `badge ${cls}${e.quiet ? ' quiet' : ''}`, text);
+        if (title) badge.title = title;
+        badges.append(' ', badge);
+      }
       if (badges.childElementCount) button.append(badges);
       // Two badges do not fit beside a long name: they move to a second line.
       if (badges.childElementCount > 1) button.classList.add('badges-below');
@@ -78,8 +82,22 @@ const IRTraceSidebar = (() => {
           ` \u00b7 ${count('only-a')} only in A \u00b7 ${count('only-b')} only in B`;
       }
       const changed = entries.slice(1).filter((e) => e.changed).length;
-      const n = model.main.last;
-      return `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op`;
+      const n = model.main.last, ignore = model.ignoring();
+      const when = ignore ? ` when ignoring ${IRTraceNormalize.describe(ignore)}` : '';
+      return `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op${when}`;
+    }
+
+    /** Entry k's counts or badges changed (ignore modes): repaint its button, keep its marks. */
+    function updateEntry(k) {
+      const old = passButtons[k], fresh = passButton(k), focused = document.activeElement === old;
+      old.replaceWith(fresh);
+      passButtons[k] = fresh;
+      if (k === state.sel) fresh.setAttribute('aria-current', 'true');
+      if (focused) fresh.focus();
+    }
+
+    function refreshSummary() {
+      $('report-sub').textContent = summary();
     }
 
     function build() {
@@ -240,7 +258,10 @@ const IRTraceSidebar = (() => {
       if (!passButtons[k].parentElement.hidden) passButtons[k].scrollIntoView({ block: 'nearest' });
     }
 
-    return { build, applyFilters, visiblePasses, neighbour, stepPass, paintMarks, paintOverview, markSelected, statsNode };
+    return {
+      build, applyFilters, visiblePasses, neighbour, stepPass, paintMarks, paintOverview, markSelected, statsNode,
+      updateEntry, refreshSummary,
+    };
   }
 
   return { createSidebar, statsNode };

@@ -359,7 +359,7 @@ def test_find_marks_the_pass_that_removes_a_symbol(trace_page):
 
 def test_find_regex_and_match_case_toggles(trace_page):
     page = trace_page
-    regex, case = page.get_by_label("Regex"), page.get_by_label("Match case")
+    regex, case = page.get_by_label("Regex", exact=True), page.get_by_label("Match case")
     expect(regex).not_to_be_checked()
     expect(case).not_to_be_checked()
     search(page, r"mem_\d: pl\.MemRef")
