@@ -386,3 +386,34 @@ def test_ctrl_z_suspends_the_work_with_the_command_and_fg_resumes_it(tmp_path: P
 def _is_child(pid: int, parent: int) -> bool:
     found = _state_and_parent(pid)
     return found is not None and found[1] == parent
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [
+        (signal.SIGTERM, 143, INTERRUPTED),  # `pkill`, or a service manager signalling every process
+        (signal.SIGKILL, 1, "pypto-ir-trace: error: the run was killed by signal 9; no report written"),  # OOM
+    ],
+    ids=["SIGTERM", "SIGKILL"],
+)
+def test_a_signal_to_the_work_process_itself_is_reported_and_cleaned_up(
+    tmp_path: Path, interrupt_dump, signum: int, code: int, line: str
+):
+    dump, _reference = interrupt_dump
+    report, cache = tmp_path / "r.html", tmp_path / "cache"
+    report.write_text("earlier report\n")
+    process = start(dump, "-o", report, "--cache-dir", cache)
+    try:
+        while _cache_rows(cache) < 20 and process.poll() is None:  # wait until well into the work
+            time.sleep(0.02)
+        work = [pid for pid in living_members(process.pid) if pid != process.pid]
+        assert work, "the run ended before its work process could be signalled"
+        os.kill(work[0], signum)
+        _out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == code, err
+    assert err.strip().splitlines() == [line], err
+    assert report.read_text() == "earlier report\n" and temp_files(tmp_path) == []
+    assert living_members(process.pid) == []
