@@ -180,7 +180,10 @@ def test_a_signal_while_the_temp_report_exists_removes_it(tmp_path: Path, interr
                 process.communicate(timeout=60)
                 continue
             _wait_for_temp_file(fd)
-            os.killpg(work[0], signal.SIGSTOP)  # one call freezes the work's whole process group
+            try:
+                os.killpg(work[0], signal.SIGSTOP)  # one call freezes the work's whole process group
+            except ProcessLookupError:  # it had finished already: nothing to catch this time
+                pass
             for pid in living_members(process.pid):
                 if pid != process.pid:
                     _wait_until_stopped(pid)
@@ -333,7 +336,10 @@ def test_a_signal_the_command_was_started_ignoring_stays_ignored(tmp_path: Path)
         while process.poll() is None and not living_members(process.pid)[1:]:  # wait for the worker process
             time.sleep(0.01)
         for pid in living_members(process.pid):
-            os.kill(pid, signal.SIGHUP)
+            try:
+                os.kill(pid, signal.SIGHUP)
+            except ProcessLookupError:  # ended since it was listed
+                pass
         _out, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
