@@ -348,7 +348,9 @@ def run_pipeline(
             log_level="DEBUG" if verbose else "CRITICAL",
         )
     bar.clear()
-    record = task.output().record()
+    target = task.output()
+    # The dump may have changed since the run read it: its report is then still the one just written.
+    record = target.record() or target.published()
     if result.status not in (LuigiStatusCode.SUCCESS, LuigiStatusCode.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
     return {

@@ -26,7 +26,8 @@ from ir_trace.intraline import changed_ranges
 from ir_trace.matching import match_sequences
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
-MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size
+MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size...
+WORDS_PER_CELL = 64  # ...counting a pair of lines as one cell per 64 words the block's lines average
 SIMILAR = 1000  # of 2000: lines sharing less than half their words are never paired...
 RENAMED = 1600  # ...unless 80 % of their subwords (`x`, `ssa`, `v0` of `x__ssa_v0`) agree
 OPERATION_TOKENS = 500  # the operation a line calls is looked for among its first tokens only
@@ -166,11 +167,14 @@ def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
 
 
 def _pair_block(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
-    """Optimal pairing; a block over MAX_PAIRING_CELLS is cut into diagonal chunks first."""
+    """Optimal pairing; a block whose work (line pairs, weighted by the lines' word counts)
+    exceeds MAX_PAIRING_CELLS is cut into diagonal chunks first, so its cost stays bounded."""
     n, m = a1 - a0, b1 - b0
     if not n or not m:
         return []
-    chunks = -(-n * m // MAX_PAIRING_CELLS)
+    words = sum(len(_profile(line)[1]) for line in a[a0:a1]) + sum(len(_profile(line)[1]) for line in b[b0:b1])
+    work = n * m * (1 + words // (WORDS_PER_CELL * (n + m)))
+    chunks = min(-(-work // MAX_PAIRING_CELLS), max(n, m))
     pairs = []
     for c in range(chunks):
         pairs += _pair_chunk(

@@ -9,6 +9,7 @@ const IRTraceDiff = (() => {
   const MAX_DEPTH = 8;              // matching.py: anchor levels
   const MAX_LINE_EDITS = 500;       // diff.py
   const MAX_PAIRING_CELLS = 250000; // diff.py: bigger replaced blocks are paired in diagonal chunks
+  const WORDS_PER_CELL = 64;        // diff.py
   const SIMILAR = 1000;             // diff.py: of 2000
   const RENAMED = 1600;             // diff.py
   const OPERATION_TOKENS = 500;     // diff.py
@@ -52,6 +53,7 @@ const IRTraceDiff = (() => {
   function myers(a, b, a0, a1, b0, b1, maxEdits) {
     const n = a1 - a0, m = b1 - b0;
     const limit = Math.min(n + m, maxEdits), off = limit + 1;
+    if (Math.abs(n - m) > limit) return null;   // at least |n - m| edits: the search would only fail
     const v = new Int32Array(2 * limit + 3);
     const trace = [];
     let found = -1;
@@ -327,7 +329,11 @@ const IRTraceDiff = (() => {
   function pairBlock(a, b, a0, a1, b0, b1) {
     const n = a1 - a0, m = b1 - b0, pairs = [];
     if (!n || !m) return pairs;
-    const chunks = Math.ceil((n * m) / MAX_PAIRING_CELLS);
+    let words = 0;
+    for (let i = a0; i < a1; i++) words += profile(a[i]).features.size;
+    for (let j = b0; j < b1; j++) words += profile(b[j]).features.size;
+    const work = n * m * (1 + Math.floor(words / (WORDS_PER_CELL * (n + m))));
+    const chunks = Math.min(Math.ceil(work / MAX_PAIRING_CELLS), Math.max(n, m));
     for (let c = 0; c < chunks; c++) {
       pairChunk(a, b, a0 + Math.floor((n * c) / chunks), a0 + Math.floor((n * (c + 1)) / chunks),
         b0 + Math.floor((m * c) / chunks), b0 + Math.floor((m * (c + 1)) / chunks), pairs);

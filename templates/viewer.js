@@ -10,7 +10,7 @@
   const { FOLD, foldRows, createModel, createFinder } = IRTraceModel;
   const { labelHunks } = IRTraceLayout;
   const NORM = IRTraceNormalize;
-  const { setTheme, openHelp, closeHelp } = IRTracePanels;
+  const { setTheme, openHelp, closeHelp, settings } = IRTracePanels;
   const $ = (id) => document.getElementById(id);
 
   /** The payload travels gzip-compressed and base64-encoded in an inert script element
@@ -45,10 +45,10 @@
 
     const state = {
       sel: -1,                  // entry shown (-1 = none yet)
-      fn: '',                   // '' = whole file, else a function key
-      layout: 'side',
-      wrap: false,
-      expandAll: false,
+      fn: '',                   // '' = whole file, else the function selected; kept where a pass lacks it
+      layout: settings.get('layout') || 'side',
+      wrap: settings.get('wrap') === '1',
+      expandAll: settings.get('expandAll') === '1',   // a setting: it stays on across passes
       expanded: new Set(),      // fold starts opened by a click, for the current view only
       showChanged: true,
       showNoop: true,
@@ -67,35 +67,34 @@
       onCursor: showChangePosition,
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
-    const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, select: (k) => selectPass(k) });
+    const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
 
     /* ---------- selecting a pass ---------- */
 
-    /** Show entry k. keep: 'both' keeps the function only if it exists on both sides (pass switch),
-     *  'either' keeps it if it exists at all (deep links, the select itself, function history). */
-    function selectPass(k, { keep = state.fnOnly ? 'either' : 'both', initial = false } = {}) {
+    /** Show entry k. The selected function stays selected: shown created / removed where one side
+     *  lacks it, and the whole file (with a note) where neither side has it, until a pass has it again. */
+    function selectPass(k, { initial = false } = {}) {
       const started = performance.now();
       if (k < firstEntry || k > lastEntry) return;
       const switched = k !== state.sel;
-      if (switched) { state.expandAll = false; state.expanded.clear(); }
+      if (switched) state.expanded.clear();
+      if (switched && !initial) panels.hideLinkNote();
       if (!against && state.from >= k) state.from = -1;
       state.sel = k;
       sidebar.markSelected(k);
-      buildView(keep);
+      buildView();
       updateHash();
       if (switched && !initial) afterPaint((t) => trace.switches.push(t - started));
     }
 
     /** Rebuild the row model of the current entry, spec and function, then render. */
-    function buildView(keep = 'both') {
+    function buildView() {
       const spec = model.specOf(state.sel, state);
       const { choices, error } = model.functionChoices(spec);
-      let choice = state.fn ? choices.find((c) => c.key === state.fn) || null : null;
-      if (choice && keep === 'both' && !(choice.a && choice.b)) choice = null;
-      if (!choice) state.fn = '';
-      panels.fillFunctionSelect(choices, error);
+      const choice = state.fn ? choices.find((c) => c.key === state.fn) || null : null;
+      panels.fillFunctionSelect(choices, error, choice);
       if (against) panels.showRunViews(state.sel); else panels.fillFromSelect(state.sel);
-      panels.showHeader(spec);
+      panels.showHeader(spec, choice);
       panels.showWarnings(spec);
       view = {
         spec,
@@ -116,9 +115,11 @@
 
     let decoratedFn = '';
 
-    /** The selected function changed: history marks, the overview, the history filter. */
+    /** The selected function changed: Find's scope, history marks, the overview, the history filter. */
     function afterFunctionChange() {
       decoratedFn = state.fn;
+      finder.setScope(state.fn);
+      showFindStatus();
       const box = $('filter-fn');
       box.disabled = !state.fn;
       $('fn-only').classList.toggle('disabled', !state.fn);
@@ -147,7 +148,7 @@
     function revealAfterLine(line) {
       if (view.choice && view.choice.b && (line < view.choice.b[0] || line >= view.choice.b[1])) {
         state.fn = '';
-        buildView('either');
+        buildView();
         updateHash();
       }
       if (!view.display.some((r) => r.kind !== FOLD && r.b === line)) {
@@ -165,17 +166,15 @@
 
     function setFrom(j) {
       state.from = j >= 0 && j !== state.sel - 1 ? j : -1;
-      state.expandAll = false;
       state.expanded.clear();
-      buildView('either');
+      buildView();
       updateHash();
     }
 
     function setRunView(name) {
       state.runView = name;
-      state.expandAll = false;
       state.expanded.clear();
-      buildView('either');
+      buildView();
       updateHash();
     }
 
@@ -385,8 +384,9 @@
       const before = finder.countAt(view.spec.before), after = finder.countAt(view.spec.after);
       let changes = 0;
       for (let k = firstEntry; k <= lastEntry; k++) if (finder.change(k)) changes++;
-      status.textContent = `\u201c${finder.text}\u201d: ${before} in Before \u00b7 ${after} in After \u00b7 count changes at ${changes} ` +
-        `pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
+      const where = finder.scope ? ` (in ${IRTraceModel.shortName(finder.scope)})` : '';
+      status.textContent = `\u201c${finder.text}\u201d: ${before ?? '?'} in Before \u00b7 ${after ?? '?'} in After${where} \u00b7 ` +
+        `count changes at ${changes} pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
     }
 
     /** Next (or previous) visible entry where the match count changes. */
@@ -421,6 +421,7 @@
 
     function setWrap(wrap) {
       state.wrap = wrap;
+      settings.set('wrap', wrap ? '1' : '');
       $('wrap-toggle').setAttribute('aria-pressed', String(wrap));
       refreshDisplay(true);
     }
@@ -471,7 +472,13 @@
       return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
     }
 
-    /** Restore the view from the fragment; false when it names no pass. */
+    /** What a fragment names that the report does not have: shown in a note, dropped from the fragment. */
+    function missingInHash(params) {
+      if (against) return `pass ${['a', 'b'].filter((n) => params.has(n)).map((n) => `${n.toUpperCase()}${params.get(n)}`).join(' / ')}`;
+      return `pass ${params.get('pass')}`;
+    }
+
+    /** Restore the view from the fragment; false when it names no pass (or one the report lacks). */
     function applyHash() {
       const params = new URLSearchParams(location.hash.slice(1));
       if (params.has('layout')) setLayout(params.get('layout'));
@@ -488,8 +495,20 @@
         runFind();
       }
       const k = entryFromHash(params);
-      if (k < firstEntry) return false;
+      const namesPass = against ? params.has('a') || params.has('b') : params.has('pass');
+      if (k < firstEntry) {
+        if (!namesPass) return false;
+        panels.showLinkNote(`This link names ${missingInHash(params)}, which this report does not have` +
+          `${state.sel >= 0 ? '' : ': showing the first pass that changed'}.`);
+        if (state.sel < 0) return false;
+        updateHash();   // stay where the reader was; the fragment names that pass again
+        return true;
+      }
       state.fn = params.get('fn') || '';
+      if (state.fn && !model.functionExists(state.fn)) {
+        panels.showLinkNote(`This link names function ${state.fn}, which no snapshot of this report has: showing the whole file.`);
+        state.fn = '';
+      }
       state.fnOnly = params.get('history') === '1';
       $('filter-fn').checked = state.fnOnly;
       if (against) {
@@ -499,7 +518,7 @@
         state.from = from >= 0 && from < k ? from : -1;
       }
       state.sel = -1;         // force a full rebuild even when the pass is unchanged
-      selectPass(k, { keep: 'either', initial: true });
+      selectPass(k, { initial: true });
       if (state.fnOnly) sidebar.applyFilters();
       return true;
     }
@@ -554,9 +573,20 @@
 
     /* ---------- wiring ---------- */
 
-    function resetFolds() {
-      state.expandAll = false;
+    function setExpandAll(on) {
+      state.expandAll = on;
       state.expanded.clear();
+      settings.set('expandAll', on ? '1' : '');
+      $('expand-all').setAttribute('aria-pressed', String(on));
+      refreshDisplay(true);
+    }
+
+    /** Choose a function ('' = whole file): a choice of the reader, so it replaces the kept one. */
+    function chooseFunction(key) {
+      state.fn = key;
+      state.expanded.clear();
+      buildView();
+      updateHash();
     }
 
     function wireControls() {
@@ -567,30 +597,26 @@
       $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
       $('find-regex').addEventListener('change', runFind);
       $('find-case').addEventListener('change', runFind);
-      $('fn-select').addEventListener('change', (e) => {
-        state.fn = e.target.value;
-        resetFolds();
-        buildView('either');
-        updateHash();
-      });
+      $('fn-select').addEventListener('change', (e) => chooseFunction(e.target.value));
+      panels.wireFunctionFilter(chooseFunction);
       $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
       for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
-      $('layout-side').addEventListener('click', () => setLayout('side'));
-      $('layout-stacked').addEventListener('click', () => setLayout('stacked'));
-      $('layout-unified').addEventListener('click', () => setLayout('unified'));
+      // A layout chosen here is remembered; one from a link is not.
+      for (const button of document.querySelectorAll('[id^="layout-"]')) {
+        button.addEventListener('click', () => {
+          setLayout(button.id.slice('layout-'.length));
+          settings.set('layout', state.layout);
+        });
+      }
       $('change-next').addEventListener('click', () => painter.stepChange(1));
       $('change-prev').addEventListener('click', () => painter.stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
-        state.expandAll = true;
-        refreshDisplay(true);
+        setExpandAll(true);
         afterPaint((t) => trace.expands.push(t - started));
       });
-      $('collapse-all').addEventListener('click', () => {
-        resetFolds();
-        refreshDisplay(true);
-      });
+      $('collapse-all').addEventListener('click', () => setExpandAll(false));
       for (const p of Object.values(painter.panes)) {
         p.rows.addEventListener('click', (event) => {
           const button = event.target.closest('.fold-btn');
@@ -617,7 +643,11 @@
 
     /** Controls that work even when the dump has no pass to show. */
     function wireGlobalControls() {
-      $('theme-toggle').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
+      $('theme-toggle').addEventListener('click', () => {
+        const theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
+        setTheme(theme);
+        settings.set('theme', theme);
+      });
       $('help-open').addEventListener('click', openHelp);
       $('help-close').addEventListener('click', closeHelp);
       $('help').addEventListener('click', (event) => { if (event.target.id === 'help') closeHelp(); });
@@ -650,13 +680,23 @@
       return against ? firstEntry : 1;
     }
 
+    /** Stored settings first; the URL fragment, applied after, wins over them. */
+    function applySettings() {
+      const prefersDark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
+      setTheme(['light', 'dark'].includes(settings.get('theme')) ? settings.get('theme') : prefersDark ? 'dark' : 'light');
+      setLayout(state.layout);
+      $('wrap-toggle').setAttribute('aria-pressed', String(state.wrap));
+      $('expand-all').setAttribute('aria-pressed', String(state.expandAll));
+    }
+
     function init() {
-      setTheme(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+      applySettings();
       panels.showBanners();
       panels.adaptToMode();
       wireGlobalControls();
       if (lastEntry < firstEntry) { showOnlyFrontend(); return; }
       sidebar.build();
+      IRTracePanels.wireSidebarResize(() => painter.resize());
       wireControls();
       $('ignore').hidden = against;
       startIgnoring();

@@ -250,6 +250,12 @@ const IRTraceModel = (() => {
 
   /* ---------- the model of one report ---------- */
 
+  /** --context as a number of rows: any non-negative count, however large (no 32-bit `| 0`). */
+  function contextOf(payload) {
+    const n = Math.floor(Number(payload.context));
+    return n > 0 ? n : 0;
+  }
+
   /** Everything derived from the payload; `diffSnapshots` (IRTraceDiff) diffs pairs it does not hold. */
   function createModel(payload, diffSnapshots) {
     const against = payload.mode === 'against';
@@ -413,10 +419,35 @@ const IRTraceModel = (() => {
       }
       for (const c of choices) {
         c.label = shortCount.get(c.short) > 1 ? c.key : c.short;
-        if (!c.a) c.label += ' (added)';
-        if (!c.b) c.label += ' (deleted)';
+        if (!c.a) c.label += against ? ' (only in B)' : ' (created)';
+        if (!c.b) c.label += against ? ' (only in A)' : ' (removed)';
       }
       return { choices, error: null };
+    }
+
+    let knownFunctions = null;
+
+    /** Whether any snapshot of the report holds function `key` (a deep link may name one that none does). */
+    function functionExists(key) {
+      if (!knownFunctions) {
+        knownFunctions = new Set();
+        for (const run of runs) for (const p of run.passes) for (const f of p.functions || []) knownFunctions.add(f[0]);
+      }
+      return knownFunctions.has(key);
+    }
+
+    /** Lines a spec inserts into / deletes from one function: the pass header's +/− for a selection. */
+    function functionCounts(spec, choice) {
+      // One side only: the view shows the whole function inserted / deleted (restrictRows).
+      if (!choice.a) return { inserted: choice.b[1] - choice.b[0], deleted: 0 };
+      if (!choice.b) return { inserted: 0, deleted: choice.a[1] - choice.a[0] };
+      let inserted = 0, deleted = 0;
+      const overlap = (lo, hi, range) => (range ? Math.max(0, Math.min(hi, range[1]) - Math.max(lo, range[0])) : 0);
+      for (const [a0, a1, b0, b1] of spec.hunks) {
+        deleted += overlap(a0, a1, choice.a);
+        inserted += overlap(b0, b1, choice.b);
+      }
+      return { inserted, deleted };
     }
 
     const fnStatsCache = [];
@@ -470,10 +501,10 @@ const IRTraceModel = (() => {
 
     return {
       payload, against, runs, main: runs[0], entries, timings,
-      context: Math.max(0, payload.context | 0),
+      context: contextOf(payload),
       firstEntry: against ? 0 : 1, lastEntry: entries.length - 1,
       passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, fromOf, specOf,
-      alignedRows, functionChoices, fnStatsOf, fnChange, warningMarks,
+      alignedRows, functionChoices, functionExists, functionCounts, fnStatsOf, fnChange, warningMarks,
       setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k],
     };
   }
@@ -483,14 +514,15 @@ const IRTraceModel = (() => {
   /** Find over every snapshot of a model: `set` a query, then ranges, counts and per-entry change. */
   function createFinder(model) {
     const { runs, entries, against } = model;
-    const find = { text: '', regex: false, matchCase: false, re: null, error: '' };
-    let memo = new Map(), series = [];
+    const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
+    let memo = new Map(), series = [], scoped = [];
 
     /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
     function set(text, regex, matchCase) {
       Object.assign(find, { text, regex, matchCase, re: null, error: '' });
       memo = new Map();
       series = [];
+      scoped = [];
       if (!text) return;
       const source = regex ? text : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       try {
@@ -549,11 +581,39 @@ const IRTraceModel = (() => {
       return (series[r] = counts);
     }
 
+    /** Restrict counting to one function ('' = the whole file): Find follows the Function select. */
+    function setScope(key) {
+      if (key === find.scope) return;
+      find.scope = key;
+      scoped = [];
+    }
+
+    /** Matches inside function `scope` in every snapshot of run r (0 where the snapshot lacks it,
+     *  null where it cannot be sliced). */
+    function scopedSeries(r) {
+      if (scoped[r]) return scoped[r];
+      const run = runs[r], counts = new Array(run.last + 1);
+      for (let k = 0; k <= run.last; k++) {
+        const list = run.fns(k).list;
+        if (!list) { counts[k] = null; continue; }
+        const f = list.find((item) => item[0] === find.scope);
+        let c = 0;
+        if (f) {
+          const lines = run.lines(k);
+          for (let i = f[1]; i < f[2]; i++) c += countLine(lines[i]);
+        }
+        counts[k] = c;
+      }
+      return (scoped[r] = counts);
+    }
+
+    const countsOf = (r) => (find.scope ? scopedSeries(r) : seriesOf(r));
+
     /** Match counts on the two sides of an entry's own diff: [before, after]. */
     function counts(k) {
-      if (!against) { const s = seriesOf(0); return [s[k - 1], s[k]]; }
+      if (!against) { const s = countsOf(0); return [s[k - 1], s[k]]; }
       const m = entries[k].match;
-      return [m.a != null ? seriesOf(0)[m.a] : null, m.b != null ? seriesOf(1)[m.b] : null];
+      return [m.a != null ? countsOf(0)[m.a] : null, m.b != null ? countsOf(1)[m.b] : null];
     }
 
     /** How the match count changes at entry k: { kind, label } or null. */
@@ -572,9 +632,9 @@ const IRTraceModel = (() => {
     }
 
     /** Matches in snapshot `ref` ({ run, pos }). */
-    const countAt = (ref) => seriesOf(ref.run)[ref.pos];
+    const countAt = (ref) => countsOf(ref.run)[ref.pos];
 
-    return Object.assign(find, { set, ranges, series: seriesOf, counts, change, countAt });
+    return Object.assign(find, { set, setScope, ranges, series: seriesOf, counts, change, countAt });
   }
 
   return {

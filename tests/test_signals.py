@@ -254,6 +254,9 @@ class _Attempt:
         assert temp_files(self.out) == [], why
         assert living_members(self.process.pid) == [], why
         assert cache_is_sound(self.cache), why
+        if code == -self.signum and err.startswith("wrote "):  # the signal came as the finished command exited
+            assert kept == self.reference, why
+            return "finished first"
         if _before_our_code(code, self.signum, err):  # Python was still starting: nothing was done
             assert kept == b"earlier report\n", why
             return "hit Python's startup"
