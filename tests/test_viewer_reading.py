@@ -360,3 +360,24 @@ def test_unified_layout_interleaves_removed_and_added_rows_and_round_trips(long_
     page.get_by_role("button", name="Side by side").click()
     expect(page.get_by_role("region", name="Before snapshot")).to_be_visible()
     expect(page.get_by_role("region", name="After snapshot")).to_be_visible()
+
+
+def test_wrapped_lines_rewrap_when_the_window_narrows(long_page):
+    page = long_page
+    page.get_by_role("button", name="Wrap lines").click()
+    tallest = "() => Math.max(...[...document.querySelectorAll('#scroll-after .row')].map((r) => r.offsetHeight))"
+    wide = page.evaluate(tallest)
+    page.set_viewport_size({"width": 900, "height": 720})
+    page.wait_for_function(f"() => ({tallest})() > {wide}")  # narrower panes: more continuation lines
+    overflow = page.evaluate(
+        """() => ['before', 'after'].map((id) => {
+             const s = document.getElementById('scroll-' + id);
+             return s.scrollWidth - s.clientWidth;
+           })"""
+    )
+    assert max(overflow) <= 0  # nothing sticks out sideways, fold bars included
+    geometry = page.evaluate(
+        """() => ['before', 'after'].map((id) => [...document.querySelectorAll('#scroll-' + id + ' .row')]
+                 .map((r) => [r.offsetTop, r.offsetHeight]))"""
+    )
+    assert geometry[0] == geometry[1]
