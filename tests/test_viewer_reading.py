@@ -94,15 +94,22 @@ def wait_scrolled(page, which: str, condition: str, agree: bool = True) -> dict:
 
 
 def press_and_settle(page, which: str, key: str, agree: bool = True) -> dict:
-    """Press `key` and wait for the pane's `scrollend` event: the smooth scroll has finished."""
-    page.evaluate(
-        """(id) => { window.__settled = false;
-             const settle = () => { window.__settled = true; };
-             document.getElementById(id).addEventListener('scrollend', settle, { once: true }); }""",
-        f"scroll-{which}",
-    )
+    """Press `key`, then wait until the pane has moved and held still for ten frames: its smooth
+    scroll has finished. (A `scrollend` left over from an earlier programmatic scroll could end
+    the wait too soon; stillness after a move cannot.)"""
+    start = positions(page)[which]["top"]
     page.keyboard.press(key)
-    page.wait_for_function("() => window.__settled")
+    page.wait_for_function(
+        """([id, start]) => {
+             const top = document.getElementById(id).scrollTop;
+             if (window.__settle === undefined || window.__settle.top !== top) window.__settle = { top, frames: 0 };
+             else window.__settle.frames++;
+             return top !== start && window.__settle.frames >= 10;
+           }""",
+        arg=[f"scroll-{which}", start],
+        polling="raf",
+    )
+    page.evaluate("() => { window.__settle = undefined; }")
     return wait_scrolled(page, which, "true", agree)[which]
 
 
