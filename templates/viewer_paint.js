@@ -235,7 +235,7 @@ const IRTracePainter = (() => {
           const cols = changedColumns(items[i], side);
           if (!cols.length) continue;
           const [c0, c1] = cols[0], { cw, codeLeft } = metrics;
-          const width = leader.scroller.clientWidth - codeLeft;
+          const width = leader.geo.width - codeLeft;
           if ((c1 + 2) * cw <= width) return 0;
           return Math.max(0, Math.round(c0 * cw - Math.max(4 * cw, width / 4)));
         }
