@@ -371,8 +371,15 @@ const IRTracePainter = (() => {
       if (mode.wrap) show(view, { keepScroll: true }); else { measure(); render(false); }
     }
     let resizeQueued = false;
-    const observer = new ResizeObserver(() => {
-      if (resizeQueued) return;
+    const seenSizes = new Map();   // scroller -> "width x height" last reported; the first report is the baseline
+    const observer = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const { target, contentRect } of entries) {
+        const size = `${contentRect.width}x${contentRect.height}`;
+        if (seenSizes.has(target) && seenSizes.get(target) !== size) changed = true;
+        seenSizes.set(target, size);
+      }
+      if (!changed || resizeQueued) return;
       resizeQueued = true;
       requestAnimationFrame(() => { resizeQueued = false; resize(); });
     });
