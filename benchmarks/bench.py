@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import base64
 import gzip
+import inspect
 import json
 import os
 import platform
@@ -442,6 +443,31 @@ def measure_browser(reports: dict[str, Path], results: dict[str, SizeResult], lo
 # ---------------------------------------------------------------- Luigi overhead (in a child process)
 
 
+def _timed_run(run, seconds: list[float]):
+    """Wrap one of our tasks' run() so the time spent in its body (each step of a run() that yields
+    dependencies included) is added to `seconds`: what is left of the wall time is Luigi's."""
+
+    def steps(generator):
+        sent = None
+        while True:
+            started = time.perf_counter()
+            try:
+                item = generator.send(sent)
+            except StopIteration as stop:
+                seconds.append(time.perf_counter() - started)
+                return stop.value
+            seconds.append(time.perf_counter() - started)
+            sent = yield item
+
+    def timed(self):
+        started = time.perf_counter()
+        result = run(self)
+        seconds.append(time.perf_counter() - started)
+        return steps(result) if inspect.isgenerator(result) else result
+
+    return timed
+
+
 def luigi_probe(dump: str, report: str, cache: str) -> None:
     """Child mode: one cold run through ir_trace.cli.run_pipeline with every task's run() timed."""
     import logging
@@ -449,9 +475,8 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
 
     t0 = time.perf_counter()
     import luigi
-    import luigi.worker
 
-    import ir_trace.tasks  # noqa: F401  (imported here so the run below measures no import)
+    import ir_trace.tasks  # imported here so the run below measures no import
     from ir_trace import cli
 
     imports = time.perf_counter() - t0
@@ -461,16 +486,13 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
 
     inside: dict[str, list[float]] = defaultdict(list)
     reported: list[float] = []
-    original = luigi.worker.TaskProcess._run_get_new_deps
-
-    def timed(self):  # the task's run() body (generator steps included), which is our code, not Luigi's
-        started = time.perf_counter()
-        try:
-            return original(self)
-        finally:
-            inside[self.task.task_family].append(time.perf_counter() - started)
-
-    luigi.worker.TaskProcess._run_get_new_deps = timed
+    for task_class in (
+        ir_trace.tasks.ValidateDump,
+        ir_trace.tasks.DiffPair,
+        ir_trace.tasks.SliceFunctions,
+        ir_trace.tasks.RenderReport,
+    ):
+        task_class.run = _timed_run(task_class.run, inside[task_class.__name__])
     luigi.Task.event_handler(luigi.Event.PROCESSING_TIME)(lambda _task, seconds: reported.append(seconds))
     started = time.perf_counter()
     outcome = cli.run_pipeline(Path(dump), Path(report), 3, Path(cache), 1)
@@ -485,7 +507,7 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
                 "overhead_s": total - run_bodies,
                 "import_s": imports,
                 "rediffed": outcome.get("rediffed"),
-                "tasks": {k: {"calls": len(v), "seconds": sum(v)} for k, v in sorted(inside.items())},
+                "tasks": {k: {"steps": len(v), "seconds": sum(v)} for k, v in sorted(inside.items())},
             }
         )
     )

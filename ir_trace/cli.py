@@ -7,6 +7,8 @@ supervised child process (`ir_trace.signals`), so a signal ends it at once and c
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
 import logging
 import os
@@ -20,6 +22,7 @@ from pathlib import Path
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
+from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
@@ -42,6 +45,21 @@ def positive_int(text: str) -> int:
     if value == 0:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def ignore_mode_list(text: str) -> frozenset[str]:
+    try:
+        return IgnoreModes.parse(text).modes
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def ignore_regex(text: str) -> str:
+    try:
+        check_regex(text)
+    except IgnoreRegexError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,6 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="also write a machine-readable summary of the trace to PATH ('-' for stdout)",
     )
+    parser.add_argument(
+        "--ignore",
+        type=ignore_mode_list,
+        default=frozenset(),
+        metavar="MODES",
+        help=f"comma-separated differences the report starts ignoring ({', '.join(MODES)}); "
+        "--json counts under them too",
+    )
+    parser.add_argument(
+        "--ignore-regex",
+        type=ignore_regex,
+        default=None,
+        metavar="REGEX",
+        help="also ignore every match of REGEX (a subset JavaScript and Python read alike; see README)",
+    )
     talk = parser.add_mutually_exclusive_group()
     talk.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     talk.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
@@ -98,21 +131,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    supervisor = Supervisor().install()  # first: a signal at any later moment is recorded, never lost
+    # First, so a signal at any later moment is recorded, never lost. The handlers stay until the
+    # process exits: a signal after the work has ended then changes nothing (no stray KeyboardInterrupt).
+    supervisor = Supervisor().install()
+    stdout_was_open = guard_standard_streams()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.output == "-":
+        parser.error("argument -o/--output: '-' is not a report path (use -o /dev/stdout for standard output)")
     try:
-        stdout_was_open = guard_standard_streams()
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if args.output == "-":
-            parser.error("argument -o/--output: '-' is not a report path (use -o /dev/stdout for standard output)")
-        try:
-            check_arguments(args, stdout_was_open)
-        except IRTraceError as exc:
-            say(f"{PROG}: error: {exc}")
-            return 1
-        result = supervisor.run(lambda: run_command(args))
-    finally:
-        supervisor.uninstall()
+        check_arguments(args, stdout_was_open)
+    except IRTraceError as exc:
+        say(f"{PROG}: error: {exc}")
+        return 1
+    result = supervisor.run(lambda: run_command(args))
     if result.stopped_by is not None:
         clear_terminal_line()
         written = ", ".join(_shown_path(path) for path in result.written)
@@ -141,9 +173,10 @@ def run_command(args: argparse.Namespace) -> int:
             args.context,
             cache_dir,
             args.workers,
-            progress=not args.quiet,
+            progress=not (args.quiet or args.verbose),  # no bar amid Luigi's own log lines
             verbose=args.verbose,
             against=Path(args.against) if args.against else None,
+            ignore=IgnoreModes(args.ignore, args.ignore_regex),
         )
         if args.json:
             write_json_summary(args.json, outcome["trace"])
@@ -283,10 +316,12 @@ def run_pipeline(
     progress: bool = False,
     verbose: bool = False,
     against: Path | None = None,
+    ignore: IgnoreModes | None = None,
 ) -> dict:
     """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
+    `ignore` sets the report's initial ignore modes and adds counts under them to the summary.
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     import luigi
@@ -299,11 +334,12 @@ def run_pipeline(
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
     _configure_luigi(cache.directory, verbose)
-    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context)
+    spec = ignore.spec() if ignore else ""
+    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, ignore=spec)
     task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
     before = task.output().written_state()
     bar = ProgressBar(progress)
-    with _RunEvents(bar) as events:
+    with _RunEvents(bar, forked=workers > 1) as events:
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -312,7 +348,9 @@ def run_pipeline(
             log_level="DEBUG" if verbose else "CRITICAL",
         )
     bar.clear()
-    record = task.output().record()
+    target = task.output()
+    # The dump may have changed since the run read it: its report is then still the one just written.
+    record = target.record() or target.published()
     if result.status not in (LuigiStatusCode.SUCCESS, LuigiStatusCode.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
     return {
@@ -322,7 +360,7 @@ def run_pipeline(
         "bytes": record["bytes"],
         "pairs": record["pairs"],
         "rediffed": events.count("rediffed"),
-        "reused": record["state"] == before,  # the report found current, not rewritten
+        "reused": before is not None and record["state"] == before,  # found current (a stream never is)
     }
 
 
@@ -354,13 +392,22 @@ def summary_line(outcome: dict, seconds: float) -> str:
         passes = outcome["passes"]
         body = (
             f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
-            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''})"
+            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''}{_ignoring_note(outcome)})"
         )
     rediffed, pairs = outcome["rediffed"], outcome["pairs"]
     reuse = f"{rediffed} pairs rediffed, {pairs - rediffed} from cache"
     if outcome.get("reused"):
         reuse += ", report unchanged"
     return f"wrote {_shown_path(outcome['report'])}: {body} · {reuse} · {_size(outcome['bytes'])} · {seconds:.1f} s"
+
+
+def _ignoring_note(outcome: dict) -> str:
+    """ "; 3 changed when ignoring SSA versions" when the report starts with ignore modes on."""
+    trace = outcome.get("trace") or {}
+    if not trace.get("ignore"):
+        return ""
+    changed = sum(1 for p in trace["passes"] if p["ignoring"]["changed"])
+    return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
 
 
 def _comparison_body(outcome: dict) -> str:
@@ -444,23 +491,25 @@ class _RunEvents:
     """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
 
     Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
-    exit. Tasks may run in forked worker processes, so counts live in shared memory and failure
-    reasons travel through a pipe.
+    exit. With several workers, tasks run in forked processes, so counts live in shared memory and
+    failure reasons travel through a pipe; with one, plain objects do (and cost no start-up time).
     """
 
     COUNTS = ("rediffed",)
 
-    def __init__(self, bar: ProgressBar):
-        import multiprocessing
-
+    def __init__(self, bar: ProgressBar, forked: bool):
         from luigi import Event
 
         from ir_trace.tasks import DiffPair, SliceFunctions
         from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
 
         self.bar = bar
-        self._counts = multiprocessing.Array("l", len(self.COUNTS))
-        self._failures = multiprocessing.SimpleQueue()
+        if forked:
+            import multiprocessing
+
+            self._counts, self._failures = multiprocessing.Array("l", len(self.COUNTS)), multiprocessing.SimpleQueue()
+        else:
+            self._counts, self._failures = _InProcessCounts(len(self.COUNTS)), _InProcessQueue()
         self.handlers = [
             (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
             (DiffPair, Event.SUCCESS, lambda _task: (self._add("rediffed"), bar.advance())),
@@ -499,3 +548,25 @@ class _RunEvents:
         self.bar.close()  # before any message, an interrupt's included
         for cls, event, handler in self.handlers:
             cls.remove_event_handler(event, handler)
+
+
+class _InProcessCounts(list):
+    """The part of multiprocessing.Array's interface _RunEvents uses, for a run without forks."""
+
+    def __init__(self, size: int):
+        super().__init__([0] * size)
+
+    def get_lock(self):
+        return contextlib.nullcontext()
+
+
+class _InProcessQueue(collections.deque):
+    """The part of multiprocessing.SimpleQueue's interface _RunEvents uses, for a run without forks."""
+
+    put = collections.deque.append
+
+    def get(self):
+        return self.popleft()
+
+    def empty(self) -> bool:
+        return not self

@@ -93,7 +93,8 @@ def summarize_comparison(payload: dict) -> dict:
     first = next((row for row in rows if row["differs"]), None)
     return {
         "compared": len(matches) - 1,
-        "differ": sum(1 for m in matches if m["differs"] and m["a"] is not None and m["b"] is not None),
+        # matches[0] is the frontend, not a pass: it is never counted among the passes that differ
+        "differ": sum(1 for m in matches[1:] if m["differs"] and m["a"] is not None and m["b"] is not None),
         "renamed": sum(1 for m in matches if m["status"] == "renamed"),
         "only_a": sum(1 for m in matches if m["status"] == "only-a"),
         "only_b": sum(1 for m in matches if m["status"] == "only-b"),

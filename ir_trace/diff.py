@@ -16,8 +16,9 @@ real sample. The steps, each bounded so any input diffs in near-linear time:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 
 from ir_trace.functions import slice_functions
@@ -25,10 +26,15 @@ from ir_trace.intraline import changed_ranges
 from ir_trace.matching import match_sequences
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
-MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size
-SIMILAR = 1000  # of 2000: lines sharing less than half their words are never paired
+MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size...
+WORDS_PER_CELL = 64  # ...counting a pair of lines as one cell per 64 words the block's lines average
+SIMILAR = 1000  # of 2000: lines sharing less than half their words are never paired...
+RENAMED = 1600  # ...unless 80 % of their subwords (`x`, `ssa`, `v0` of `x__ssa_v0`) agree
 OPERATION_TOKENS = 500  # the operation a line calls is looked for among its first tokens only
-_WORD = re.compile(r"[A-Za-z0-9_]+")
+_WORD_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+_WORDS_ONLY = bytes(c if c in _WORD_BYTES else 32 for c in range(256))  # all else becomes a space
+_SUBWORDS_ONLY = _WORDS_ONLY.replace(b"_", b" ")
+_LEADING_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)[ \t\r\f\v]*\(")
 _CALL_TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _COMPUTE = object()  # default for the function lists: slice the snapshot here
 
@@ -61,7 +67,7 @@ class Hunk:
     pairs: tuple[LinePair, ...] = ()
     moved: tuple[tuple[int, int], ...] = ()
     no_eol: tuple[bool, bool] | None = None
-    bom: tuple[bool, bool] | None = field(default=None)
+    bom: tuple[bool, bool] | None = None
 
 
 def split_lines(text: str) -> tuple[list[str], bool]:
@@ -161,11 +167,14 @@ def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
 
 
 def _pair_block(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
-    """Optimal pairing; a block over MAX_PAIRING_CELLS is cut into diagonal chunks first."""
+    """Optimal pairing; a block whose work (line pairs, weighted by the lines' word counts)
+    exceeds MAX_PAIRING_CELLS is cut into diagonal chunks first, so its cost stays bounded."""
     n, m = a1 - a0, b1 - b0
     if not n or not m:
         return []
-    chunks = -(-n * m // MAX_PAIRING_CELLS)
+    words = sum(len(_profile(line)[1]) for line in a[a0:a1]) + sum(len(_profile(line)[1]) for line in b[b0:b1])
+    work = n * m * (1 + words // (WORDS_PER_CELL * (n + m)))
+    chunks = min(-(-work // MAX_PAIRING_CELLS), max(n, m))
     pairs = []
     for c in range(chunks):
         pairs += _pair_chunk(
@@ -183,19 +192,13 @@ def _pair_chunk(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     scale = 3 * min(n, m) + 1  # preferences add at most 3 per pair: they only break ties
     best = [[0] * (m + 1)]
     weights: dict[tuple[int, int], int] = {}
-    for i, (body_a, words_a, count_a) in enumerate(prof_a):
+    for i, pa in enumerate(prof_a):
         above, row = best[i], [0]
-        for j, (body_b, words_b, count_b) in enumerate(prof_b):  # _similarity, inlined: the hot loop
+        for j, pb in enumerate(prof_b):
             score = above[j + 1] if above[j + 1] > row[j] else row[j]
-            total = count_a + count_b
-            if body_a == body_b:
-                similarity = 2000
-            elif count_a and count_b and 4 * (count_a if count_a < count_b else count_b) >= total:
-                similarity = 4000 * len(words_a & words_b) // total
-            else:
-                similarity = 0
-            if similarity >= SIMILAR:
-                w = weights[i, j] = similarity * scale + _preference(a[a0 + i], b[b0 + j], prof_a[i], prof_b[j])
+            similarity = _similarity(pa, pb)
+            if similarity:
+                w = weights[i, j] = similarity * scale + _preference(a[a0 + i], b[b0 + j], pa, pb)
                 if above[j] + w > score:
                     score = above[j] + w
             row.append(score)
@@ -224,30 +227,51 @@ _profiles: dict[str, tuple] = {}
 _operations: dict[str, str | None] = {}
 
 
-def _profile(line: str) -> tuple[str, frozenset, int]:
-    """(line without indentation, its set of words, their number), memoised: a line deleted by
-    one pass was usually inserted by the one before."""
+def _profile(line: str) -> tuple:
+    """(line without indentation, its words each with its count, how many words, its subwords
+    or None until needed), memoised: a line deleted by one pass was usually inserted by the
+    one before. Words come from bytes.translate + split, C speed."""
     found = _profiles.get(line)
     if found is None:
         body = line.lstrip(" \t")
-        words = frozenset(_WORD.findall(body))
-        found = (body, words, len(words))
+        words = body.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
+        found = [body, frozenset([w + b"#%d" % n for w, n in Counter(words).items()]), len(words), None]
         if len(_profiles) >= 1 << 15:
             _profiles.clear()
         _profiles[line] = found
     return found
 
 
+def _subwords(profile: list) -> frozenset:
+    if profile[3] is None:
+        profile[3] = frozenset(profile[0].encode("utf-8", "surrogatepass").translate(_SUBWORDS_ONLY).split())
+    return profile[3]
+
+
 def _similarity(pa: tuple, pb: tuple) -> int:
-    """2000 for lines equal but for indentation, else the Dice coefficient of their word sets
-    in 2000ths; 0 below SIMILAR (never paired)."""
+    """How alike two lines are, in 2000ths; 0 when they must not pair.
+
+    2000 for lines equal but for indentation; else the Dice coefficient of their (word, count)
+    sets when at least SIMILAR; else SIMILAR, the least pairable, when their subwords agree
+    (RENAMED) and their number of words is the same: every argument of a `def` renamed
+    `x` -> `x__ssa_v0` still makes one line.
+    """
     if pa[0] == pb[0]:
         return 2000
-    total = pa[2] + pb[2]
-    if not pa[2] or not pb[2] or 4 * min(pa[2], pb[2]) < total:  # even all of the smaller set is too little
+    words = _dice(pa[1], pb[1])
+    if words >= SIMILAR:
+        return words
+    if pa[2] != pb[2]:  # a rename keeps the number of words
         return 0
-    similarity = 4000 * len(pa[1] & pb[1]) // total
-    return similarity if similarity >= SIMILAR else 0
+    return SIMILAR if _dice(_subwords(pa), _subwords(pb)) >= RENAMED else 0
+
+
+def _dice(x: frozenset, y: frozenset) -> int:
+    """2|x & y| / (|x| + |y|) in 2000ths; 0 when the sizes alone rule out half of that."""
+    total = len(x) + len(y)
+    if not x or not y or 4 * min(len(x), len(y)) < total:
+        return 0
+    return 4000 * len(x & y) // total
 
 
 def _preference(x: str, y: str, px: tuple, py: tuple) -> int:
@@ -263,6 +287,9 @@ def operation(line: str) -> str | None:
     """The first qualified operation a line calls (`pl.add`), right of an assignment when there
     is one: a dotted chain of names followed by "(", found in one pass over the tokens."""
     _lhs, sep, rhs = line.partition(" = ")
+    leading = _LEADING_CALL.match(rhs if sep else line)
+    if leading:  # the usual `x: T = pl.op(...)`, without walking the tokens
+        return leading[1]
     state, start, end, names = 0, 0, 0, 0  # state: 0 nothing, 1 after a name, 2 after its ".", 3 after spaces
     for match in islice(_CALL_TOKEN.finditer(rhs if sep else line), OPERATION_TOKENS):
         tok = match[0]

@@ -19,12 +19,14 @@ import hashlib
 import json
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 from ir_trace import __version__
+from ir_trace.normalize import NORMALIZE_VERSION
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
-DIFF_VERSION = "diff-4"  # the line diff, its pairing rules and its JSON layout
+DIFF_VERSION = "diff-6-issue10"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
 SLICER_VERSION = "slice-1"  # function slicing and its JSON layout
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
@@ -33,7 +35,14 @@ SWEEP_SCHEMA = 1  # sweep.json
 
 def versions() -> tuple[str, ...]:
     """Every version an output depends on: one list, so no output can forget one."""
-    return (DIFF_VERSION, SLICER_VERSION, f"payload-{PAYLOAD_SCHEMA}", f"summary-{SUMMARY_SCHEMA}", __version__)
+    return (
+        DIFF_VERSION,
+        SLICER_VERSION,
+        NORMALIZE_VERSION,
+        f"payload-{PAYLOAD_SCHEMA}",
+        f"summary-{SUMMARY_SCHEMA}",
+        __version__,
+    )
 
 
 # ---------- digests ----------
@@ -58,10 +67,21 @@ def dump_digest(manifest) -> str:
 
 
 def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
-    """Every template source, so editing the viewer can never serve a stale page."""
+    """Every template source, so editing the viewer can never serve a stale page.
+
+    Hashed once per process for as long as the files keep their state (Luigi asks for report
+    fingerprints many times in a run; reading and hashing the templates each time cost 4 ms).
+    """
+    folder = templates_dir()
+    states = tuple((name, tuple(file_state(folder / name) or ())) for name in files)
+    return _hash_templates(str(folder), states)
+
+
+@lru_cache(maxsize=16)
+def _hash_templates(folder: str, states: tuple) -> str:
     hashed = hashlib.sha256()
-    for name in files:
-        hashed.update(name.encode() + b"\0" + (templates_dir() / name).read_bytes() + b"\0")
+    for name, _state in states:
+        hashed.update(name.encode() + b"\0" + (Path(folder) / name).read_bytes() + b"\0")
     return hashed.hexdigest()
 
 
@@ -118,9 +138,10 @@ def dump_state(dump: str | os.PathLike) -> str:
 # ---------- fingerprints ----------
 
 
-def report_fingerprint(dump: str, context: int) -> str:
-    """A report of one dump (`dump` is its dump_digest) at this --context, templates and versions."""
-    return digest("report", dump, str(context), template_digest(), *versions())
+def report_fingerprint(dump: str, context: int, ignore: str = "") -> str:
+    """A report of one dump (`dump` is its dump_digest) at this --context and initial ignore modes
+    (`IgnoreModes.spec()`), templates and versions."""
+    return digest("report", dump, str(context), ignore, template_digest(), *versions())
 
 
 def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
@@ -128,9 +149,9 @@ def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
     return digest("comparison", dump_a, dump_b, str(context), template_digest(), *versions())
 
 
-def sweep_dump_fingerprint(state: str, dump: str, context: int) -> str:
+def sweep_dump_fingerprint(state: str, dump: str, context: int, ignore: str = "") -> str:
     """One dump's record in a sweep: its files' state, where it is, and what its report depends on."""
-    return digest("sweep-dump", state, dump, str(context), template_digest(), *versions())
+    return digest("sweep-dump", state, dump, str(context), ignore, template_digest(), *versions())
 
 
 def sweep_fingerprint(

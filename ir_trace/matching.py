@@ -78,6 +78,8 @@ def _myers(a, b, a0: int, a1: int, b0: int, b1: int, max_edits: int) -> list[tup
     """Matches of a shortest edit script, or None when it needs more than `max_edits` edits."""
     n, m = a1 - a0, b1 - b0
     limit = min(n + m, max_edits)
+    if abs(n - m) > limit:  # at least |n - m| edits: the search would only fail, slowly
+        return None
     off = limit + 1
     v = [0] * (2 * limit + 3)
     trace = []

@@ -55,7 +55,8 @@ class OutputPlan:
 
 
 def report_temps_to(fd: int | None) -> None:
-    """Announce every temp name (and every finished output) on the pipe `fd` before using it."""
+    """Announce on the pipe `fd` every temp name before creating it (`T<name>`), every file about to be
+    renamed into place (`R<device>:<inode>:<target>`) and every stream written (`W<path>`)."""
     global _supervisor_fd
     _supervisor_fd = fd
 
@@ -132,7 +133,7 @@ def write_output(
 
 
 def _temp_name(target: Path) -> str:
-    stem = target.name[:100]  # the name must stay under NAME_MAX however long the target's is
+    stem = target.name[:50]  # under NAME_MAX (255 bytes) however long the target's name, even in 4-byte UTF-8
     return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
 
 
@@ -151,6 +152,7 @@ def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename) -> None:
             os.close(fd)
         if before_rename is not None:
             before_rename(finished)
+        _announce("R", f"{finished.st_dev}:{finished.st_ino}:{plan.target}")  # published once the target is this file
         os.replace(tmp, plan.target)
     except BaseException as exc:
         try:
@@ -162,7 +164,6 @@ def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename) -> None:
         raise
     finally:
         PARTIAL_FILES.discard(tmp)
-    _announce("W", str(plan.target))
 
 
 def _keep_owner_and_mode(fd: int, existing: os.stat_result | None) -> None:

@@ -11,6 +11,8 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
       "dump": "/abs/path/passes_dump",
       "context": 3,                       # --context: unchanged lines kept around a change
       "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
+      "ignore": {"modes": ["ssa", ...], "regex": "..." | null} | null,   # --ignore: the page's initial
+                                          # ignore modes (normalize.py); hunks are always the exact diff
       "passes": [pass, ...]               # passes[0] is 00_frontend.py, then execution order
     }
 
@@ -30,12 +32,17 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
     # key is "name" or "Class.method"; start/end are 0-based line indices, end exclusive,
     # decorators included.
 
-    hunk = [a0, a1, b0, b1, b_lines, pairs]
+    hunk = [a0, a1, b0, b1, b_lines, pairs] or [a0, a1, b0, b1, b_lines, pairs, extras]
     # before lines [a0, a1) are replaced by after lines [b0, b1) whose texts are b_lines.
     # pairs = [[ai, bi, a_ranges, b_ranges], ...]: before line ai and after line bi (absolute
     # 0-based indices) are the same line edited; ranges are [[start, end], ...] in UTF-16 code
     # units (JavaScript string offsets) of the characters that changed. Pairs are in increasing
     # order on both sides; unpaired lines of a hunk are plain deletions / insertions.
+    # extras, only when one applies (readers of 6-element hunks can ignore it):
+    #   "moved": [[ai, bj], ...]  before line ai was moved, unchanged, to after line bj (listed in
+    #                             the hunk of each end; both lines are unpaired)
+    #   "no_eol": [a, b]          the side's last line is in this hunk and has no final "\n"
+    #   "bom": [a, b]             the side starts with a byte order mark (they differ; line 0 is here)
 """
 
 from __future__ import annotations
@@ -61,12 +68,18 @@ def detect_dump_level(lines_seen) -> str:
 
 
 def build_payload(
-    manifest: Manifest, base_lines: list[str], diffs: list[dict], slices: dict[str, dict], context: int
+    manifest: Manifest,
+    base_lines: list[str],
+    diffs: list[dict],
+    slices: dict[str, dict],
+    context: int,
+    ignore: dict | None = None,
 ) -> dict:
     """Assemble the report data.
 
     `diffs[k]` is the diff result turning snapshot k into k+1 (EMPTY_DIFF when equal);
-    `slices` maps a snapshot sha256 to its functions (or parse_error) and final-newline flag.
+    `slices` maps a snapshot sha256 to its functions (or parse_error) and final-newline flag;
+    `ignore` is the initial ignore modes (`IgnoreModes.to_json()`).
     """
     passes = []
     previous_sha = None
@@ -101,6 +114,7 @@ def build_payload(
         "dump": manifest.dump,
         "context": context,
         "level": detect_dump_level(_all_printed_lines(base_lines, diffs)),
+        "ignore": ignore,
         "passes": passes,
     }
 

@@ -15,6 +15,7 @@ import jinja2
 # Inlined in this order, as one script element: each file's namespace is used by the ones after it.
 REPORT_SCRIPTS = (
     "linediff.js",
+    "normalize.js",
     "viewer_model.js",
     "viewer_layout.js",
     "viewer_rows.js",

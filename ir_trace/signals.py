@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from ir_trace import output
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+_SUSPEND = getattr(signal, "SIGTSTP", None)  # Ctrl-Z
 _DRAIN_SECONDS = 10.0  # how long a killed group may take to close its end of the temp-name pipe
 
 
@@ -49,13 +50,15 @@ class Supervisor:
         self.received: int | None = None
         self._honoured: list[int] = []
         self._previous: dict[int, object] = {}
-        self._wakeup: tuple[int, int] | None = None
+        self._suspend_asked = False
 
     def install(self) -> Supervisor:
         for signum in STOP_SIGNALS:
             if signal.getsignal(signum) is not signal.SIG_IGN:
                 self._honoured.append(signum)
                 self._previous[signum] = signal.signal(signum, self._record)
+        if _SUSPEND is not None and signal.getsignal(_SUSPEND) is not signal.SIG_IGN:
+            self._previous[_SUSPEND] = signal.signal(_SUSPEND, self._ask_suspend)
         return self
 
     def uninstall(self) -> None:
@@ -66,6 +69,19 @@ class Supervisor:
     def _record(self, signum, _frame) -> None:
         if self.received is None:
             self.received = signum
+
+    def _ask_suspend(self, _signum, _frame) -> None:
+        self._suspend_asked = True
+
+    def _suspend(self, pid: int) -> None:
+        """Ctrl-Z reaches only this process (the work has a group of its own): stop the work too,
+        stop here as the shell expects, and let the work go on when this process is continued."""
+        self._suspend_asked = False
+        _signal_group(pid, signal.SIGSTOP)
+        signal.signal(_SUSPEND, signal.SIG_DFL)
+        os.kill(os.getpid(), _SUSPEND)  # returns once `fg` or `bg` continues this process
+        signal.signal(_SUSPEND, self._ask_suspend)
+        _signal_group(pid, signal.SIGCONT)
 
     def run(self, work: Callable[[], int]) -> RunResult:
         """`work()` in a supervised child; in this process where fork is not available."""
@@ -120,6 +136,8 @@ class Supervisor:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for signum in self._honoured:  # die at once: the supervisor cleans up after this group
                 signal.signal(signum, signal.SIG_DFL)
+            if _SUSPEND in self._previous:
+                signal.signal(_SUSPEND, signal.SIG_DFL)
             if hasattr(signal, "SIGTTOU"):  # a background group may still write to a `stty tostop` terminal
                 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
             for fd in close:
@@ -145,18 +163,20 @@ class Supervisor:
         ended = None
         while ended is None:
             if self.received is not None and not killed:
-                _kill_group(pid)
+                _signal_group(pid, signal.SIGKILL)
                 killed = True
-            select.select([temps_fd, wakeup_fd], [], [])
+            elif self._suspend_asked and not killed:
+                self._suspend(pid)
+            select.select([wakeup_fd] if records.closed else [temps_fd, wakeup_fd], [], [])  # EOF stays readable
             _drain(wakeup_fd)
             records.read(temps_fd)
             ended = _ended(pid)
-        _kill_group(pid)  # whatever the child left running (a worker on an error path) goes too
+        _signal_group(pid, signal.SIGKILL)  # whatever the child left running (a worker on an error path) goes too
         code, by_signal = ended if ended != _UNREAPED else _reap(pid)
         records.read_to_end(temps_fd, time.monotonic() + _DRAIN_SECONDS)
         os.close(temps_fd)
         output.remove_partial_files(records.temps)
-        result = RunResult(code, written=records.written)
+        result = RunResult(code, written=records.written())
         if self.received is not None:
             result.stopped_by = self.received
         elif by_signal is not None:
@@ -192,13 +212,26 @@ def _decode(status: int) -> tuple[int, int | None]:
 
 
 class _Records:
-    """The child's announcements: `T<temp name>\\0` before creating it, `W<output>\\0` once written."""
+    """The child's announcements, `\\0`-terminated (see `output.report_temps_to`)."""
 
     def __init__(self):
         self.temps: list[str] = []
-        self.written: list[str] = []
+        self.streams: list[str] = []
+        self.renames: list[tuple[int, int, str]] = []
         self._pending = b""
         self.closed = False
+
+    def written(self) -> list[str]:
+        """Outputs finished: streams written, and files whose rename really happened."""
+        done = list(self.streams)
+        for device, inode, target in self.renames:
+            try:
+                info = os.stat(target)
+            except OSError:
+                continue
+            if (info.st_dev, info.st_ino) == (device, inode) and target not in done:
+                done.append(target)
+        return done
 
     def read(self, fd: int) -> None:
         while not self.closed:
@@ -212,8 +245,16 @@ class _Records:
             self._pending += chunk
             *complete, self._pending = self._pending.split(b"\0")
             for record in complete:
-                kind, name = record[:1], os.fsdecode(record[1:])
-                (self.temps if kind == b"T" else self.written).append(name)
+                self._add(record[:1], os.fsdecode(record[1:]))
+
+    def _add(self, kind: bytes, text: str) -> None:
+        if kind == b"T":
+            self.temps.append(text)
+        elif kind == b"W":
+            self.streams.append(text)
+        elif kind == b"R":
+            device, inode, target = text.split(":", 2)
+            self.renames.append((int(device), int(inode), target))
 
     def read_to_end(self, fd: int, deadline: float) -> None:
         """Until every process of the killed group has closed its end (so none can still create a file)."""
@@ -222,9 +263,9 @@ class _Records:
             self.read(fd)
 
 
-def _kill_group(pid: int) -> None:
+def _signal_group(pid: int, signum: int) -> None:
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pid, signum)
     except OSError:  # already gone
         pass
 

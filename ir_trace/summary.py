@@ -9,8 +9,11 @@
      "changed": true, "inserted": 7, "deleted": 7,
      "functions": {"Program.main": {"inserted": 7, "deleted": 7}},   # only functions it touched
      "outside_functions": {"inserted": 0, "deleted": 0},             # lines in no function
-     "warning": false, "warning_text": null}
-  ]
+     "warning": false, "warning_text": null,
+     "ignoring": {"changed": false, "inserted": 0, "deleted": 0,   # only when "ignore" is not null:
+                  "functions": {}, "outside_functions": {...}}}   # the same counts, lines compared
+  ],                                                             # after the ignore modes' normalisation
+  "ignore": {"modes": ["ssa"], "regex": null} | null               # --ignore / --ignore-regex
 }
 """
 
@@ -18,7 +21,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from ir_trace.diff import diff_snapshots
 from ir_trace.fingerprints import SUMMARY_SCHEMA
+from ir_trace.normalize import IgnoreModes, line_key
 
 
 def trace_summary(payload: dict) -> dict:
@@ -27,24 +32,27 @@ def trace_summary(payload: dict) -> dict:
     functions = [passes[0].get("functions")]
     for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
         functions.append(entry["functions"] if "functions" in entry else functions[-1])
+    modes = IgnoreModes.from_json(payload.get("ignore"))
+    ignoring = _ignoring_hunks(passes, functions, modes) if modes else None
     result = []
     for k, entry in enumerate(passes[1:], start=1):
         per_function, outside = _count_by_function(entry["hunks"], functions[k - 1], functions[k])
-        result.append(
-            {
-                "index": entry["index"],
-                "name": entry["name"],
-                "file": entry["file"],
-                "sha256": entry["sha256"],
-                "changed": entry["changed"],
-                "inserted": entry["inserted"],
-                "deleted": entry["deleted"],
-                "functions": per_function,
-                "outside_functions": outside,
-                "warning": entry["log"] is not None,
-                "warning_text": entry["log"],
-            }
-        )
+        row = {
+            "index": entry["index"],
+            "name": entry["name"],
+            "file": entry["file"],
+            "sha256": entry["sha256"],
+            "changed": entry["changed"],
+            "inserted": entry["inserted"],
+            "deleted": entry["deleted"],
+            "functions": per_function,
+            "outside_functions": outside,
+            "warning": entry["log"] is not None,
+            "warning_text": entry["log"],
+        }
+        if ignoring is not None:
+            row["ignoring"] = _counts(ignoring[k], functions[k - 1], functions[k])
+        result.append(row)
     return {
         "schema": SUMMARY_SCHEMA,
         "generator": payload["generator"],
@@ -53,7 +61,73 @@ def trace_summary(payload: dict) -> dict:
         "level": payload["level"],
         "context": payload["context"],
         "passes": result,
+        "ignore": modes.to_json(),
     }
+
+
+def _counts(hunks: list, before: list | None, after: list | None) -> dict:
+    per_function, outside = _count_by_function(hunks, before, after)
+    inserted = sum(b1 - b0 for _a0, _a1, b0, b1, *_rest in hunks)
+    deleted = sum(a1 - a0 for a0, a1, *_rest in hunks)
+    return {
+        "changed": bool(hunks),
+        "inserted": inserted,
+        "deleted": deleted,
+        "functions": per_function,
+        "outside_functions": outside,
+    }
+
+
+def _ignoring_hunks(passes: list, functions: list, modes: IgnoreModes) -> list:
+    """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
+
+    The snapshots are rebuilt from the payload's exact hunks; the diff keeps the printed lines
+    and their indices, so the counts by function use the same function ranges.
+    """
+    key = line_key(modes)
+    lines, eol = passes[0]["lines"], passes[0]["eol"]
+    result: list = [None]
+    done: dict[tuple[str, str], list] = {}
+    for k in range(1, len(passes)):
+        after = apply_hunks(lines, passes[k]["hunks"])
+        pair = (passes[k - 1]["sha256"], passes[k]["sha256"])
+        if not passes[k]["changed"]:
+            result.append([])
+        else:
+            if pair not in done and _keys_keep_lines_apart(lines, after, key):
+                done[pair] = passes[k]["hunks"]  # lines compare as printed: the exact diff is the answer
+            elif pair not in done:
+                hunks = diff_snapshots(
+                    lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], line_key=key
+                )
+                done[pair] = [(h.a0, h.a1, h.b0, h.b1) for h in hunks]
+            result.append(done[pair])
+        lines, eol = after, passes[k]["eol"]
+    return result
+
+
+def _keys_keep_lines_apart(a: list[str], b: list[str], key) -> bool:
+    """Whether `key` maps no two different lines of the two snapshots to one key."""
+    line_of: dict[str, str] = {}
+    for line in (*a, *b):
+        seen = line_of.setdefault(key(line), line)
+        if seen != line:
+            return False
+    return True
+
+
+def apply_hunks(before: list[str], hunks: list) -> list[str]:
+    """The after snapshot's lines, from the before snapshot's and payload hunks."""
+    if not hunks:
+        return before
+    out: list[str] = []
+    position = 0
+    for a0, a1, _b0, _b1, b_lines, *_pairs in hunks:
+        out += before[position:a0]
+        out += b_lines
+        position = a1
+    out += before[position:]
+    return out
 
 
 def _count_by_function(hunks: list, before: list | None, after: list | None) -> tuple[dict, dict]:

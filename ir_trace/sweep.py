@@ -30,6 +30,7 @@ from ir_trace.diff import count_changes, diff_snapshots, split_lines
 from ir_trace.discovery import printable_path, program_title
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import SWEEP_SCHEMA
+from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.output import write_output
 from ir_trace.render import payload_to_script_json, render_page
 
@@ -250,21 +251,48 @@ def pass_rows(manifest: dict, trace: dict) -> list[dict]:
 # ---------- comparing with a baseline ----------
 
 
+def split_ignore_options(ignore: Iterable[str], ignore_regex: Iterable[str]) -> tuple[IgnoreModes, list[str]]:
+    """The sweep's ignore modes and regexes from --ignore and --ignore-regex.
+
+    --ignore takes mode names ("ssa,memref", as the CLI). A value that is not a list of mode
+    names is a regex, as --ignore meant before ignore modes existed (kept for old crontabs).
+    """
+    names: set[str] = set()
+    regexes = []
+    for value in ignore:
+        try:
+            names |= IgnoreModes.parse(value).modes
+        except ValueError:
+            regexes.append(value)
+    return IgnoreModes(frozenset(names)), regexes + list(ignore_regex)
+
+
+def report_ignore_spec(modes: IgnoreModes, regexes: list[str]) -> str:
+    """The reports' initial modes: several regexes become one alternation (the page has one field)."""
+    regex = regexes[0] if len(regexes) == 1 else "|".join(f"(?:{r})" for r in regexes) or None
+    return IgnoreModes(modes.modes, regex).spec()
+
+
 def compile_ignores(patterns: Iterable[str]) -> list[re.Pattern]:
+    """Regexes in the subset the reports read alike (normalize.CustomRegex), compiled for Python."""
     compiled = []
     for pattern in patterns:
         try:
-            compiled.append(re.compile(pattern))
-        except re.error as exc:
+            compiled.append(CustomRegex(pattern).compiled())
+        except IgnoreRegexError as exc:
             raise IRTraceError(f"invalid --ignore regex {pattern!r}: {exc}") from None
     return compiled
 
 
-def normalise(text: str, ignores: list[re.Pattern]) -> tuple[list[str], bool]:
-    """The text's lines with every --ignore match deleted."""
+def normalise(
+    text: str, ignores: list[re.Pattern], modes: IgnoreModes | None = None, memo: dict | None = None
+) -> tuple[list[str], bool]:
+    """The text's lines with every regex match deleted, then normalised by the ignore modes."""
     lines, eol = split_lines(text)
     for pattern in ignores:
         lines = [pattern.sub(_IGNORED, line) for line in lines]
+    if modes:
+        lines = normalise_lines(lines, modes, memo)
     return lines, eol
 
 
@@ -310,13 +338,18 @@ def _baseline_program_problem(program) -> str | None:
 class TextSource:
     """Snapshot texts by hash from a sweep's store, normalised and remembered for this run."""
 
-    def __init__(self, store: Path, ignores: list[re.Pattern]):
-        self.store, self.ignores, self._seen = store, ignores, {}
+    def __init__(self, store: Path, ignores: list[re.Pattern], modes: IgnoreModes | None = None):
+        self.store, self.ignores, self.modes, self._seen, self._memo = store, ignores, modes or IgnoreModes(), {}, {}
+
+    @property
+    def active(self) -> bool:
+        """Whether anything is ignored (else only hashes need comparing)."""
+        return bool(self.ignores) or bool(self.modes)
 
     def lines(self, sha256: str) -> tuple[list[str], bool] | None:
         if sha256 not in self._seen:
             text = load_text(self.store, sha256)
-            self._seen[sha256] = None if text is None else normalise(text, self.ignores)
+            self._seen[sha256] = None if text is None else normalise(text, self.ignores, self.modes, self._memo)
         return self._seen[sha256]
 
 
@@ -324,7 +357,8 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
     """How a program's passes differ from the baseline's, pass by pass at equal index.
 
     A pass differs when it exists on one side only, is renamed, or its text differs after the
-    --ignore substitutions; a difference that vanishes after them is counted as ignored.
+    ignore regexes and modes; a difference that vanishes after them is counted as ignored
+    (with --ignore ssa, a pass that only renames SSA versions is not a divergence).
     Without the baseline's stored text a hash difference counts (nothing can be ignored).
     """
     differing, ignored, first = 0, 0, None
@@ -360,7 +394,7 @@ def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_te
         return "differs"
     if a["sha256"] == b["sha256"]:
         return "same"
-    if not now_texts.ignores:
+    if not now_texts.active:
         return "differs"
     before, after = then_texts.lines(a["sha256"]), now_texts.lines(b["sha256"])
     return "ignored" if before is not None and before == after else "differs"
@@ -429,10 +463,11 @@ def build_sweep(
     ignores: list[re.Pattern],
     inputs: str = "",
     created: float | None = None,
+    modes: IgnoreModes | None = None,
 ) -> dict:
     """The whole sweep.json document; `inputs` identifies what it was built from."""
-    now_texts = TextSource(now_store, ignores)
-    then_texts = TextSource(baseline_store or now_store, ignores)
+    now_texts = TextSource(now_store, ignores, modes)
+    then_texts = TextSource(baseline_store or now_store, ignores, modes)
     previous = {p["name"]: p for p in (baseline or {}).get("programs", [])}
     programs = [
         program_entry(r, previous.get(r["name"]), baseline is not None, now_texts, then_texts)

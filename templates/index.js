@@ -48,7 +48,9 @@
     add('Swept', data.created);
     add('Root', data.options.root);
     add('Context', data.options.context);
-    if (data.options.ignore.length) add('Ignored', data.options.ignore.join('   '));
+    // Sweeps before ignore modes recorded only `ignore` (regexes).
+    const ignored = [...(data.options.ignore_modes || []).filter((m) => m !== 'regex'), ...(data.options.ignore_regex || data.options.ignore)];
+    if (ignored.length) add('Ignored', ignored.join('   '));
     if (hasBaseline) add('Baseline', `${data.baseline.path} (${data.baseline.created || 'time unknown'})`);
     const t = data.totals;
     const parts = [`${t.programs} programs`];

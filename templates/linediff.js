@@ -9,13 +9,16 @@ const IRTraceDiff = (() => {
   const MAX_DEPTH = 8;              // matching.py: anchor levels
   const MAX_LINE_EDITS = 500;       // diff.py
   const MAX_PAIRING_CELLS = 250000; // diff.py: bigger replaced blocks are paired in diagonal chunks
+  const WORDS_PER_CELL = 64;        // diff.py
   const SIMILAR = 1000;             // diff.py: of 2000
+  const RENAMED = 1600;             // diff.py
   const OPERATION_TOKENS = 500;     // diff.py
   const MAX_TOKEN_EDITS = 200;      // intraline.py
   const CONTEXT_SPACES = 2;         // intraline.py
   const CONTEXT_UNITS = 64;         // intraline.py
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
+  const SUBWORD = /[A-Za-z0-9]+/g;
   const isWord = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
   const isSpace = (c) => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
 
@@ -50,6 +53,7 @@ const IRTraceDiff = (() => {
   function myers(a, b, a0, a1, b0, b1, maxEdits) {
     const n = a1 - a0, m = b1 - b0;
     const limit = Math.min(n + m, maxEdits), off = limit + 1;
+    if (Math.abs(n - m) > limit) return null;   // at least |n - m| edits: the search would only fail
     const v = new Int32Array(2 * limit + 3);
     const trace = [];
     let found = -1;
@@ -256,28 +260,45 @@ const IRTraceDiff = (() => {
 
   const profiles = new Map();
 
+  /** diff.py's _profile: the body (indentation removed), its words each with its count, how
+   *  many words; subwords computed when first needed. Words are ASCII [A-Za-z0-9_] runs. */
   function profile(line) {
     let found = profiles.get(line);
     if (!found) {
       let k = 0;
       while (k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
-      const body = line.slice(k), words = new Set(body.match(WORD) || []);
-      found = { body, words, op: undefined };
+      const body = line.slice(k), words = body.match(WORD) || [], counts = new Map();
+      for (const w of words) counts.set(w, (counts.get(w) || 0) + 1);
+      const features = new Set();
+      for (const [w, n] of counts) features.add(`${w}#${n}`);
+      found = { body, features, count: words.length, subwords: null, op: undefined };
       if (profiles.size >= 1 << 15) profiles.clear();
       profiles.set(line, found);
     }
     return found;
   }
 
+  function subwords(p) {
+    if (!p.subwords) p.subwords = new Set(p.body.match(SUBWORD) || []);
+    return p.subwords;
+  }
+
+  function dice(x, y) {
+    const total = x.size + y.size;
+    if (!x.size || !y.size || 4 * Math.min(x.size, y.size) < total) return 0;
+    const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+    let common = 0;
+    for (const f of small) if (large.has(f)) common++;
+    return Math.floor((4000 * common) / total);
+  }
+
+  /** diff.py's _similarity, in 2000ths; 0 when the lines must not pair. */
   function similarity(pa, pb) {
     if (pa.body === pb.body) return 2000;
-    const ca = pa.words.size, cb = pb.words.size, total = ca + cb;
-    if (!ca || !cb || 4 * Math.min(ca, cb) < total) return 0;
-    const [small, large] = ca <= cb ? [pa.words, pb.words] : [pb.words, pa.words];
-    let common = 0;
-    for (const w of small) if (large.has(w)) common++;
-    const s = Math.floor((4000 * common) / total);
-    return s >= SIMILAR ? s : 0;
+    const words = dice(pa.features, pb.features);
+    if (words >= SIMILAR) return words;
+    if (pa.count !== pb.count) return 0;
+    return dice(subwords(pa), subwords(pb)) >= RENAMED ? SIMILAR : 0;
   }
 
   function preference(pa, pb) {
@@ -308,7 +329,11 @@ const IRTraceDiff = (() => {
   function pairBlock(a, b, a0, a1, b0, b1) {
     const n = a1 - a0, m = b1 - b0, pairs = [];
     if (!n || !m) return pairs;
-    const chunks = Math.ceil((n * m) / MAX_PAIRING_CELLS);
+    let words = 0;
+    for (let i = a0; i < a1; i++) words += profile(a[i]).features.size;
+    for (let j = b0; j < b1; j++) words += profile(b[j]).features.size;
+    const work = n * m * (1 + Math.floor(words / (WORDS_PER_CELL * (n + m))));
+    const chunks = Math.min(Math.ceil(work / MAX_PAIRING_CELLS), Math.max(n, m));
     for (let c = 0; c < chunks; c++) {
       pairChunk(a, b, a0 + Math.floor((n * c) / chunks), a0 + Math.floor((n * (c + 1)) / chunks),
         b0 + Math.floor((m * c) / chunks), b0 + Math.floor((m * (c + 1)) / chunks), pairs);

@@ -9,7 +9,8 @@
 
   const { FOLD, foldRows, createModel, createFinder } = IRTraceModel;
   const { labelHunks } = IRTraceLayout;
-  const { setTheme, openHelp, closeHelp } = IRTracePanels;
+  const NORM = IRTraceNormalize;
+  const { setTheme, openHelp, closeHelp, settings } = IRTracePanels;
   const $ = (id) => document.getElementById(id);
 
   /** The payload travels gzip-compressed and base64-encoded in an inert script element
@@ -39,15 +40,15 @@
     const finder = createFinder(model);
 
     // Timing hooks for benchmarks/browser_bench.py; harmless otherwise.
-    const trace = { firstDiffPainted: null, switches: [], expands: [], finds: [] };
+    const trace = { firstDiffPainted: null, switches: [], expands: [], finds: [], ignores: [], ignoresSync: [], ignoresSettled: [] };
     window.__irTrace = trace;
 
     const state = {
       sel: -1,                  // entry shown (-1 = none yet)
-      fn: '',                   // '' = whole file, else a function key
-      layout: 'side',
-      wrap: false,
-      expandAll: false,
+      fn: '',                   // '' = whole file, else the function selected; kept where a pass lacks it
+      layout: settings.get('layout') || 'side',
+      wrap: settings.get('wrap') === '1',
+      expandAll: settings.get('expandAll') === '1',   // a setting: it stays on across passes
       expanded: new Set(),      // fold starts opened by a click, for the current view only
       showChanged: true,
       showNoop: true,
@@ -55,43 +56,45 @@
       query: '',
       from: -1,                 // Compare with: before snapshot position (-1 = the previous one)
       runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
+      ignore: null,             // ignore modes { modes, regex } while any is on
     };
+    let follow = null;          // the followed value: { name, key } (key: the name under the ignore modes)
     let view = null;            // { spec, choice, rows, display, before, after, warnMarks, flash }
 
     const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), {
       hits: (text) => (finder.re ? finder.ranges(text) : null),
+      follows: (text) => followRanges(text),
       onCursor: showChangePosition,
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
-    const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, select: (k) => selectPass(k) });
+    const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
 
     /* ---------- selecting a pass ---------- */
 
-    /** Show entry k. keep: 'both' keeps the function only if it exists on both sides (pass switch),
-     *  'either' keeps it if it exists at all (deep links, the select itself, function history). */
-    function selectPass(k, { keep = state.fnOnly ? 'either' : 'both', initial = false } = {}) {
+    /** Show entry k. The selected function stays selected: shown created / removed where one side
+     *  lacks it, and the whole file (with a note) where neither side has it, until a pass has it again. */
+    function selectPass(k, { initial = false } = {}) {
       const started = performance.now();
       if (k < firstEntry || k > lastEntry) return;
       const switched = k !== state.sel;
-      if (switched) { state.expandAll = false; state.expanded.clear(); }
+      if (switched) state.expanded.clear();
+      if (switched && !initial) panels.hideLinkNote();
       if (!against && state.from >= k) state.from = -1;
       state.sel = k;
       sidebar.markSelected(k);
-      buildView(keep);
+      buildView();
       updateHash();
       if (switched && !initial) afterPaint((t) => trace.switches.push(t - started));
     }
 
     /** Rebuild the row model of the current entry, spec and function, then render. */
-    function buildView(keep = 'both') {
+    function buildView() {
       const spec = model.specOf(state.sel, state);
       const { choices, error } = model.functionChoices(spec);
-      let choice = state.fn ? choices.find((c) => c.key === state.fn) || null : null;
-      if (choice && keep === 'both' && !(choice.a && choice.b)) choice = null;
-      if (!choice) state.fn = '';
-      panels.fillFunctionSelect(choices, error);
+      const choice = state.fn ? choices.find((c) => c.key === state.fn) || null : null;
+      panels.fillFunctionSelect(choices, error, choice);
       if (against) panels.showRunViews(state.sel); else panels.fillFromSelect(state.sel);
-      panels.showHeader(spec);
+      panels.showHeader(spec, choice);
       panels.showWarnings(spec);
       view = {
         spec,
@@ -103,6 +106,8 @@
         flash: -1,
       };
       panels.noteSameFunction(choice, view.rows);
+      showIgnoreNote();
+      showFollowStatus();
       showFindStatus();
       refreshDisplay(false);
       if (state.fn !== decoratedFn) afterFunctionChange();
@@ -110,9 +115,11 @@
 
     let decoratedFn = '';
 
-    /** The selected function changed: history marks, the overview, the history filter. */
+    /** The selected function changed: Find's scope, history marks, the overview, the history filter. */
     function afterFunctionChange() {
       decoratedFn = state.fn;
+      finder.setScope(state.fn);
+      showFindStatus();
       const box = $('filter-fn');
       box.disabled = !state.fn;
       $('fn-only').classList.toggle('disabled', !state.fn);
@@ -141,7 +148,7 @@
     function revealAfterLine(line) {
       if (view.choice && view.choice.b && (line < view.choice.b[0] || line >= view.choice.b[1])) {
         state.fn = '';
-        buildView('either');
+        buildView();
         updateHash();
       }
       if (!view.display.some((r) => r.kind !== FOLD && r.b === line)) {
@@ -159,18 +166,199 @@
 
     function setFrom(j) {
       state.from = j >= 0 && j !== state.sel - 1 ? j : -1;
-      state.expandAll = false;
       state.expanded.clear();
-      buildView('either');
+      buildView();
       updateHash();
     }
 
     function setRunView(name) {
       state.runView = name;
-      state.expandAll = false;
       state.expanded.clear();
-      buildView('either');
+      buildView();
       updateHash();
+    }
+
+    /* ---------- ignore modes ---------- */
+
+    const IGNORE_STORE = 'pypto-ir-trace.ignore';
+    let ignoreGeneration = 0;
+    const ignoreKeyOf = (spec) => (spec ? `${spec.modes.join(',')}|${spec.regex || ''}` : '');
+
+    /** The modes the checkboxes and the regex field ask for (an invalid regex is left out, with why). */
+    function readIgnoreControls() {
+      const modes = NORM.MODES.filter((m) => $(`ignore-${m}`).checked);
+      const text = $('ignore-regex-text').value, wanted = $('ignore-regex').checked && text !== '';
+      const error = wanted ? NORM.checkRegex(text) : null;
+      $('ignore-regex-text').setAttribute('aria-invalid', String(Boolean(error)));
+      $('ignore-status').textContent = error ? `Regex not used: ${error}` : '';
+      $('ignore-status').className = error ? 'ignore-status error' : 'ignore-status';
+      const spec = { modes, regex: wanted && !error ? text : null };
+      return NORM.isOn(spec) ? spec : null;
+    }
+
+    function writeIgnoreControls(spec) {
+      for (const m of NORM.MODES) $(`ignore-${m}`).checked = Boolean(spec && spec.modes.includes(m));
+      $('ignore-regex').checked = Boolean(spec && spec.regex);
+      if (spec && spec.regex) $('ignore-regex-text').value = spec.regex;
+    }
+
+    function storedIgnore() {
+      try {
+        const data = JSON.parse(localStorage.getItem(IGNORE_STORE) || 'null');
+        return data ? NORM.cleanModes(data.modes, data.regex) : null;
+      } catch (err) {
+        return null;   // storage disabled (some file:// set-ups) or damaged: start with none
+      }
+    }
+
+    function storeIgnore(spec) {
+      try {
+        localStorage.setItem(IGNORE_STORE, JSON.stringify(spec || { modes: [], regex: null }));
+      } catch (err) { /* storage disabled: the fragment still records the modes */ }
+    }
+
+    /** The modes a fragment names (ignore=ssa,memref&ignore-regex=...), undefined when it names none. */
+    function ignoreFromParams(params) {
+      if (!params.has('ignore') && !params.has('ignore-regex')) return undefined;
+      const spec = NORM.cleanModes((params.get('ignore') || '').split(','), params.get('ignore-regex'));
+      return NORM.isOn(spec) ? spec : null;
+    }
+
+    /** Apply new modes: the current pass is redrawn at once, the other entries follow in slices. */
+    function setIgnore(spec, { store = true } = {}) {
+      if (against || ignoreKeyOf(spec) === ignoreKeyOf(state.ignore)) return;
+      const started = performance.now();
+      state.ignore = spec;
+      model.setIgnore(spec);
+      if (follow) follow.key = followKey(follow.name);
+      if (store) storeIgnore(spec);
+      if (state.sel >= firstEntry) {
+        model.refreshEntry(state.sel);
+        sidebar.updateEntry(state.sel);
+        resetFolds();
+        buildView('either');
+        updateHash();
+        trace.ignoresSync.push(performance.now() - started);   // the redraw's own work, before painting
+        // The other entries are recounted once the current pass is on screen, never before.
+        afterPaint((t) => { trace.ignores.push(t - started); refreshEntries(started); });
+        return;
+      }
+      refreshEntries(started);
+    }
+
+    /** Recount every entry under the modes in ~12 ms slices, so typing and scrolling stay smooth;
+     *  then the overview, marks, filters and summary follow. A newer setIgnore abandons this one. */
+    function refreshEntries(started) {
+      const generation = ++ignoreGeneration;
+      $('pass-nav').dataset.ignoring = 'pending';
+      let k = firstEntry;
+      const slice = () => {
+        if (generation !== ignoreGeneration) return;
+        const until = performance.now() + 12;
+        for (; k <= lastEntry && performance.now() < until; k++) {
+          model.refreshEntry(k);
+          sidebar.updateEntry(k);
+        }
+        if (k <= lastEntry) { setTimeout(slice, 0); return; }
+        sidebar.refreshSummary();
+        sidebar.paintOverview();
+        sidebar.paintMarks();
+        sidebar.applyFilters();
+        showFindStatus();
+        $('pass-nav').dataset.ignoring = 'done';
+        trace.ignoresSettled.push(performance.now() - started);
+      };
+      slice();
+    }
+
+    /** Above the panes: what the modes did to this pass. */
+    function showIgnoreNote() {
+      const note = $('ignore-note'), ignore = model.ignoring();
+      const e = entries[state.sel], exact = !against && model.exactOf(state.sel);
+      if (!ignore || !exact || !exact.changed || model.fromOf(state.sel, state.from) !== state.sel - 1) { note.hidden = true; return; }
+      const words = NORM.describe(ignore);
+      note.textContent = e.changed
+        ? `Ignoring ${words}: +${e.inserted} \u2212${e.deleted} lines (as printed +${exact.inserted} \u2212${exact.deleted}).`
+        : `No-op when ignoring ${words}: every line it changed is equal after ignoring (as printed +${exact.inserted} \u2212${exact.deleted}).`;
+      note.hidden = false;
+    }
+
+    function onIgnoreControl() {
+      setIgnore(readIgnoreControls());
+    }
+
+    /* ---------- follow a value ---------- */
+
+    const NAME = /(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*/g;
+    const isNameChar = (c) => /[A-Za-z0-9_]/.test(c);
+    const followKey = (name) => (state.ignore && state.ignore.modes.includes('ssa') ? NORM.stripSsaVersions(name) : name);
+
+    /** Occurrences of the followed value in one line (names equal under the SSA mode count too). */
+    function followRanges(text) {
+      if (!follow) return null;
+      const out = [];
+      NAME.lastIndex = 0;
+      let m;
+      while ((m = NAME.exec(text)) !== null) if (followKey(m[0]) === follow.key) out.push([m.index, m.index + m[0].length]);
+      return out;
+    }
+
+    /** Character offset of a click inside a code cell, counted over the cell's text. */
+    function clickOffset(cell, event) {
+      const range = document.caretRangeFromPoint ? document.caretRangeFromPoint(event.clientX, event.clientY) : null;
+      if (!range || !cell.contains(range.startContainer)) return -1;
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      let offset = 0;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node === range.startContainer) return offset + range.startOffset;
+        offset += node.data.length;
+      }
+      return -1;
+    }
+
+    /** The name under a click in a pane, or '' (a drag that selected text is not a click). */
+    function nameAt(event) {
+      const cell = event.target.closest('.code');
+      const selection = window.getSelection();
+      if (!cell || (selection && !selection.isCollapsed)) return '';
+      const text = cell.textContent, at = clickOffset(cell, event);
+      if (at < 0) return '';
+      let start = at, end = at;
+      while (start > 0 && isNameChar(text[start - 1])) start--;
+      while (end < text.length && isNameChar(text[end])) end++;
+      const name = text.slice(start, end);
+      return /^[A-Za-z_]/.test(name) ? name : '';
+    }
+
+    function setFollow(name) {
+      follow = name ? { name, key: followKey(name) } : null;
+      $('follow-bar').hidden = !follow;
+      showFollowStatus();
+      painter.render(true);
+    }
+
+    function showFollowStatus() {
+      if (!follow || !view) return;
+      const count = (lines) => lines.reduce((n, line) => n + followRanges(line).length, 0);
+      const across = state.ignore && state.ignore.modes.includes('ssa') ? ' (any SSA version)' : '';
+      $('follow-status').textContent = `Following ${follow.name}${across}: ${count(view.before)} in Before \u00b7 ${count(view.after)} in After`;
+    }
+
+    /** The followed value as a Find: a whole-name regex, across SSA versions when they are ignored. */
+    function followToFind() {
+      if (!follow) return;
+      const esc = (t) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      let source = esc(follow.name);
+      if (state.ignore && state.ignore.modes.includes('ssa')) {
+        const SUFFIX = '(?:__[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)*_v\\d+)?';
+        const at = NORM.firstSsaSuffix(follow.name);
+        source = at ? esc(follow.name.slice(0, at[0])) + SUFFIX + esc(follow.name.slice(at[1])) : source + SUFFIX;
+      }
+      $('find-text').value = `(?<![A-Za-z0-9_])${source}(?![A-Za-z0-9_])`;
+      $('find-regex').checked = true;
+      $('find-case').checked = true;
+      setFollow('');
+      runFind();
     }
 
     /* ---------- find box ---------- */
@@ -196,8 +384,9 @@
       const before = finder.countAt(view.spec.before), after = finder.countAt(view.spec.after);
       let changes = 0;
       for (let k = firstEntry; k <= lastEntry; k++) if (finder.change(k)) changes++;
-      status.textContent = `\u201c${finder.text}\u201d: ${before} in Before \u00b7 ${after} in After \u00b7 count changes at ${changes} ` +
-        `pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
+      const where = finder.scope ? ` (in ${IRTraceModel.shortName(finder.scope)})` : '';
+      status.textContent = `\u201c${finder.text}\u201d: ${before ?? '?'} in Before \u00b7 ${after ?? '?'} in After${where} \u00b7 ` +
+        `count changes at ${changes} pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
     }
 
     /** Next (or previous) visible entry where the match count changes. */
@@ -232,6 +421,7 @@
 
     function setWrap(wrap) {
       state.wrap = wrap;
+      settings.set('wrap', wrap ? '1' : '');
       $('wrap-toggle').setAttribute('aria-pressed', String(wrap));
       refreshDisplay(true);
     }
@@ -256,6 +446,9 @@
       if (state.fn) params.set('fn', state.fn);
       if (state.fnOnly) params.set('history', '1');
       params.set('layout', state.layout);
+      if (state.ignore && state.ignore.modes.length) params.set('ignore', state.ignore.modes.join(','));
+      if (state.ignore && state.ignore.regex) params.set('ignore-regex', state.ignore.regex);
+      if (!state.ignore && payload.ignore) params.set('ignore', '');   // off, although the report starts with modes on
       if (finder.text) {
         params.set('find', finder.text);
         if (finder.regex) params.set('regex', '1');
@@ -279,10 +472,21 @@
       return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
     }
 
-    /** Restore the view from the fragment; false when it names no pass. */
+    /** What a fragment names that the report does not have: shown in a note, dropped from the fragment. */
+    function missingInHash(params) {
+      if (against) return `pass ${['a', 'b'].filter((n) => params.has(n)).map((n) => `${n.toUpperCase()}${params.get(n)}`).join(' / ')}`;
+      return `pass ${params.get('pass')}`;
+    }
+
+    /** Restore the view from the fragment; false when it names no pass (or one the report lacks). */
     function applyHash() {
       const params = new URLSearchParams(location.hash.slice(1));
       if (params.has('layout')) setLayout(params.get('layout'));
+      const ignore = ignoreFromParams(params);
+      if (!against && ignore !== undefined && ignoreKeyOf(ignore) !== ignoreKeyOf(state.ignore)) {
+        writeIgnoreControls(ignore || null);
+        setIgnore(ignore || null);
+      }
       if (params.has('find') !== Boolean(finder.text) || (params.get('find') || '') !== finder.text ||
           (params.get('regex') === '1') !== finder.regex || (params.get('case') === '1') !== finder.matchCase) {
         $('find-text').value = params.get('find') || '';
@@ -291,8 +495,20 @@
         runFind();
       }
       const k = entryFromHash(params);
-      if (k < firstEntry) return false;
+      const namesPass = against ? params.has('a') || params.has('b') : params.has('pass');
+      if (k < firstEntry) {
+        if (!namesPass) return false;
+        panels.showLinkNote(`This link names ${missingInHash(params)}, which this report does not have` +
+          `${state.sel >= 0 ? '' : ': showing the first pass that changed'}.`);
+        if (state.sel < 0) return false;
+        updateHash();   // stay where the reader was; the fragment names that pass again
+        return true;
+      }
       state.fn = params.get('fn') || '';
+      if (state.fn && !model.functionExists(state.fn)) {
+        panels.showLinkNote(`This link names function ${state.fn}, which no snapshot of this report has: showing the whole file.`);
+        state.fn = '';
+      }
       state.fnOnly = params.get('history') === '1';
       $('filter-fn').checked = state.fnOnly;
       if (against) {
@@ -302,7 +518,7 @@
         state.from = from >= 0 && from < k ? from : -1;
       }
       state.sel = -1;         // force a full rebuild even when the pass is unchanged
-      selectPass(k, { keep: 'either', initial: true });
+      selectPass(k, { initial: true });
       if (state.fnOnly) sidebar.applyFilters();
       return true;
     }
@@ -317,7 +533,7 @@
 
     /** Keys typed into the filter and Find boxes: Escape leaves them, Enter steps through Find. */
     function onFieldKey(event) {
-      if (event.key === 'Escape' && (event.target.id === 'filter-text' || event.target.id === 'find-text')) event.target.blur();
+      if (event.key === 'Escape' && ['filter-text', 'find-text', 'ignore-regex-text'].includes(event.target.id)) event.target.blur();
       if (event.key === 'Enter' && event.target.id === 'find-text') {
         event.preventDefault();
         clearTimeout(findTimer);
@@ -349,15 +565,28 @@
         case '?': event.preventDefault(); openHelp(); break;
         case '/': event.preventDefault(); $('filter-text').focus(); break;
         case 'f': event.preventDefault(); $('find-text').focus(); break;
+        case 'v': if (follow) { event.preventDefault(); followToFind(); } break;
+        case 'Escape': if (follow) { event.preventDefault(); setFollow(''); } break;
         default:
       }
     }
 
     /* ---------- wiring ---------- */
 
-    function resetFolds() {
-      state.expandAll = false;
+    function setExpandAll(on) {
+      state.expandAll = on;
       state.expanded.clear();
+      settings.set('expandAll', on ? '1' : '');
+      $('expand-all').setAttribute('aria-pressed', String(on));
+      refreshDisplay(true);
+    }
+
+    /** Choose a function ('' = whole file): a choice of the reader, so it replaces the kept one. */
+    function chooseFunction(key) {
+      state.fn = key;
+      state.expanded.clear();
+      buildView();
+      updateHash();
     }
 
     function wireControls() {
@@ -368,38 +597,45 @@
       $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
       $('find-regex').addEventListener('change', runFind);
       $('find-case').addEventListener('change', runFind);
-      $('fn-select').addEventListener('change', (e) => {
-        state.fn = e.target.value;
-        resetFolds();
-        buildView('either');
-        updateHash();
-      });
+      $('fn-select').addEventListener('change', (e) => chooseFunction(e.target.value));
+      panels.wireFunctionFilter(chooseFunction);
       $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
       for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
-      $('layout-side').addEventListener('click', () => setLayout('side'));
-      $('layout-stacked').addEventListener('click', () => setLayout('stacked'));
-      $('layout-unified').addEventListener('click', () => setLayout('unified'));
+      // A layout chosen here is remembered; one from a link is not.
+      for (const button of document.querySelectorAll('[id^="layout-"]')) {
+        button.addEventListener('click', () => {
+          setLayout(button.id.slice('layout-'.length));
+          settings.set('layout', state.layout);
+        });
+      }
       $('change-next').addEventListener('click', () => painter.stepChange(1));
       $('change-prev').addEventListener('click', () => painter.stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
-        state.expandAll = true;
-        refreshDisplay(true);
+        setExpandAll(true);
         afterPaint((t) => trace.expands.push(t - started));
       });
-      $('collapse-all').addEventListener('click', () => {
-        resetFolds();
-        refreshDisplay(true);
-      });
+      $('collapse-all').addEventListener('click', () => setExpandAll(false));
       for (const p of Object.values(painter.panes)) {
         p.rows.addEventListener('click', (event) => {
           const button = event.target.closest('.fold-btn');
-          if (!button) return;
+          if (!button) { if (event.target.closest('.code')) setFollow(nameAt(event)); return; }
           state.expanded.add(Number(button.dataset.fold));
           refreshDisplay(true);
         });
       }
+      for (const m of [...NORM.MODES, 'regex']) $(`ignore-${m}`).addEventListener('change', onIgnoreControl);
+      let ignoreTimer = 0;
+      $('ignore-regex-text').addEventListener('input', () => {
+        clearTimeout(ignoreTimer);
+        ignoreTimer = setTimeout(() => {
+          if ($('ignore-regex-text').value && !$('ignore-regex').checked) $('ignore-regex').checked = true;
+          onIgnoreControl();
+        }, 250);
+      });
+      $('follow-find').addEventListener('click', followToFind);
+      $('follow-stop').addEventListener('click', () => setFollow(''));
       panels.wireCopy('copy-before', 'copied-before', () => view.spec.before);
       panels.wireCopy('copy-after', 'copied-after', () => view.spec.after);
       window.addEventListener('hashchange', applyHash);
@@ -407,7 +643,11 @@
 
     /** Controls that work even when the dump has no pass to show. */
     function wireGlobalControls() {
-      $('theme-toggle').addEventListener('click', () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
+      $('theme-toggle').addEventListener('click', () => {
+        const theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
+        setTheme(theme);
+        settings.set('theme', theme);
+      });
       $('help-open').addEventListener('click', openHelp);
       $('help-close').addEventListener('click', closeHelp);
       $('help').addEventListener('click', (event) => { if (event.target.id === 'help') closeHelp(); });
@@ -415,28 +655,53 @@
     }
 
     function showOnlyFrontend() {
-      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find']) $(id).hidden = true;
+      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find', 'ignore']) $(id).hidden = true;
       $('only-frontend').hidden = false;
       $('pass-empty').hidden = false;
       $('pass-empty').textContent = 'No pass snapshot exists.';
       $('report-sub').textContent = '0 passes';
     }
 
+    /** Initial modes: the fragment's, else the report's own (--ignore), else the last ones used. */
+    function startIgnoring() {
+      if (against) return;
+      const fromHash = ignoreFromParams(new URLSearchParams(location.hash.slice(1)));
+      const fromReport = payload.ignore ? NORM.cleanModes(payload.ignore.modes, payload.ignore.regex) : null;
+      const spec = fromHash !== undefined ? fromHash : fromReport || storedIgnore();
+      if (!spec || !NORM.isOn(spec)) return;
+      writeIgnoreControls(spec);
+      state.ignore = spec;
+      model.setIgnore(spec);
+    }
+
     /** The first entry that changed (a pass-by-pass report with none opens pass 1). */
     function firstChanged() {
-      for (let k = firstEntry; k <= lastEntry; k++) if (entries[k].changed) return k;
+      for (let k = firstEntry; k <= lastEntry; k++) if (model.refreshEntry(k).changed) return k;
       return against ? firstEntry : 1;
     }
 
+    /** Stored settings first; the URL fragment, applied after, wins over them. */
+    function applySettings() {
+      const prefersDark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
+      setTheme(['light', 'dark'].includes(settings.get('theme')) ? settings.get('theme') : prefersDark ? 'dark' : 'light');
+      setLayout(state.layout);
+      $('wrap-toggle').setAttribute('aria-pressed', String(state.wrap));
+      $('expand-all').setAttribute('aria-pressed', String(state.expandAll));
+    }
+
     function init() {
-      setTheme(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+      applySettings();
       panels.showBanners();
       panels.adaptToMode();
       wireGlobalControls();
       if (lastEntry < firstEntry) { showOnlyFrontend(); return; }
       sidebar.build();
+      IRTracePanels.wireSidebarResize(() => painter.resize());
       wireControls();
+      $('ignore').hidden = against;
+      startIgnoring();
       if (!applyHash()) selectPass(firstChanged(), { initial: true });
+      if (state.ignore) refreshEntries(performance.now());
       afterPaint((t) => { trace.firstDiffPainted = t; });
     }
 

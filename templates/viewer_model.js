@@ -59,20 +59,47 @@ const IRTraceModel = (() => {
   /** Side-by-side rows: equal lines, paired edits, unpaired deletions then insertions.
    *  A row is { kind, a, b } (line indices, -1 for none), CHG rows also { ar, br } (changed ranges). */
   function alignHunks(hunks, beforeCount) {
-    const rows = [];
+    const rows = [], notes = hunkNotes(hunks);
+    const push = (row) => rows.push(notes ? annotate(row, notes) : row);
     let a = 0, b = 0;
     for (const [a0, a1, , b1, , pairs] of hunks) {
       while (a < a0) rows.push({ kind: EQ, a: a++, b: b++ });
       for (const [ai, bi, ar, br] of pairs || []) {
-        while (a < ai) rows.push({ kind: DEL, a: a++, b: -1 });
-        while (b < bi) rows.push({ kind: INS, a: -1, b: b++ });
-        rows.push({ kind: CHG, a: a++, b: b++, ar, br });
+        while (a < ai) push({ kind: DEL, a: a++, b: -1 });
+        while (b < bi) push({ kind: INS, a: -1, b: b++ });
+        push({ kind: CHG, a: a++, b: b++, ar, br });
       }
-      while (a < a1) rows.push({ kind: DEL, a: a++, b: -1 });
-      while (b < b1) rows.push({ kind: INS, a: -1, b: b++ });
+      while (a < a1) push({ kind: DEL, a: a++, b: -1 });
+      while (b < b1) push({ kind: INS, a: -1, b: b++ });
     }
     while (a < beforeCount) rows.push({ kind: EQ, a: a++, b: b++ });
     return rows;
+  }
+
+  /** The hunks' extras (hunk[6], see diff.py's hunks_to_json) by line, or null when none has any. */
+  function hunkNotes(hunks) {
+    let notes = null;
+    for (const hunk of hunks) {
+      const extras = hunk[6];
+      if (!extras) continue;
+      notes = notes || { moveTo: new Map(), moveFrom: new Map(), noEolA: -1, noEolB: -1, bom: null };
+      for (const [i, j] of extras.moved || []) { notes.moveTo.set(i, j); notes.moveFrom.set(j, i); }
+      if (extras.no_eol && extras.no_eol[0]) notes.noEolA = hunk[1] - 1;
+      if (extras.no_eol && extras.no_eol[1]) notes.noEolB = hunk[3] - 1;
+      if (extras.bom) notes.bom = extras.bom;
+    }
+    return notes;
+  }
+
+  /** A changed row gains moveTo / moveFrom (the other side's line of a moved line), noEolA /
+   *  noEolB (its line lacks the final newline) and bom ([before, after] start with a BOM). */
+  function annotate(row, notes) {
+    if (row.kind === DEL && notes.moveTo.has(row.a)) row.moveTo = notes.moveTo.get(row.a);
+    if (row.kind === INS && notes.moveFrom.has(row.b)) row.moveFrom = notes.moveFrom.get(row.b);
+    if (row.a >= 0 && row.a === notes.noEolA) row.noEolA = true;
+    if (row.b >= 0 && row.b === notes.noEolB) row.noEolB = true;
+    if (notes.bom && (row.a === 0 || row.b === 0)) row.bom = notes.bom;
+    return row;
   }
 
   const shortName = (key) => key.slice(key.lastIndexOf('.') + 1);
@@ -178,7 +205,7 @@ const IRTraceModel = (() => {
     return {
       data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
       text: (k) => lines(k).join('\n') + (passes[k].eol ? '\n' : ''),
-      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list }),
+      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list, eol: passes[k].eol }),
     };
   }
 
@@ -223,6 +250,12 @@ const IRTraceModel = (() => {
 
   /* ---------- the model of one report ---------- */
 
+  /** --context as a number of rows: any non-negative count, however large (no 32-bit `| 0`). */
+  function contextOf(payload) {
+    const n = Math.floor(Number(payload.context));
+    return n > 0 ? n : 0;
+  }
+
   /** Everything derived from the payload; `diffSnapshots` (IRTraceDiff) diffs pairs it does not hold. */
   function createModel(payload, diffSnapshots) {
     const against = payload.mode === 'against';
@@ -230,9 +263,78 @@ const IRTraceModel = (() => {
     const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds)) : [makeRun(payload, '', lineIds)];
     const timings = { lastRangeDiffMs: null };
 
-    /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload. */
+    /* ---------- ignore modes (normalize.js): lines equal after normalisation are unchanged ---------- */
+
+    let ignore = null;            // { modes, regex } while a mode is on, else null
+    let ignoreKey = '';           // part of every cache key that depends on the modes
+    let lineKey = null;           // line -> its key under the modes, memoised
+    const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
+
+    /** Turn modes on ({ modes, regex }) or off (null / nothing on): the exact diff comes back. */
+    function setIgnore(spec) {
+      ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
+      ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
+      const memo = new Map(), normalise = ignore ? IRTraceNormalize.normaliser(ignore) : null;
+      lineKey = ignore ? (line) => {
+        let key = memo.get(line);
+        if (key === undefined) memo.set(line, (key = normalise(line)));
+        return key;
+      } : null;
+      keyedCache.clear();
+      specCache.clear();
+      alignedCache.clear();
+      fnStatsCache.length = 0;
+      for (let k = 1; !against && k < entries.length; k++) Object.assign(entries[k], exact[k], { ignoring: '' });
+    }
+
+    /** Hunks of snapshot j -> k of run r under the modes. When the modes map no two different
+     *  lines of the pair to one key, lines compare as they did as printed, so the exact hunks
+     *  are the answer (the payload's own for a pass): that is the common case (a mode that does
+     *  not touch what this pass changed) and costs one pass over the lines instead of a diff. */
+    function keyedHunks(r, j, k) {
+      const key = `${r}:${j}>${r}:${k}`;
+      if (!keyedCache.has(key)) {
+        const A = runs[r].snapshot(j), B = runs[r].snapshot(k), own = j === k - 1;
+        let hunks;
+        if (own && !runs[r].passes[k].changed) hunks = [];
+        else if (keysKeepLinesApart(A.lines, B.lines)) hunks = own ? runs[r].passes[k].hunks || [] : diffSnapshots(A, B);
+        else hunks = diffSnapshots(A, B, { lineKey });
+        keyedCache.set(key, hunks);
+      }
+      return keyedCache.get(key);
+    }
+
+    /** Whether lineKey is one-to-one on the lines of both snapshots. */
+    function keysKeepLinesApart(a, b) {
+      const lineOf = new Map();
+      for (const lines of [a, b]) {
+        for (const line of lines) {
+          const k = lineKey(line), seen = lineOf.get(k);
+          if (seen === undefined) lineOf.set(k, line);
+          else if (seen !== line) return false;
+        }
+      }
+      return true;
+    }
+
+    /** Entry k's sidebar counts under the current modes, computed once per mode set. */
+    function refreshEntry(k) {
+      const e = entries[k];
+      if (!ignore || e.ignoring === ignoreKey) return e;
+      const { inserted, deleted } = countHunks(passSpec(0, k).hunks);
+      const changed = inserted + deleted > 0, was = exact[k];
+      const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
+      const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
+      return Object.assign(e, { changed, inserted, deleted, ignoring: ignoreKey, quiet: was.changed && !changed,
+        badges: changed ? [] : [['noop', 'no-op', title]] });
+    }
+
+    const ignoring = () => ignore;
+
+    /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload (or the keyed diff, modes on). */
     function passSpec(r, k) {
-      return { key: `${r}:${k - 1}>${r}:${k}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks: runs[r].passes[k].hunks || [] };
+      const hunks = ignore ? keyedHunks(r, k - 1, k) : runs[r].passes[k].hunks || [];
+      return { key: `${r}:${k - 1}>${r}:${k}${ignoreKey}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks };
     }
 
     /** Run A's snapshot against run B's at one matched pass, hunks from the payload. */
@@ -242,14 +344,16 @@ const IRTraceModel = (() => {
     }
 
     const entries = buildEntries(payload, runs, passSpec, crossSpec);
+    const exact = entries.map((e) => e && { changed: e.changed, inserted: e.inserted, deleted: e.deleted, badges: e.badges, quiet: false });
     const specCache = new Map();
 
     /** Snapshot j -> k of one run, diffed here (Compare with). */
     function rangeSpec(r, j, k) {
-      const key = `${r}:${j}>${r}:${k}`;
+      const key = `${r}:${j}>${r}:${k}${ignoreKey}`;
       if (specCache.has(key)) return specCache.get(key);
       const started = performance.now();
-      const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks: diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k)) };
+      const hunks = ignore ? keyedHunks(r, j, k) : diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k));
+      const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks };
       timings.lastRangeDiffMs = performance.now() - started;
       if (specCache.size > 8) specCache.delete(specCache.keys().next().value);
       specCache.set(key, spec);
@@ -315,10 +419,35 @@ const IRTraceModel = (() => {
       }
       for (const c of choices) {
         c.label = shortCount.get(c.short) > 1 ? c.key : c.short;
-        if (!c.a) c.label += ' (added)';
-        if (!c.b) c.label += ' (deleted)';
+        if (!c.a) c.label += against ? ' (only in B)' : ' (created)';
+        if (!c.b) c.label += against ? ' (only in A)' : ' (removed)';
       }
       return { choices, error: null };
+    }
+
+    let knownFunctions = null;
+
+    /** Whether any snapshot of the report holds function `key` (a deep link may name one that none does). */
+    function functionExists(key) {
+      if (!knownFunctions) {
+        knownFunctions = new Set();
+        for (const run of runs) for (const p of run.passes) for (const f of p.functions || []) knownFunctions.add(f[0]);
+      }
+      return knownFunctions.has(key);
+    }
+
+    /** Lines a spec inserts into / deletes from one function: the pass header's +/− for a selection. */
+    function functionCounts(spec, choice) {
+      // One side only: the view shows the whole function inserted / deleted (restrictRows).
+      if (!choice.a) return { inserted: choice.b[1] - choice.b[0], deleted: 0 };
+      if (!choice.b) return { inserted: 0, deleted: choice.a[1] - choice.a[0] };
+      let inserted = 0, deleted = 0;
+      const overlap = (lo, hi, range) => (range ? Math.max(0, Math.min(hi, range[1]) - Math.max(lo, range[0])) : 0);
+      for (const [a0, a1, b0, b1] of spec.hunks) {
+        deleted += overlap(a0, a1, choice.a);
+        inserted += overlap(b0, b1, choice.b);
+      }
+      return { inserted, deleted };
     }
 
     const fnStatsCache = [];
@@ -372,10 +501,11 @@ const IRTraceModel = (() => {
 
     return {
       payload, against, runs, main: runs[0], entries, timings,
-      context: Math.max(0, payload.context | 0),
+      context: contextOf(payload),
       firstEntry: against ? 0 : 1, lastEntry: entries.length - 1,
       passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, fromOf, specOf,
-      alignedRows, functionChoices, fnStatsOf, fnChange, warningMarks,
+      alignedRows, functionChoices, functionExists, functionCounts, fnStatsOf, fnChange, warningMarks,
+      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k],
     };
   }
 
@@ -384,14 +514,15 @@ const IRTraceModel = (() => {
   /** Find over every snapshot of a model: `set` a query, then ranges, counts and per-entry change. */
   function createFinder(model) {
     const { runs, entries, against } = model;
-    const find = { text: '', regex: false, matchCase: false, re: null, error: '' };
-    let memo = new Map(), series = [];
+    const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
+    let memo = new Map(), series = [], scoped = [];
 
     /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
     function set(text, regex, matchCase) {
       Object.assign(find, { text, regex, matchCase, re: null, error: '' });
       memo = new Map();
       series = [];
+      scoped = [];
       if (!text) return;
       const source = regex ? text : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       try {
@@ -450,11 +581,39 @@ const IRTraceModel = (() => {
       return (series[r] = counts);
     }
 
+    /** Restrict counting to one function ('' = the whole file): Find follows the Function select. */
+    function setScope(key) {
+      if (key === find.scope) return;
+      find.scope = key;
+      scoped = [];
+    }
+
+    /** Matches inside function `scope` in every snapshot of run r (0 where the snapshot lacks it,
+     *  null where it cannot be sliced). */
+    function scopedSeries(r) {
+      if (scoped[r]) return scoped[r];
+      const run = runs[r], counts = new Array(run.last + 1);
+      for (let k = 0; k <= run.last; k++) {
+        const list = run.fns(k).list;
+        if (!list) { counts[k] = null; continue; }
+        const f = list.find((item) => item[0] === find.scope);
+        let c = 0;
+        if (f) {
+          const lines = run.lines(k);
+          for (let i = f[1]; i < f[2]; i++) c += countLine(lines[i]);
+        }
+        counts[k] = c;
+      }
+      return (scoped[r] = counts);
+    }
+
+    const countsOf = (r) => (find.scope ? scopedSeries(r) : seriesOf(r));
+
     /** Match counts on the two sides of an entry's own diff: [before, after]. */
     function counts(k) {
-      if (!against) { const s = seriesOf(0); return [s[k - 1], s[k]]; }
+      if (!against) { const s = countsOf(0); return [s[k - 1], s[k]]; }
       const m = entries[k].match;
-      return [m.a != null ? seriesOf(0)[m.a] : null, m.b != null ? seriesOf(1)[m.b] : null];
+      return [m.a != null ? countsOf(0)[m.a] : null, m.b != null ? countsOf(1)[m.b] : null];
     }
 
     /** How the match count changes at entry k: { kind, label } or null. */
@@ -473,9 +632,9 @@ const IRTraceModel = (() => {
     }
 
     /** Matches in snapshot `ref` ({ run, pos }). */
-    const countAt = (ref) => seriesOf(ref.run)[ref.pos];
+    const countAt = (ref) => countsOf(ref.run)[ref.pos];
 
-    return Object.assign(find, { set, ranges, series: seriesOf, counts, change, countAt });
+    return Object.assign(find, { set, setScope, ranges, series: seriesOf, counts, change, countAt });
   }
 
   return {

@@ -15,8 +15,9 @@ const IRTracePainter = (() => {
   const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
 
   /** A painter over two scroll containers (each holding .sizer > .rows). options: hits(text) gives
-   *  the find ranges of a line or null; onCursor(index, count) hears which change is shown. */
-  function createPainter(beforeScroller, afterScroller, { hits, onCursor }) {
+   *  the find ranges of a line or null, follows(text) those of a followed value; onCursor(index,
+   *  count) hears which change is shown. */
+  function createPainter(beforeScroller, afterScroller, { hits, onCursor, follows = () => null }) {
     const pane = (scroller, side) => {
       const edges = el('div', 'edge-marks');
       edges.setAttribute('aria-hidden', 'true');
@@ -176,7 +177,13 @@ const IRTracePainter = (() => {
     /* ---------- rendering ---------- */
 
     function rowContext() {
-      return { before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, wrapOf: mode.wrap ? wrapOf : null, digits: digits() };
+      return { before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows, wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine };
+    }
+
+    /** Scroll to the display row holding `line` of side 'a' (Before) or 'b' (After). */
+    function showLine(side, line) {
+      const i = items.findIndex((r) => (side === 'a' ? r.a : r.b) === line);
+      if (i >= 0) scrollToRow(i);
     }
 
     /** Render the rows near the viewport, skipping the work while the rendered rows cover it. */

@@ -5,7 +5,7 @@
 const IRTracePanels = (() => {
   'use strict';
 
-  const { countHunks } = IRTraceModel;
+  const { countHunks, shortName } = IRTraceModel;
   const { statsNode } = IRTraceSidebar;
   const $ = (id) => document.getElementById(id);
   const pad = (index) => String(index).padStart(2, '0');
@@ -17,19 +17,23 @@ const IRTracePanels = (() => {
     return node;
   }
 
-  /** `actions`: { setFrom(j), revealAfterLine(line), select(k) } of the viewer. */
+  /** `actions`: { setFrom(j), revealAfterLine(line), select(k), chooseFunction(key) } of the viewer. */
   function createPanels(model, state, actions) {
     const { entries, runs, against, main } = model;
     const snapshotName = (ref) => runs[ref.run].passes[ref.pos].file;
 
     /* ---------- pass header ---------- */
 
-    function showHeader(spec) {
+    /** The pass's name and +/−: the selected function's own change when one is shown. */
+    function showHeader(spec, choice) {
       const e = entries[state.sel];
       const title = $('pass-title');
       title.textContent = '';
-      const counts = countHunks(spec.hunks);
-      title.append(el('span', 'idx', e.label || String(e.index)), e.name, statsNode(counts.inserted, counts.deleted));
+      const counts = choice ? model.functionCounts(spec, choice) : countHunks(spec.hunks);
+      title.append(el('span', 'idx', e.label || String(e.index)), el('span', 'pass-name', e.name),
+        statsNode(counts.inserted, counts.deleted));
+      if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
+      title.title = title.textContent;   // the name may be cut to keep the counts in sight
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
@@ -76,6 +80,24 @@ const IRTracePanels = (() => {
       $('view-note').hidden = false;
     }
 
+    /** "kernel", "kernel (created)", ...: how the selected function stands in this view. */
+    function functionState(choice) {
+      if (choice.a && choice.b) return choice.short;
+      if (against) return `${choice.short} (only in run ${choice.a ? 'A' : 'B'})`;
+      return `${choice.short} (${choice.a ? 'removed' : 'created'} by this pass)`;
+    }
+
+    /* ---------- notes: links naming what the report lacks ---------- */
+
+    function showLinkNote(text) {
+      $('link-note-text').textContent = text;
+      $('link-note').hidden = false;
+    }
+
+    function hideLinkNote() {
+      $('link-note').hidden = true;
+    }
+
     /* ---------- warnings panel ---------- */
 
     function warningItem(w, count) {
@@ -111,27 +133,93 @@ const IRTracePanels = (() => {
       ul.textContent = '';
       ul.hidden = !list.length;
       for (const w of list) ul.appendChild(warningItem(w, count));
+      const fresh = list.filter((w) => !w.carried).length;
+      $('warnings-count').textContent = list.length ? `${list.length} (${fresh} new)` : '';
+      // Measured after the pass is painted, and only when there is a list: a pass switch forces no extra layout.
+      if (list.length) requestAnimationFrame(() => { ul.scrollTop = 0; showMoreWarnings(); }); else hideMoreWarnings();
+    }
+
+    function hideMoreWarnings() {
+      $('warn-more').hidden = true;
+      $('warnings').classList.remove('has-more');
+    }
+
+    /** The list shows a few warnings at a time: say how many more lie below the visible ones. */
+    function showMoreWarnings() {
+      const ul = $('warn-list'), more = $('warn-more');
+      const bottom = ul.getBoundingClientRect().bottom;
+      let below = 0;
+      for (const item of ul.children) if (item.getBoundingClientRect().bottom > bottom + 2) below++;
+      more.hidden = !below;
+      more.textContent = below ? `${below} more \u2193` : '';
+      $('warnings').classList.toggle('has-more', below > 0);
     }
 
     /* ---------- function select, compare-with select, run views ---------- */
 
     let selectSignature = null;
+    let shownChoices = [];
 
-    function fillFunctionSelect(choices, error) {
+    /** Options matching the Function filter box; the shown function stays listed whatever it says. */
+    function filteredChoices(choice) {
+      const query = $('fn-filter').value.trim().toLowerCase();
+      if (!query) return shownChoices;
+      return shownChoices.filter((c) => c === choice || c.key.toLowerCase().includes(query));
+    }
+
+    /** Fill the Function select for this view. `choice`: the selected function here, null when the
+     *  whole file is shown (none selected, or this pass lacks the one selected: then a note says so). */
+    function fillFunctionSelect(choices, error, choice) {
       const select = $('fn-select');
+      shownChoices = choices;
+      const listed = filteredChoices(choice);
       // Most passes leave the function list alone: rebuilding hundreds of options costs milliseconds.
-      const signature = choices.map((c) => `${c.key}\u0000${c.label}`).join('\n');
+      const signature = `${$('fn-filter').value}\n${listed.map((c) => `${c.key}\u0000${c.label}`).join('\n')}`;
       if (signature !== selectSignature) {
         selectSignature = signature;
         select.textContent = '';
         select.appendChild(new Option('Whole file', ''));
-        for (const c of choices) select.appendChild(new Option(c.label, c.key));
+        for (const c of listed) select.appendChild(new Option(c.label, c.key));
       }
-      select.value = state.fn;
+      select.value = choice ? choice.key : '';
       select.disabled = Boolean(error);
+      const filtering = listed.length !== choices.length;
+      select.title = filtering ? `${listed.length} of ${choices.length} functions match the filter` : `${choices.length} functions`;
+      $('fn-filter').disabled = Boolean(error);
+      showFunctionNote(error, choice);
+    }
+
+    /** Why the Function select shows what it shows: no slicing here, or the selection is kept but absent. */
+    function showFunctionNote(error, choice) {
       const note = $('fn-note');
-      note.hidden = !error;
-      note.textContent = error || '';
+      note.textContent = '';
+      note.title = error || '';
+      if (error) note.textContent = error;
+      else if (state.fn && !choice) {
+        note.append(`${shortName(state.fn)} is not in this ${against ? 'view' : 'pass'}: whole file shown. `);
+        note.title = 'The selection is kept: it comes back at the next pass that has this function.';
+        const forget = el('button', 'link-btn', 'Forget it');
+        forget.type = 'button';
+        forget.addEventListener('click', () => actions.chooseFunction(''));
+        note.append(forget);
+      }
+      note.hidden = !note.textContent;
+    }
+
+    /** The filter box above the Function select: typing narrows its options; Enter picks the first. */
+    function wireFunctionFilter(choose) {
+      const box = $('fn-filter');
+      box.addEventListener('input', () => {
+        const choice = shownChoices.find((c) => c.key === $('fn-select').value) || null;
+        fillFunctionSelect(shownChoices, null, choice);   // the box is disabled while the select is
+      });
+      box.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') { box.value = ''; box.dispatchEvent(new Event('input')); box.blur(); return; }
+        if (event.key !== 'Enter') return;
+        event.preventDefault();
+        const first = filteredChoices(null)[0];
+        if (first) choose(first.key);
+      });
     }
 
     let fromSignature = -1;
@@ -197,17 +285,47 @@ const IRTracePanels = (() => {
     /* ---------- banners, mode, theme, help ---------- */
 
     function showBanners() {
-      if (model.payload.level === 'CONCISE') {
-        const banner = $('level-banner');
-        banner.hidden = false;
-        banner.textContent = 'CONCISE dump: tile layouts and distributed window buffers are implicit at this dump level, ' +
-          'so layout changes cannot appear in its diff \u2014 re-dump with PassDumpLevel.EXPLICIT to see them.';
-      }
-      if (against) {
-        const banner = $('runs-banner');
-        banner.hidden = false;
-        banner.textContent = `Run against run: Before is run A (${runs[0].data.dump}), After is run B (${runs[1].data.dump}).`;
-      }
+      // Runs dumped at different levels get their own notice, which says more than the CONCISE one.
+      const levelsDiffer = against && showRunBanners();
+      if (model.payload.level === 'CONCISE' && !levelsDiffer) showLevelNotice();
+      $('link-dismiss').addEventListener('click', hideLinkNote);
+      $('warn-list').addEventListener('scroll', showMoreWarnings, { passive: true });
+    }
+
+    /** The CONCISE notice: one line, dismissed for good (remembered); the CONCISE tag brings it back. */
+    function showLevelNotice() {
+      const banner = $('level-banner'), tag = $('level-tag');
+      const text = 'CONCISE dump: tile layouts and window buffers are implicit and cannot show in this diff ' +
+        '\u2014 re-dump with PassDumpLevel.EXPLICIT.';
+      $('level-banner-text').textContent = text;
+      $('level-banner-text').title = text;
+      tag.title = `${text} (click to show the notice again)`;
+      const show = (visible) => {
+        banner.hidden = !visible;
+        tag.hidden = visible;
+        settings.set('conciseNoticeDismissed', visible ? '' : '1');
+      };
+      show(settings.get('conciseNoticeDismissed') !== '1');
+      $('level-dismiss').addEventListener('click', () => show(false));
+      tag.addEventListener('click', () => show(true));
+    }
+
+    /** Which run is which and, when the two were dumped at different levels, that most "differs" may
+     *  be the printing level rather than the compiler (then true). */
+    function showRunBanners() {
+      const banner = $('runs-banner');
+      const where = (run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop() || run.data.dump;
+      banner.hidden = false;
+      banner.textContent = `Run against run: Before is run A (${where(runs[0])}), After is run B (${where(runs[1])}).`;
+      banner.title = `run A: ${runs[0].data.dump}\nrun B: ${runs[1].data.dump}`;
+      const [a, b] = runs.map((run) => run.data.level);
+      if (a === b || a === 'UNKNOWN' || b === 'UNKNOWN' || !a || !b) return false;
+      const levels = $('levels-banner');
+      levels.hidden = false;
+      levels.textContent = `Different dump levels: run A is ${a}, run B is ${b} \u2014 many passes differ in printing alone.`;
+      levels.title = 'Tile layouts and window buffers print only at EXPLICIT. Compare two dumps of one level to see ' +
+        'what the compiler changed.';
+      return true;
     }
 
     /** Run-against-run mode relabels what differs from a pass-by-pass report. */
@@ -227,8 +345,79 @@ const IRTracePanels = (() => {
 
     return {
       showHeader, showFiles, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
-      wireCopy, showBanners, adaptToMode,
+      wireFunctionFilter, showLinkNote, hideLinkNote, wireCopy, showBanners, adaptToMode,
     };
+  }
+
+  /* ---------- settings kept in localStorage (shared by every report opened from file://) ---------- */
+
+  const settings = {
+    get(name) {
+      try { return localStorage.getItem(`pypto-ir-trace.${name}`); } catch (err) { return null; }
+    },
+    /** Store a value; '' removes it. Storage may be refused (private mode, a policy): then nothing sticks. */
+    set(name, value) {
+      try {
+        if (value) localStorage.setItem(`pypto-ir-trace.${name}`, value);
+        else localStorage.removeItem(`pypto-ir-trace.${name}`);
+      } catch (err) { /* settings simply do not persist */ }
+    },
+  };
+
+  /* ---------- the sidebar's width: fitted to the pass names, then dragged and remembered ---------- */
+
+  const SIDE_MIN = 200, SIDE_FIT_MIN = 260;
+
+  function setSidebarWidth(px) {
+    const width = Math.round(Math.max(SIDE_MIN, Math.min(px, window.innerWidth * 0.6)));
+    document.documentElement.style.setProperty('--side-w', `${width}px`);
+    return width;
+  }
+
+  /** The width at which the widest pass row shows its whole name, within SIDE_FIT_MIN..SIDE_FIT_MAX. */
+  function fittedSidebarWidth() {
+    const sidebar = document.querySelector('.sidebar'), list = document.querySelector('.pass-list');
+    list.classList.add('measuring');   // rows at their natural width, names uncut: one layout for all
+    let need = 0;
+    for (const button of list.querySelectorAll('.pass-btn')) need = Math.max(need, button.offsetWidth);
+    list.classList.remove('measuring');
+    const extra = sidebar.clientWidth - list.clientWidth;   // the list's scrollbar
+    // At most 27% of the window (30% comparing runs, whose names a `differs` badge must not cut).
+    const share = document.body.classList.contains('against') ? 0.3 : 0.27;
+    return Math.max(SIDE_FIT_MIN, Math.min(window.innerWidth * share, need + extra + 2));
+  }
+
+  /** The drag handle on the sidebar's edge (arrow keys move it too); `onResize` re-lays the panes. */
+  function wireSidebarResize(onResize) {
+    const handle = $('side-resize');
+    const stored = Number(settings.get('sidebarWidth'));
+    setSidebarWidth(stored > 0 ? stored : fittedSidebarWidth());
+    const commit = (px) => { settings.set('sidebarWidth', String(setSidebarWidth(px))); onResize(); };
+    handle.addEventListener('pointerdown', (event) => {
+      event.preventDefault();
+      handle.setPointerCapture(event.pointerId);
+      handle.classList.add('dragging');
+      const move = (e) => setSidebarWidth(e.clientX);
+      const up = (e) => {
+        handle.removeEventListener('pointermove', move);
+        handle.removeEventListener('pointerup', up);
+        handle.classList.remove('dragging');
+        commit(e.clientX);
+      };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+    handle.addEventListener('keydown', (event) => {
+      const step = event.key === 'ArrowLeft' ? -16 : event.key === 'ArrowRight' ? 16 : 0;
+      if (!step) return;
+      event.preventDefault();
+      commit(document.querySelector('.sidebar').getBoundingClientRect().width + step);
+    });
+    handle.addEventListener('dblclick', () => {
+      settings.set('sidebarWidth', '');
+      setSidebarWidth(fittedSidebarWidth());
+      onResize();
+    });
   }
 
   /* ---------- theme and help: they work even when the dump has no pass to show ---------- */
@@ -249,5 +438,5 @@ const IRTracePanels = (() => {
     if (helpReturnFocus && helpReturnFocus.focus) helpReturnFocus.focus();
   }
 
-  return { createPanels, setTheme, openHelp, closeHelp };
+  return { createPanels, setTheme, openHelp, closeHelp, settings, wireSidebarResize };
 })();

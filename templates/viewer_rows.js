@@ -30,7 +30,7 @@ const IRTraceRows = (() => {
     '(?<=\\b(?:def|class) )([A-Za-z_]\\w*)',                 // 7 defined name
   ].join('|'), 'g');
   const CLASS_OF = ['', 't-c', 't-s', 't-d', 't-p', 't-k', 't-n', 't-f'];
-  const EMPHASIS = 8, HIT = 16;
+  const EMPHASIS = 8, HIT = 16, FOLLOW = 32;
   const tokenCache = new Map();
 
   /** Flat [start, end, class, ...] token list for one line, memoised by text. */
@@ -58,18 +58,21 @@ const IRTraceRows = (() => {
     return mark;
   }
 
-  /** Fill a code cell with coloured spans, emphasising changed `ranges` and find `hits`; `wrap`
-   *  ({ breaks, hang } from IRTraceLayout.wrapBreaks) starts a continuation line at each break. */
-  function paintCode(cell, text, ranges, hits, wrap) {
+  /** Fill a code cell with coloured spans, emphasising changed `ranges`, find `hits` and a followed
+   *  value's `follows`; `wrap` ({ breaks, hang } from IRTraceLayout.wrapBreaks) starts a
+   *  continuation line at each break. */
+  function paintCode(cell, text, ranges, hits, wrap, follows) {
     const n = text.length;
     if (!n) return;
     const tokens = tokenize(text);
     const breaks = wrap ? wrap.breaks : NO_BREAKS;
-    if (!tokens.length && !(ranges && ranges.length) && !(hits && hits.length) && !breaks.length) { cell.textContent = text; return; }
+    const plain = !(ranges && ranges.length) && !(hits && hits.length) && !(follows && follows.length);
+    if (!tokens.length && plain && !breaks.length) { cell.textContent = text; return; }
     const cls = new Uint8Array(n);
     for (let t = 0; t < tokens.length; t += 3) cls.fill(tokens[t + 2], tokens[t], tokens[t + 1]);
     if (ranges) for (const [s, e] of ranges) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= EMPHASIS;
     if (hits) for (const [s, e] of hits) for (let i = s; i < e; i++) cls[i] |= HIT;
+    if (follows) for (const [s, e] of follows) for (let i = s; i < e; i++) cls[i] |= FOLLOW;
     let start = 0, b = 0;
     for (let i = 1; i <= n; i++) {
       const atBreak = b < breaks.length && breaks[b] === i;
@@ -77,7 +80,7 @@ const IRTraceRows = (() => {
       const c = cls[start], piece = text.slice(start, i);
       if (c === 0) cell.appendChild(document.createTextNode(piece));
       else {
-        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : ''].filter(Boolean).join(' ');
+        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : '', c & FOLLOW ? 'follow' : ''].filter(Boolean).join(' ');
         cell.appendChild(el(c & HIT ? 'mark' : 'span', names, piece));
       }
       if (atBreak) { cell.append(el('br'), continuation(wrap.hang)); b++; }
@@ -158,9 +161,29 @@ const IRTraceRows = (() => {
     row.append(ln, el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
     const code = el('span', 'code');
     const text = from === 'a' ? ctx.before[line] : ctx.after[line];
-    paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text));
+    paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text), ctx.follows && ctx.follows(text));
+    for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);
+    if ((from === 'a' ? item.moveTo : item.moveFrom) !== undefined) row.classList.add('moved');
     row.appendChild(code);
     return row;
+  }
+
+  /** What a changed line says beyond its text (the model's row annotations): moved, with a
+   *  button to its other end; no newline at the end of the file; a byte order mark changed. */
+  function rowNotes(item, side, line, ctx) {
+    const notes = [];
+    const other = side === 'a' ? item.moveTo : item.moveFrom;
+    if (other !== undefined) {
+      const button = el('button', 'note move', `${side === 'a' ? 'moved to' : 'moved from'} line ${other + 1}`);
+      button.type = 'button';
+      button.addEventListener('click', () => ctx.showLine(side === 'a' ? 'b' : 'a', other));
+      notes.push(button);
+    }
+    if (side === 'a' ? item.noEolA : item.noEolB) notes.push(el('span', 'note', 'No newline at end of file'));
+    if (item.bom && line === 0 && item.bom[side === 'a' ? 0 : 1]) {
+      notes.push(el('span', 'note', side === 'a' ? 'byte order mark removed' : 'byte order mark added'));
+    }
+    return notes;
   }
 
   /** The ranges emphasised on `side` of an item (null when none). */

@@ -36,7 +36,7 @@ const IRTraceSidebar = (() => {
       const list = runs[run].warnings(pos);
       const fresh = list.filter((w) => !w.carried).length;
       if (list.length && !fresh) {
-        return { text: 'warning (carried)', cls: 'warn carried', title: `${list.length} warning(s), all carried over from the previous pass` };
+        return { text: 'warning', cls: 'warn carried', title: `${list.length} warning(s), all carried over from the previous pass` };
       }
       return { text: 'warning', cls: 'warn', title: list.length ? `${fresh} new warning(s)${list.length > fresh ? `, ${list.length - fresh} carried` : ''}` : 'this pass wrote a log' };
     }
@@ -46,7 +46,8 @@ const IRTraceSidebar = (() => {
       const button = el('button', e.changed ? 'pass-btn' : 'pass-btn noop');
       button.type = 'button';
       button.dataset.k = k;
-      button.title = e.title;
+      // The row never wraps and may cut a long name: the tooltip has all of it.
+      button.title = `${e.label || e.index} ${e.name}\n${e.title}`;
       button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', e.name));
       if (e.inserted !== null) button.append(' ', statsNode(e.inserted, e.deleted));
       const badges = el('span', 'badges');
@@ -56,10 +57,12 @@ const IRTraceSidebar = (() => {
         badge.title = warn.title;
         badges.append(' ', badge);
       }
-      for (const [cls, text] of e.badges) badges.append(' ', el('span', `badge ${cls}`, text));
+      for (const [cls, text, title] of e.badges) {
+        const badge = el('span', `badge ${cls}${e.quiet ? ' quiet' : ''}`, text);
+        if (title) badge.title = title;
+        badges.append(' ', badge);
+      }
       if (badges.childElementCount) button.append(badges);
-      // Two badges do not fit beside a long name: they move to a second line.
-      if (badges.childElementCount > 1) button.classList.add('badges-below');
       const box = el('span', 'marks'), fnMark = el('span', 'fn-mark'), findMark = el('span', 'find-mark');
       box.append(fnMark, findMark);
       box.hidden = true;
@@ -71,15 +74,30 @@ const IRTraceSidebar = (() => {
 
     function summary() {
       if (against) {
-        const ms = model.payload.matches, both = ms.filter((m) => m.a != null && m.b != null);
+        // The first match is the frontend: not a pass, so it is named apart when it differs.
+        const [frontend, ...ms] = model.payload.matches, both = ms.filter((m) => m.a != null && m.b != null);
         const differ = both.filter((m) => m.differs).length;
         const count = (s) => ms.filter((m) => m.status === s).length;
-        return `${ms.length - 1} passes compared \u00b7 ${differ} differ \u00b7 ${count('renamed')} renamed` +
-          ` \u00b7 ${count('only-a')} only in A \u00b7 ${count('only-b')} only in B`;
+        return `${ms.length} passes compared \u00b7 ${differ} differ \u00b7 ${count('renamed')} renamed` +
+          ` \u00b7 ${count('only-a')} only in A \u00b7 ${count('only-b')} only in B${frontend.differs ? ' \u00b7 the frontends differ' : ''}`;
       }
       const changed = entries.slice(1).filter((e) => e.changed).length;
-      const n = model.main.last;
-      return `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op`;
+      const n = model.main.last, ignore = model.ignoring();
+      const when = ignore ? ` when ignoring ${IRTraceNormalize.describe(ignore)}` : '';
+      return `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op${when}`;
+    }
+
+    /** Entry k's counts or badges changed (ignore modes): repaint its button, keep its marks. */
+    function updateEntry(k) {
+      const old = passButtons[k], fresh = passButton(k), focused = document.activeElement === old;
+      old.replaceWith(fresh);
+      passButtons[k] = fresh;
+      if (k === state.sel) fresh.setAttribute('aria-current', 'true');
+      if (focused) fresh.focus();
+    }
+
+    function refreshSummary() {
+      $('report-sub').textContent = summary();
     }
 
     function build() {
@@ -240,7 +258,10 @@ const IRTraceSidebar = (() => {
       if (!passButtons[k].parentElement.hidden) passButtons[k].scrollIntoView({ block: 'nearest' });
     }
 
-    return { build, applyFilters, visiblePasses, neighbour, stepPass, paintMarks, paintOverview, markSelected, statsNode };
+    return {
+      build, applyFilters, visiblePasses, neighbour, stepPass, paintMarks, paintOverview, markSelected, statsNode,
+      updateEntry, refreshSummary,
+    };
   }
 
   return { createSidebar, statsNode };

@@ -82,6 +82,19 @@ def demo_dump(tmp_path: Path) -> Path:
     return write_dump(tmp_path / "demo" / "passes_dump", demo_passes(), logs={3: "warning: sync added\n"})
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_default_cache(tmp_path_factory):
+    """A run that names no --cache-dir (the tests' own and every subprocess they start) caches in a
+    temporary directory, never in the user's ~/.cache."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
+
+
 @pytest.fixture
 def cache_dir(tmp_path: Path) -> Path:
     return tmp_path / "cache"

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import FRONTEND
+
 PROG = "pypto-ir-trace"
 DATA_ID = "ir-trace-data"  # templates/report.html.j2: <script ... id="ir-trace-data">
 
@@ -93,7 +95,7 @@ def snapshot_texts(payload: dict) -> list[str]:
     texts = [_join(lines, passes[0]["eol"])]
     for entry in passes[1:]:
         out, position = [], 0
-        for a0, a1, _b0, _b1, after_lines, _pairs in entry.get("hunks", []):
+        for a0, a1, _b0, _b1, after_lines, *_pairs_and_extras in entry.get("hunks", []):
             assert a0 >= position and a1 >= a0, f"hunks out of order in pass {entry['index']}"
             out += lines[position:a0]
             out += after_lines
@@ -122,6 +124,24 @@ def assert_round_trip(report: Path, dump: Path) -> dict:
 
 
 # ---------- seeded random dumps ----------
+
+
+def chain_dump(folder: Path, passes: int, seed: int = 0) -> Path:
+    """A dump of `passes` small snapshots, each a few lines off the previous one (some no-ops)."""
+    rng = random.Random(seed)
+    text = FRONTEND
+    folder.mkdir(parents=True)
+    (folder / "00_frontend.py").write_text(text)
+    for index in range(1, passes + 1):
+        if rng.random() < 0.6:
+            lines = text.split("\n")
+            lines.insert(rng.randrange(6, len(lines) - 1), f"        t{index} = pl.add(t0, t0)  # {index}")
+            if len(lines) > 40:
+                del lines[rng.randrange(6, len(lines) - 1)]
+            text = "\n".join(lines)
+        (folder / f"{index:02d}_after_Pass{index}.py").write_text(text)
+    return folder
+
 
 # Pieces a compiler crash, a printer bug or a hostile file could put in a line.
 PIECES = [

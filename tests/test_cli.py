@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import stat
+import subprocess
+import sys
+import threading
 from html import unescape
 from pathlib import Path
 
@@ -59,7 +64,6 @@ def test_default_output_and_module_entry(demo_dump, tmp_path, cache_dir):
 
 @pytest.mark.skipif(shutil.which("pypto-ir-trace") is None, reason="console script not installed in this environment")
 def test_console_script_matches_module_entry(demo_dump, tmp_path, cache_dir):
-    import subprocess
 
     result = subprocess.run(
         ["pypto-ir-trace", str(demo_dump), "-o", str(tmp_path / "r.html"), "--cache-dir", str(cache_dir)],
@@ -168,17 +172,17 @@ def test_a_bad_output_is_refused_before_anything_is_written(demo_dump, tmp_path,
 
 
 def test_report_to_standard_output(demo_dump, tmp_path, cache_dir):
-    import subprocess
-    import sys
 
-    result = subprocess.run(
-        [sys.executable, "-m", "ir_trace", str(demo_dump), "-o", "/dev/stdout", "--cache-dir", str(cache_dir)],
-        capture_output=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    assert read_payload(result.stdout.decode("utf-8"))["passes"][1]["name"] == "ConvertToSSA"
-    assert result.stderr.decode().startswith("wrote /dev/stdout: 3 passes")
+    for _run in range(2):  # a stream is never "current": the second run prints the report again
+        result = subprocess.run(
+            [sys.executable, "-m", "ir_trace", str(demo_dump), "-o", "/dev/stdout", "--cache-dir", str(cache_dir)],
+            capture_output=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        assert read_payload(result.stdout.decode("utf-8"))["passes"][1]["name"] == "ConvertToSSA"
+        assert result.stderr.decode().startswith("wrote /dev/stdout: 3 passes")
+        assert "report unchanged" not in result.stderr.decode()
 
 
 def test_frontend_only_renders_and_says_so(tmp_path, cache_dir):
@@ -250,8 +254,6 @@ def test_json_summary_to_a_file_and_to_stdout(tmp_path, cache_dir):
 def test_progress_bar_on_a_terminal_only(tmp_path, cache_dir):
     import os
     import pty
-    import subprocess
-    import sys
 
     from conftest import generate_dump
 
@@ -282,3 +284,39 @@ def test_progress_bar_on_a_terminal_only(tmp_path, cache_dir):
     text = shown.decode()
     assert re.search(r"\[[#.]{30}\] \d+/13 diffs and function slices", text), text
     assert text.rstrip().splitlines()[-1].lstrip("\r ").startswith("wrote ")
+
+
+def test_a_fifo_gets_the_report_through_and_one_without_a_reader_fails_at_once(demo_dump, tmp_path, cache_dir):
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    alone = run_cli(demo_dump, "-o", fifo, "--cache-dir", cache_dir)  # nobody reads: an error, not a hang
+    expect_error(alone, "nothing is reading the FIFO", str(fifo))
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    try:
+        result = run_cli(demo_dump, "-o", fifo, "--cache-dir", cache_dir)
+    finally:
+        if reader.is_alive():  # the command failed before opening the FIFO: release the reader
+            with open(fifo, "wb"):
+                pass
+        reader.join()
+    assert result.returncode == 0, result.stderr
+    assert read_payload(received[0].decode("utf-8"))["passes"][3]["name"] == "InsertSync"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_device_nodes_are_written_through_or_refused_never_replaced(demo_dump, tmp_path, cache_dir):
+    if os.geteuid() != 0:
+        pytest.skip("making device nodes needs root")
+    null = tmp_path / "null"
+    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # /dev/null's numbers, inside the temp directory
+    disk = tmp_path / "disk"
+    os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(7, 0))  # a loop device's numbers: refused unopened
+    result = run_cli(demo_dump, "-o", null, "--json", null.with_name("t.json"), "--cache-dir", cache_dir)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISCHR(os.lstat(null).st_mode) and os.lstat(null).st_rdev == os.makedev(1, 3)
+    expect_error(run_cli(demo_dump, "-o", disk, "--cache-dir", cache_dir), "-o: ", "is a block device")
+    refused = run_cli(demo_dump, "-o", tmp_path / "r.html", "--json", disk, "--cache-dir", cache_dir)
+    expect_error(refused, "--json: ", "is a block device")
+    assert stat.S_ISBLK(os.lstat(disk).st_mode)

@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, SAMPLES
 
-from ir_trace.diff import align_replace_block, diff_snapshots, hunks_to_json
+from ir_trace.diff import align_replace_block, diff_snapshots, hunks_to_json, split_lines
 from ir_trace.intraline import changed_ranges
 
 
@@ -219,5 +219,37 @@ print("done")
         capture_output=True,
         text=True,
         timeout=60,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
+
+
+QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
+
+
+@pytest.mark.skipif(not QWEN3.is_dir(), reason="the real samples (../shared/samples) are not here")
+def test_qwen3_lower_pipeline_loops_pairs_each_yield_with_its_near_identical_successor():
+    """The issue's case: before line 29 (`…_tile_1 = pl.yield_(…_phi)`) pairs with after line 37,
+    which differs from it only by `_1`, not with after line 33 at another indent."""
+    files = sorted(QWEN3.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
+    position = next(k for k, f in enumerate(files) if f.name.startswith("29_"))
+    (a, a_eol), (b, b_eol) = (split_lines(f.read_text(encoding="utf-8")) for f in files[position - 1 : position + 1])
+    pairs = {p.a: p.b for h in diff_snapshots(a, b, a_eol, b_eol) for p in h.pairs}
+    assert pairs[28] == 36
+    assert a[28].replace("_1", "") == b[36].replace("_1", "")  # its successor differs only by `_1`
+
+
+def test_a_huge_block_of_long_lines_is_paired_within_a_bounded_time():
+    """300 x 300 lines of 1,000 words each: the work bound (not just the cell count) cuts the
+    block into chunks, so it finishes well inside the timeout and still pairs each line."""
+    script = """
+from ir_trace.diff import align_replace_block
+a = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(300)]
+b = [line + " x" for line in a]
+assert align_replace_block(a, b) == [(i, i) for i in range(300)]
+print("done")
+"""
+    env = {"PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr

@@ -9,7 +9,6 @@ import subprocess
 
 import pytest
 from conftest import REPO, real_dumps
-from harness import launch_chromium
 
 from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
 from ir_trace.functions import slice_functions
@@ -17,17 +16,11 @@ from ir_trace.functions import slice_functions
 LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def js_page():
-    """A blank page with IRTraceDiff loaded."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        page = browser.new_page()
-        page.add_script_tag(content=LINEDIFF + "\nwindow.IRTraceDiff = IRTraceDiff;" + SNAPSHOTS)
-        yield page
-        browser.close()
+@pytest.fixture
+def js_page(page):
+    """A blank page (the session's Chromium) with IRTraceDiff loaded."""
+    page.add_script_tag(content=LINEDIFF + "\nwindow.IRTraceDiff = IRTraceDiff;" + SNAPSHOTS)
+    return page
 
 
 # Snapshots as the viewer builds them: interned line ids, a last line without "\n" kept apart.
@@ -182,3 +175,13 @@ def test_hostile_lines_diff_in_a_couple_of_seconds_in_javascript(tmp_path):
         ["node", str(script), str(REPO / "templates" / "linediff.js")], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
+
+
+def test_line_key_gives_the_same_hunks_in_both_languages(js_page):
+    before = ["def f(x):", "    y = pl.add(x, x)", "    z = pl.mul(y, x)", "    return z"]
+    after = ["def f(x__ssa_v0):", "    y__ssa_v0 = pl.add(x__ssa_v0, x)", "    z = pl.mul(y, q)", "    return z"]
+    expected = json.loads(
+        json.dumps(hunks_to_json(diff_snapshots(before, after, line_key=lambda s: s.replace("__ssa_v0", "")), after))
+    )
+    assert [h[:4] for h in expected] == [[2, 3, 2, 3]]
+    assert js_diff(js_page, before, after, "(line) => line.replaceAll('__ssa_v0', '')") == expected

@@ -198,7 +198,9 @@ def test_a_temp_name_is_registered_and_announced_before_the_file_exists(tmp_path
     registered, announced, existed = creations[0]
     assert registered and not existed
     assert announced.startswith(b"T" + os.fsencode(tmp_path) + b"/.r.html.") and announced.endswith(b".tmp\0")
-    assert os.read(read_end, 65536) == b"W" + os.fsencode(tmp_path / "r.html") + b"\0"
+    final = (tmp_path / "r.html").stat()
+    published = f"R{final.st_dev}:{final.st_ino}:{tmp_path / 'r.html'}\0"
+    assert os.read(read_end, 65536) == os.fsencode(published)  # announced before the rename, with its identity
     os.close(read_end)
     assert output.PARTIAL_FILES == set()
 
@@ -224,3 +226,10 @@ def test_identity_is_the_same_for_two_spellings_of_one_output(tmp_path: Path):
     (tmp_path / "r.html").write_text("x")
     assert len({plan_output(p).identity() for p in spellings}) == 1  # and after
     assert plan_output(tmp_path / "other.html").identity() != plan_output(tmp_path / "r.html").identity()
+
+
+def test_a_name_at_the_length_limit_still_gets_a_temp_file(tmp_path: Path):
+    for name in ("r" * 250 + ".html", "报" * 80 + ".html"):  # 255 bytes; 245 bytes of 3-byte UTF-8
+        write_output(tmp_path / name, "x")
+        assert (tmp_path / name).read_text() == "x"
+    assert leftovers(tmp_path) == []

@@ -16,14 +16,15 @@ import luigi
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid
-from luigi.configuration import get_config
 
+from ir_trace.cache import open_cache
 from ir_trace.cli import run_pipeline
 from ir_trace.fingerprints import file_state
 from ir_trace.output import write_output
 from ir_trace.render import read_payload
 from ir_trace.tasks import DiffPair, ReportTarget, SliceFunctions
 from ir_trace.tasks import targets as targets_module
+from ir_trace.tasks.config import adopt_cache
 
 
 @pytest.fixture
@@ -148,7 +149,7 @@ def test_the_cli_ignores_a_stray_luigi_cfg(tmp_path, demo_dump):
 def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypatch):
     """A concurrent run renames its report over ours between our rename and our record: the
     record holds the state of the file we wrote, so the report is not current for our inputs."""
-    get_config().set("ir_trace", "cache_dir", str(tmp_path / "cache"))  # what the CLI does for its run
+    adopt_cache(open_cache(tmp_path / "cache"))  # what the CLI does for its run
     out = tmp_path / "r.html"
 
     def write_then_lose_the_race(path, html, before_rename=None):

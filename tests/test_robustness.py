@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import ast
 import ctypes
-import glob
 import hashlib
 import os
 import pickle
 import random
-import select
 import shutil
-import signal
 import sqlite3
 import stat
-import struct
 import subprocess
 import sys
 import threading
@@ -32,6 +28,7 @@ from conftest import FRONTEND, demo_passes, write_dump
 from hostile_support import (
     assert_error_line,
     assert_round_trip,
+    chain_dump,
     command,
     read_payload,
     run,
@@ -51,23 +48,6 @@ def run_ok(dump: Path, report: Path, *extra) -> subprocess.CompletedProcess:
 
 def warnings_of(result: subprocess.CompletedProcess) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith("pypto-ir-trace: warning: ")]
-
-
-def chain_dump(folder: Path, passes: int, seed: int = 0) -> Path:
-    """A dump of `passes` small snapshots, each a few lines off the previous one (some no-ops)."""
-    rng = random.Random(seed)
-    text = FRONTEND
-    folder.mkdir(parents=True)
-    (folder / "00_frontend.py").write_text(text)
-    for index in range(1, passes + 1):
-        if rng.random() < 0.6:
-            lines = text.split("\n")
-            lines.insert(rng.randrange(6, len(lines) - 1), f"        t{index} = pl.add(t0, t0)  # {index}")
-            if len(lines) > 40:
-                del lines[rng.randrange(6, len(lines) - 1)]
-            text = "\n".join(lines)
-        (folder / f"{index:02d}_after_Pass{index}.py").write_text(text)
-    return folder
 
 
 # ---------- input it must survive ----------
@@ -473,134 +453,9 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
     noise = "\n".join(os.urandom(40).hex() for _ in range(20000)) + "\n"  # compresses badly: cannot fit
     big = write_dump(tmp_path / "big" / "passes_dump", [noise, ("Edit", noise.replace(noise[:80], "x" * 80))])
     result = run(big, "-o", report, "--cache-dir", tmp_path / "cache")
-    assert_error_line(result, "cannot write report", str(report), "No space left on device")
+    assert_error_line(result, f"cannot write {report}: No space left on device")
     assert report.read_bytes() == earlier
     assert temp_files(small_tmpfs) == []
-
-
-def _cache_rows(cache_dir: Path) -> int:
-    try:
-        with closing(sqlite3.connect(f"file:{cache_dir / 'cache.db'}?mode=ro", uri=True, timeout=1)) as connection:
-            return connection.execute("SELECT count(*) FROM Cache").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
-@pytest.fixture(scope="module")
-def interrupt_dump(tmp_path_factory) -> tuple[Path, bytes]:
-    """A dump long enough to interrupt in the middle, and its report from a lone, cache-less run."""
-    root = tmp_path_factory.mktemp("interrupt")
-    dump = chain_dump(root / "passes_dump", 600, seed=600)
-    reference = root / "reference.html"
-    run_ok(dump, reference, "--no-cache", "-q")
-    return dump, reference.read_bytes()
-
-
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT to the process group (Ctrl-C), --workers 2"])
-def test_interrupted_run_leaves_no_partial_report_and_a_valid_cache(tmp_path: Path, interrupt_dump, how: str):
-    dump, reference = interrupt_dump
-    report, cache = tmp_path / "ir_trace.html", tmp_path / "cache"
-    report.write_text("earlier report\n")
-    group = how.startswith("SIGINT")
-    workers = ["--workers", "2"] if group else []
-    process = subprocess.Popen(
-        command(dump, "-o", report, "--cache-dir", cache, *workers),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        while _cache_rows(cache) < 20 and process.poll() is None:  # well into the work, far from its end
-            time.sleep(0.02)
-        assert process.poll() is None, "the run ended before it could be interrupted"
-        if group:
-            os.killpg(process.pid, signal.SIGINT)
-        else:
-            process.send_signal(signal.SIGTERM)
-        _out, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 130, err
-    assert err.strip().splitlines() == ["pypto-ir-trace: interrupted; no report written"], err
-    assert report.read_text() == "earlier report\n"
-    assert temp_files(tmp_path) == []
-    again = run_ok(dump, report, "--cache-dir", cache)  # the cache the interrupted run left is sound
-    assert warnings_of(again) == []
-    assert report.read_bytes() == reference
-
-
-def _inotify_created(folder: Path):
-    """A blocking reader of IN_CREATE events in `folder` (Linux inotify through libc), or None."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fd = libc.inotify_init1(os.O_CLOEXEC)
-        if fd < 0 or libc.inotify_add_watch(fd, os.fsencode(folder), 0x100) < 0:  # IN_CREATE
-            return None
-    except (OSError, AttributeError):
-        return None
-    return fd
-
-
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_signal_while_the_report_is_being_written(tmp_path: Path, interrupt_dump, signum):
-    """Stop the process the moment its temp report appears, signal it, let it go on: the temp
-    file must be removed and the earlier report survive (or, if the rename had just happened,
-    the new report be whole)."""
-    dump, reference = interrupt_dump
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    out.mkdir()
-    run_ok(dump, tmp_path / "warm.html", "--cache-dir", cache, "-q")  # diffs cached: the run is mostly the write
-    report = out / "ir_trace.html"
-    caught = False
-    for _attempt in range(5):
-        report.write_text("earlier report\n")
-        fd = _inotify_created(out)
-        if fd is None:
-            pytest.skip("inotify is not available to watch for the temp report")
-        process = subprocess.Popen(
-            command(dump, "-o", report, "--cache-dir", cache),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        try:
-            while True:
-                ready, _, _ = select.select([fd], [], [], 60)
-                assert ready, "no file was created in the output directory"
-                events = os.read(fd, 65536)
-                names = _event_names(events)
-                if any(name.endswith(".tmp") for name in names):
-                    process.send_signal(signal.SIGSTOP)
-                    break
-            caught = bool(glob.glob(str(out / ".*.tmp")))
-            process.send_signal(signum)
-            process.send_signal(signal.SIGCONT)
-            _out, err = process.communicate(timeout=120)
-        finally:
-            os.close(fd)
-            if process.poll() is None:
-                process.kill()
-        assert "Traceback" not in err
-        assert temp_files(out) == []
-        if caught:  # stopped between creating the temp report and renaming it
-            assert process.returncode == 130, err
-            assert report.read_bytes() in (b"earlier report\n", reference)
-            break
-        assert process.returncode in (0, 130), err  # it had renamed already: the new report is whole
-        assert report.read_bytes() == reference
-    assert caught, "the temp report was never caught before its rename"
-
-
-def _event_names(events: bytes) -> list[str]:
-    names, offset = [], 0
-    while offset + 16 <= len(events):
-        _wd, _mask, _cookie, length = struct.unpack_from("iIII", events, offset)
-        names.append(events[offset + 16 : offset + 16 + length].rstrip(b"\0").decode("utf-8", "replace"))
-        offset += 16 + length
-    return names
 
 
 def test_several_runs_at_once_on_the_same_dump_output_and_cache(tmp_path: Path):
@@ -754,9 +609,9 @@ def test_a_damaged_cache_is_rebuilt_with_one_warning_and_nothing_unpickled(tmp_p
 def test_several_runs_at_once_on_a_garbage_cache_all_succeed(tmp_path: Path, cached_dump):
     """Each run finds the database damaged at the same moment; none may move another's new cache
     away from under it or fail, and the cache they leave is sound."""
-    dump, _good, reference = cached_dump
+    dump, good, reference = cached_dump
     cache = tmp_path / "cache"
-    cache.mkdir()
+    shutil.copytree(good, cache)  # one the tool created, so it may be moved aside
     (cache / "cache.db").write_bytes(random.Random(2).randbytes(64 * 1024))
     report = tmp_path / "out" / "r.html"
     report.parent.mkdir()
@@ -775,6 +630,99 @@ def test_several_runs_at_once_on_a_garbage_cache_all_succeed(tmp_path: Path, cac
     assert temp_files(report.parent) == []
     again = run_ok(dump, tmp_path / "again.html", "--cache-dir", cache)
     assert warnings_of(again) == []
+
+
+def tree(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under `folder` with its bytes (None for a directory)."""
+    return {str(p.relative_to(folder)): None if p.is_dir() else p.read_bytes() for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("where", ["a directory of the user's", "the dump directory itself"])
+def test_a_damaged_cache_in_a_directory_the_tool_did_not_create_is_left_alone(tmp_path: Path, cached_dump, where):
+    """Moving it aside would take the user's other files with it (with --cache-dir DUMP, the dump)."""
+    dump, _good, _reference = cached_dump
+    if where == "the dump directory itself":
+        folder = tmp_path / "copy" / "passes_dump"
+        shutil.copytree(dump, folder)
+        dump = folder
+    else:
+        folder = tmp_path / "mine"
+        folder.mkdir()
+        (folder / "notes.txt").write_text("precious\n")
+    (folder / "cache.db").write_bytes(random.Random(3).randbytes(64 * 1024))
+    before = tree(folder)
+    report = tmp_path / "r.html"
+    result = run_ok(dump, report, "--cache-dir", folder)
+    assert_round_trip(report, dump)
+    assert tree(folder) == before, "the directory was changed"
+    assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name] == []
+    (warning,) = warnings_of(result)
+    assert "not created by pypto-ir-trace" in warning and "temporary cache" in warning and str(folder) in warning
+
+
+def test_a_cache_directory_the_tool_creates_is_tagged(tmp_path: Path):
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    run_ok(dump, tmp_path / "r.html", "--cache-dir", tmp_path / "cache", "-q")
+    tag = (tmp_path / "cache" / "CACHEDIR.TAG").read_text()
+    assert tag.startswith("Signature: 8a477f597d28d172789f06886806bc55\n") and "pypto-ir-trace" in tag
+
+
+# ---------- closed or full standard streams ----------
+
+
+def run_with_streams(redirections: str, *args) -> subprocess.CompletedProcess:
+    """The command under `sh` with shell redirections (`2>&-`, `>/dev/full`, ...) applied to it."""
+    script = f'exec "$@" {redirections}'
+    return subprocess.run(["sh", "-c", script, "sh", *map(str, command(*args))], capture_output=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "redirections",
+    ["2>&-", ">&-", "2>&- >&-", "<&- >&- 2>&-", "2>/dev/full", ">/dev/full", ">/dev/full 2>/dev/full"],
+)
+def test_closed_or_full_standard_streams_still_write_the_report(tmp_path: Path, redirections: str):
+    if "/dev/full" in redirections and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    report = tmp_path / "r.html"
+    result = run_with_streams(redirections, dump, "-o", report, "--cache-dir", tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    assert read_payload(report.read_text(encoding="utf-8"))["passes"][1]["name"] == "ConvertToSSA"
+    if "2>" not in redirections:
+        assert result.stderr.decode().startswith("wrote ")
+
+
+def test_a_warning_with_stderr_closed_lands_nowhere_else(tmp_path: Path, cached_dump):
+    """With descriptor 2 closed, the next file opened would take its number: a warning must not land
+    in the cache database (the damaged cache below makes the run warn while it opens that database)."""
+    dump, good, reference = cached_dump
+    cache = tmp_path / "cache"
+    shutil.copytree(good, cache)
+    _altered_inline_entries(cache, tmp_path)
+    report = tmp_path / "r.html"
+    result = run_with_streams("2>&-", dump, "-o", report, "--cache-dir", cache)
+    assert result.returncode == 0
+    assert report.read_bytes() == reference
+    with closing(sqlite3.connect(cache / "cache.db")) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    again = run_ok(dump, tmp_path / "r2.html", "--cache-dir", cache)
+    assert warnings_of(again) == [] and (tmp_path / "r2.html").read_bytes() == reference
+
+
+def test_json_to_a_closed_or_full_standard_output_is_one_clear_error(tmp_path: Path):
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    report = tmp_path / "r.html"
+    closed = run_with_streams(">&-", dump, "-o", report, "--no-cache", "--json", "-")
+    assert_error_line(_text(closed), "--json: standard output is closed")
+    assert not report.exists()  # refused before the run
+    if Path("/dev/full").exists():
+        full = run_with_streams(">/dev/full", dump, "-o", report, "--no-cache", "--json", "-")
+        assert_error_line(_text(full), "--json: cannot write the summary to standard output: No space left on device")
+        assert report.exists()  # only the summary was lost
+
+
+def _text(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
 
 
 def _unwritable_by_file(tmp: Path) -> tuple[Path, dict]:

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid
+from test_cli import payload_of
 
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import dump_state
@@ -31,6 +32,8 @@ from ir_trace.sweep import (
     compile_ignores,
     find_dumps,
     keep_text,
+    report_ignore_spec,
+    split_ignore_options,
     unique_report_names,
 )
 
@@ -233,6 +236,8 @@ def test_sweep_json_describes_every_program_and_pass(nightly):
         "baseline": None,
         "context": 3,
         "ignore": [],
+        "ignore_modes": [],
+        "ignore_regex": [],
     }
     assert document["totals"]["programs"] == 4 and document["totals"]["invalid"] == 1
     entries = {p["name"]: p for p in document["programs"]}
@@ -553,3 +558,34 @@ def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, br
     assert page.url.startswith((nightly.out / "beta.html").as_uri())
     assert errors == [] and requests == []
     page.close()
+
+
+def test_ignore_modes_make_a_rename_only_regression_not_a_divergence(tmp_path):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    dump = write_dump(root / "qwen" / "passes_dump", [FRONTEND, FRONTEND, FRONTEND])
+    sweep(env, root, tmp_path / "night1")
+    renamed = FRONTEND.replace("t1", "t1__ssa_v3")
+    write_dump(dump, [FRONTEND, renamed, renamed.replace("pl.add(t0, t0)", "pl.add(t0, t0)  # hot")])
+    baseline = ("--baseline", tmp_path / "night1" / "sweep.json")
+    sweep(env, root, tmp_path / "night2", *baseline)
+    assert programs(tmp_path / "night2")["qwen"]["baseline"]["differing_passes"] == 2
+    sweep(env, root, tmp_path / "night3", *baseline, "--ignore", "ssa,whitespace")
+    result = programs(tmp_path / "night3")["qwen"]
+    assert (result["status"], result["baseline"]["ignored_passes"]) == ("diverged", 1)
+    assert result["baseline"]["first_divergent_pass"] == 2
+    assert result["baseline"]["first_diff"] == {"inserted": 1, "deleted": 1}
+    options = load_json(tmp_path / "night3" / "sweep.json")["options"]
+    assert (options["ignore_modes"], options["ignore_regex"]) == (["ssa", "whitespace"], [])
+    report = tmp_path / "night3" / "qwen.html"
+    assert payload_of(report)["ignore"] == {"modes": ["ssa", "whitespace"], "regex": None}
+    sweep(env, root, tmp_path / "night4", *baseline, "--ignore", "ssa", "--ignore-regex", r'["\\s*#.*", "x"]')
+    assert programs(tmp_path / "night4")["qwen"]["status"] == "same"
+    assert payload_of(tmp_path / "night4" / "qwen.html")["ignore"]["regex"] == r"(?:\s*#.*)|(?:x)"
+
+
+def test_split_ignore_options_keeps_old_regexes_working():
+    modes, regexes = split_ignore_options(["ssa", r"kb_inline\d+", "memref,whitespace"], ["x"])
+    assert (modes.names, regexes) == (["ssa", "memref", "whitespace"], [r"kb_inline\d+", "x"])
+    assert report_ignore_spec(modes, []) == "ssa,memref,whitespace"
+    with pytest.raises(IRTraceError, match=r"invalid --ignore regex '\(a\+\)\+': a quantifier on a group"):
+        compile_ignores(["(a+)+"])

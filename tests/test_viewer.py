@@ -375,13 +375,14 @@ def test_function_select_lists_restricts_keeps_and_falls_back(demo_page):
     page.keyboard.press("j")
     expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
     expect(select).to_have_value("Program.helper")
-    # ... and back to the whole file once a pass deletes it.
+    # ... and at the pass that deletes it, shown removed (Before side only).
     pass_button(page, 5).click()
-    expect(select).to_have_value("")
-    expect(select.locator("option:checked")).to_have_text("Whole file")
+    expect(select).to_have_value("Program.helper")
+    expect(select.locator("option:checked")).to_have_text("helper (removed)")
+    expect(pane(page, "After").locator(".row:not(.fill)")).to_have_count(0)
     options = select.locator("option").all_inner_texts()
-    assert "kernel_outlined (added)" in options and "helper (deleted)" in options
-    select.select_option(label="kernel_outlined (added)")
+    assert "kernel_outlined (created)" in options and "helper (removed)" in options
+    select.select_option(label="kernel_outlined (created)")
     expect(pane(page, "After")).to_contain_text("def kernel_outlined")
     expect(pane(page, "After").locator(".row:not(.ins)")).to_have_count(0)
     expect(pane(page, "Before").locator(".row:not(.fill)")).to_have_count(0)

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Unit tests of the viewer's model (templates/viewer_model.js) in real Chromium, without the page.
 
 Each test loads a blank page holding only the model script and calls `IRTraceModel` through
@@ -160,7 +159,7 @@ def test_model_entries_specs_and_function_history(model_page):
     assert r["f1"] == "1+ 1- "
     assert r["g2"] == "0+ 3- removed"
     assert r["f2"] is None
-    assert r["choices"] == ["f", "h", "g (deleted)"]
+    assert r["choices"] == ["f", "h", "g (removed)"]
     assert r["warnings"] == [6]
     assert r["carried"] == [True]
 

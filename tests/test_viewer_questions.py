@@ -184,7 +184,7 @@ def test_function_history_marks_counts_and_filter(trace_page):
 def test_function_history_marks_creation_and_removal(trace_page):
     page = trace_page
     pass_button(page, 4).click()
-    function_select(page).select_option(label="kernel_outlined (added)")
+    function_select(page).select_option(label="kernel_outlined (created)")
     created = pass_button(page, 4).locator(".fn-mark")
     expect(created).to_have_text("kernel_outlined created +9")
     expect(created).to_have_class(re.compile(r"\bcreated\b"))
@@ -192,8 +192,9 @@ def test_function_history_marks_creation_and_removal(trace_page):
     for k in (1, 2, 3, 5, 6):
         expect(pass_button(page, k).locator(".fn-mark")).to_have_text("")
 
-    pass_button(page, 3).click()  # kernel_outlined does not exist yet: back to the whole file
+    pass_button(page, 3).click()  # kernel_outlined does not exist yet: the whole file, and a note says so
     expect(function_select(page)).to_have_value("")
+    expect(page.locator("#fn-note")).to_contain_text("kernel_outlined is not in this pass")
     function_select(page).select_option("Program.helper")
     removed = pass_button(page, 5).locator(".fn-mark")
     expect(removed).to_have_text("helper removed \u22124")
@@ -244,7 +245,7 @@ def test_compare_with_frontend_shows_the_cumulative_change(trace_page, trace):
     expect(pane(page, "Before").locator(".row.del", has_text="t17_4")).to_have_count(1)
     expect(pane(page, "Before").locator(".row.del", has_text="def helper")).to_have_count(1)
     # The renamed t5 is a paired edit with the exact change emphasised.
-    assert "__ssa_v0" in after.locator(".row.ins .em").all_inner_texts()
+    assert "t5__ssa_v0" in after.locator(".row.ins .em").all_inner_texts()  # a renamed name is marked whole
     assert page.url.endswith("#pass=6&from=0&layout=side")
 
     # Folding works on the computed diff.
@@ -359,7 +360,7 @@ def test_find_marks_the_pass_that_removes_a_symbol(trace_page):
 
 def test_find_regex_and_match_case_toggles(trace_page):
     page = trace_page
-    regex, case = page.get_by_label("Regex"), page.get_by_label("Match case")
+    regex, case = page.get_by_label("Regex", exact=True), page.get_by_label("Match case")
     expect(regex).not_to_be_checked()
     expect(case).not_to_be_checked()
     search(page, r"mem_\d: pl\.MemRef")
@@ -387,9 +388,9 @@ def test_find_regex_and_match_case_toggles(trace_page):
 def test_warning_gutter_marker_panel_link_and_new_vs_carried(trace_page, trace):
     page = trace_page
     dump = trace[1]
-    expect(pass_button(page, 3).locator(".badge.warn")).to_have_text("warning")
-    expect(pass_button(page, 4).locator(".badge.warn")).to_have_text("warning (carried)")
-    expect(pass_button(page, 6).locator(".badge.warn")).to_have_text("warning")
+    expect(pass_button(page, 3).locator(".badge.warn:not(.carried)")).to_have_text("warning")
+    expect(pass_button(page, 4).locator(".badge.warn.carried")).to_have_text("warning")
+    expect(pass_button(page, 6).locator(".badge.warn:not(.carried)")).to_have_text("warning")
 
     pass_button(page, 3).click()
     line = line_of((dump / "03_after_InitMemRef.py").read_text(encoding="utf-8"), ALLOC)
@@ -423,10 +424,10 @@ def test_real_logs_tell_new_from_carried(page, tmp_path):
     dump = SAMPLES / "real_with_logs" / "paged_attention_concise" / "passes_dump"
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
     # Pass 1 raises the warning, 2-3 carry it, ConvertToSSA renames the variable: a new message.
-    expect(pass_button(page, 1).locator(".badge.warn")).to_have_text("warning")
-    expect(pass_button(page, 2).locator(".badge.warn")).to_have_text("warning (carried)")
-    expect(pass_button(page, 4).locator(".badge.warn")).to_have_text("warning")
-    expect(pass_button(page, 5).locator(".badge.warn")).to_have_text("warning (carried)")
+    expect(pass_button(page, 1).locator(".badge.warn:not(.carried)")).to_have_text("warning")
+    expect(pass_button(page, 2).locator(".badge.warn.carried")).to_have_text("warning")
+    expect(pass_button(page, 4).locator(".badge.warn:not(.carried)")).to_have_text("warning")
+    expect(pass_button(page, 5).locator(".badge.warn.carried")).to_have_text("warning")
     pass_button(page, 4).click()
     panel = page.get_by_role("region", name="Pass warnings")
     panel.get_by_role("button", name="line 181:21").click()

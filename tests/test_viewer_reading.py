@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (tests take the imported fixtures as parameters)
 """Browser tests of reading long IR in the report: scrolling with Chromium's default smooth
 scrolling, changes kept on screen, hunk headers, wrapping and the Unified layout.
 

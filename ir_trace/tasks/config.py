@@ -20,16 +20,20 @@ def cache_directory() -> Path:
 
 
 def shared_cache() -> ResultCache:
-    """This process's handle on the configured cache (each worker process opens its own)."""
-    key = (os.getpid(), str(cache_directory()))
-    if key not in _handles:
-        _handles[key] = open_cache(Path(key[1]))
-    return _handles[key]
+    """This process's handle on the configured cache (each worker process opens its own).
+
+    The directory is looked up once per process: instantiating the `ir_trace` section costs about
+    a millisecond, and Luigi asks every task's target whether it exists, some of them many times.
+    """
+    pid = os.getpid()
+    if pid not in _handles:
+        _handles[pid] = open_cache(cache_directory())
+    return _handles[pid]
 
 
 def adopt_cache(cache: ResultCache) -> None:
-    """Use a cache this process has already opened (and checked) as its handle for that directory."""
-    _handles[(os.getpid(), str(cache.directory))] = cache
+    """Use a cache this process has already opened (and checked) from now on (the CLI, each run)."""
+    _handles[os.getpid()] = cache
 
 
-_handles: dict[tuple[int, str], ResultCache] = {}
+_handles: dict[int, ResultCache] = {}

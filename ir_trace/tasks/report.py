@@ -10,6 +10,7 @@ import luigi
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import dump_digest, report_fingerprint
+from ir_trace.normalize import IgnoreModes
 from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
@@ -44,14 +45,18 @@ def pipeline_order(diffs: list[DiffPair], slices: list[SliceFunctions]) -> list[
     return [task for pair in zip_longest(slices, diffs) for task in pair if task is not None]
 
 
-def assemble_payload(manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int) -> dict:
-    """The report payload of one dump, from the results of its completed chain work."""
+def assemble_payload(
+    manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int, ignore: str = ""
+) -> dict:
+    """The report payload of one dump, from the results of its completed chain work; `ignore` is
+    the initial ignore modes' spec (`IgnoreModes.spec()`)."""
     diff_results = {(t.before_sha, t.after_sha): load_result(t) for t in diffs}
     slice_results = {t.sha: load_result(t) for t in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
     base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split
-    return build_payload(manifest, base_lines, per_pass, slice_results, context)
+    modes = IgnoreModes.from_spec(ignore)
+    return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
 
 
 def load_result(task: DiffPair | SliceFunctions) -> dict:
@@ -81,6 +86,7 @@ class ReportWriter(PipelineTask):
 
     report = luigi.Parameter(default="ir_trace.html", description="where to write the report")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    ignore = luigi.Parameter(default="", description="initial ignore modes, as IgnoreModes.spec() ('ssa,memref|REGEX')")
 
     def fingerprint(self, manifests: list[Manifest]) -> str:
         raise NotImplementedError
@@ -107,7 +113,7 @@ class RenderReport(ReportWriter):
         return ValidateDump(dump=self.dump)
 
     def fingerprint(self, manifests: list[Manifest]) -> str:
-        return report_fingerprint(dump_digest(manifests[0]), self.context)
+        return report_fingerprint(dump_digest(manifests[0]), self.context, self.ignore)
 
     def run(self):
         check_report_directory(self.report)
@@ -116,6 +122,6 @@ class RenderReport(ReportWriter):
         yield from self.schedule(pipeline_order(diffs, slices))
         target = ReportTarget(self.report, self.fingerprint([manifest]))
         if not target.exists():
-            payload = assemble_payload(manifest, diffs, slices, self.context)
+            payload = assemble_payload(manifest, diffs, slices, self.context, self.ignore)
             summary = {**summarize(payload), "trace": trace_summary(payload)}
             target.write(render_html(payload), {"summary": summary, "pairs": len(diffs)})

@@ -12,14 +12,13 @@ from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_li
 from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import diff_key, dump_state, manifest_key, slice_key
-from ir_trace.functions import Structure, UnsafeToSlice, analyse_structure, slice_functions
-from ir_trace.outline import Segment, outline
+from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.tasks.base import PipelineTask
 from ir_trace.tasks.targets import CacheTarget
 
 
 class LoadedSnapshot:
-    """One snapshot's text, with its lines and outline worked out once, when first needed."""
+    """One snapshot's text, with its lines, structure and functions worked out once, when first needed."""
 
     def __init__(self, text: str):
         self.text = text
@@ -36,15 +35,15 @@ class LoadedSnapshot:
             return None
 
     @cached_property
-    def functions(self) -> list[tuple[str, int, int]] | None:
-        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
-        found = slice_functions(self.split[0], self.structure).functions if self.structure else None
-        return None if found is None else [(f.key, f.start, f.end) for f in found]
+    def slices(self) -> Slices:
+        """Its functions, shared by the slicing task and the diffs (which match functions first)."""
+        return slice_functions(self.split[0], self.structure)
 
     @cached_property
-    def outline(self) -> list[Segment]:
-        """Drawn along statement boundaries when the text is safe to slice, shared by diff and slicing."""
-        return self.structure.segments if self.structure else outline(self.split[0])
+    def functions(self) -> list[tuple[str, int, int]] | None:
+        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
+        found = self.slices.functions
+        return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
 _loaded: OrderedDict[str, LoadedSnapshot] = OrderedDict()
@@ -135,8 +134,8 @@ class SliceFunctions(PipelineTask):
 
     def compute(self) -> dict:
         snapshot = load_snapshot(self.snapshot, self.sha)
-        lines, eol = snapshot.split
-        return {**slice_functions(lines, snapshot.structure).to_json(), "eol": eol}
+        _lines, eol = snapshot.split
+        return {**snapshot.slices.to_json(), "eol": eol}
 
     def run(self):
         self.output().write(self.compute())

@@ -1,7 +1,8 @@
 """Sweep: a report for every passes_dump/ under a root, plus index.html and sweep.json.
 
     luigi --module ir_trace.tasks Sweep --root build_output --out-dir reports \\
-          [--baseline reports.prev/sweep.json] [--context 3] [--ignore REGEX ...] --workers 2
+          [--baseline reports.prev/sweep.json] [--context 3] [--ignore ssa,memref,whitespace]
+          [--ignore-regex REGEX] --workers 2
 
 Granularity: one Luigi task per dump (`SweepDump`). It runs that dump's own RenderReport
 pipeline (validation, per-pair diffs, slicing, render; the same tasks and cache entries as the
@@ -47,6 +48,8 @@ from ir_trace.sweep import (
     prune_texts,
     records_dir,
     referenced_texts,
+    report_ignore_spec,
+    split_ignore_options,
     text_store,
     valid_record,
     write_sweep,
@@ -147,9 +150,10 @@ class SweepDump(PipelineTask):
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     state = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed (see fingerprints)")
+    ignore = luigi.Parameter(default="", description="the report's initial ignore modes (IgnoreModes.spec())")
 
     def fingerprint(self) -> str:
-        return sweep_dump_fingerprint(self.state, self.dump, self.context)
+        return sweep_dump_fingerprint(self.state, self.dump, self.context, self.ignore)
 
     def report_path(self) -> Path:
         return Path(self.out_dir) / f"{self.name}.html"
@@ -169,7 +173,7 @@ class SweepDump(PipelineTask):
         self.set_status_message(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
 
     def _build(self) -> dict:
-        render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context)
+        render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context, ignore=self.ignore)
         ran: list = []
         before = render.output().written_state()
         try:
@@ -199,7 +203,7 @@ class SweepDump(PipelineTask):
     def _work(ran: list, written: dict | None, before: list | None) -> dict:
         """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
         return {
-            "reused": written is not None and written["state"] == before,
+            "reused": written is not None and before is not None and written["state"] == before,
             "rediffed": sum(isinstance(task, DiffPair) for task in ran),
             "pairs": written["pairs"] if written else None,
             "bytes": written["bytes"] if written else None,
@@ -251,8 +255,17 @@ class Sweep(PipelineTask):
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     ignore = RegexListParameter(
         default=(),
+        description="ignore modes (ssa,memref,whitespace): differences they absorb are not divergences and the "
+        "reports open with them on; a value that is not mode names is read as a regex, as before",
+    )
+    ignore_regex = RegexListParameter(
+        default=(),
         description="regex, or a JSON list of regexes; differences only in their matches do not count as divergence",
     )
+
+    def ignoring(self) -> tuple:
+        """(IgnoreModes, regexes) from --ignore and --ignore-regex."""
+        return split_ignore_options(self.ignore, self.ignore_regex)
 
     def out(self) -> Path:
         return Path(self.out_dir).absolute()
@@ -281,6 +294,7 @@ class Sweep(PipelineTask):
                     name=f.name,
                     context=self.context,
                     state=dump_state(f.dump),
+                    ignore=report_ignore_spec(*self.ignoring()),
                 )
                 for f in self.found()
                 if f.utf8
@@ -290,7 +304,8 @@ class Sweep(PipelineTask):
     def fingerprint(self) -> str:
         dumps = [task.fingerprint() for task in self.requires()]
         dumps += [f"not-utf8:{f.name}" for f in self.found() if not f.utf8]
-        return sweep_fingerprint(dumps, self.baseline, list(self.ignore), self.context, INDEX_FILES)
+        ignore = [*self.ignore, "--ignore-regex", *self.ignore_regex]
+        return sweep_fingerprint(dumps, self.baseline, ignore, self.context, INDEX_FILES)
 
     def output(self):
         return SweepTarget(self.out() / "sweep.json", self.fingerprint())
@@ -314,12 +329,15 @@ class Sweep(PipelineTask):
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
         self.set_progress_percentage(50)
         baseline = self._baseline_data
+        modes, regexes = self.ignoring()
         options = {
             "root": str(Path(self.root).absolute()),
             "out_dir": str(self.out()),
             "baseline": str(Path(self.baseline).resolve()) if self.baseline else None,
             "context": self.context,
             "ignore": list(self.ignore),
+            "ignore_modes": modes.names,
+            "ignore_regex": regexes,
         }
         baseline_store = text_store(Path(self.baseline).resolve().parent) if baseline else None
         sweep = build_sweep(
@@ -328,8 +346,9 @@ class Sweep(PipelineTask):
             baseline,
             text_store(self.out()),
             baseline_store,
-            compile_ignores(self.ignore),
+            compile_ignores(regexes),
             inputs=self.fingerprint(),
+            modes=modes,
         )
         write_sweep(self.out(), sweep)
         prune_texts(text_store(self.out()), referenced_texts(sweep))
@@ -345,7 +364,7 @@ class Sweep(PipelineTask):
             raise IRTraceError(f"sweep root is not a directory: {root}")
         if self.out().exists() and not self.out().is_dir():
             raise IRTraceError(f"--out-dir is not a directory: {self.out()}")
-        compile_ignores(self.ignore)
+        compile_ignores(self.ignoring()[1])
         if not self.baseline:
             return None
         if _same_file(Path(self.baseline), self.out() / "sweep.json"):

@@ -52,6 +52,15 @@ class ReportTarget(luigi.Target):
         # A report sent to a stream (`-o /dev/stdout`) records no state: it is never current.
         return record is not None and record.get("state") is not None and file_state(self.path) == record["state"]
 
+    def published(self) -> dict | None:
+        """The record of the last write at this path, whatever its fingerprint, while the file still
+        has the state then written: the report a run just wrote even when the dump changed since,
+        so that the fingerprint of the dump as it is now no longer matches."""
+        record = shared_cache().get(report_key(self.path))
+        if not isinstance(record, dict) or record.get("state") is None:
+            return None
+        return record if file_state(self.path) == record["state"] else None
+
     def written_state(self) -> list | None:
         """The state of the file last written at this path (any fingerprint): unchanged by a run that
         found the report current, so comparing it before and after tells whether a run rewrote it."""

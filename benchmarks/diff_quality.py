@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Diff quality on the real samples: issue 10's four metrics, each able to fail.
+
+    python benchmarks/diff_quality.py                      # every dump in ../shared/samples/real*
+    python benchmarks/diff_quality.py --baseline adf7b49   # also the diff.py of that commit
+    python benchmarks/diff_quality.py --json quality.json
+
+Every adjacent pair of distinct snapshots is diffed with ir_trace.diff; each hunk is judged
+with a reference similarity that the diff itself does not use: difflib's ratio over the two
+lines' tokens (indentation removed), order and repetition counted.
+
+1. better_partner: a pair (i, j) for which an unpaired line of the same hunk could replace one
+   side without crossing another pair, is near-identical to the other side (its token edit
+   distance, indentation aside, at most 10 % of the two lines' tokens) and at most half as far
+   from it as the current partner: a near-identical line left out for a clearly worse one
+   (qwen3 pass 29: 2 token edits left unpaired, 4 paired). Between comparable partners a
+   textual measure cannot tell a line's counterpart: FlattenCallExpr turns `c = f(g(x))` into
+   `t = g(x)` and `c = f(t)`, and `t = g(x)` shares more text with the old line.
+2. similar_unpaired: an unpaired deleted and an unpaired inserted line of one hunk, at least
+   90 % similar, that could be paired without crossing any pair.
+3. emphasis_ratio: characters emphasised in all pairs / characters a minimal token diff of
+   the same pairs changes (exact longest common subsequence of tokens).
+4. in_word_edges: emphasis ranges starting or ending between two word characters (inside an
+   identifier or number): at token granularity marking the whole word costs the same, so any
+   such edge is a misplaced slide (`pl.Mem[Ref(...), pl.Mem].Vec`).
+
+Targets: 0, 0, <= 1.05, 0. Exit status 1 when one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+from difflib import SequenceMatcher
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from ir_trace.diff import diff_snapshots, split_lines  # noqa: E402
+from ir_trace.intraline import tokens  # noqa: E402
+from ir_trace.matching import match_sequences  # noqa: E402
+
+SAMPLES = REPO.parent / "shared" / "samples"
+SIMILAR_UNPAIRED = 0.9
+NEAR_IDENTICAL = 0.1  # token edits / tokens
+WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def reference_similarity(x: str, y: str, cache: dict) -> float:
+    key = (x, y)
+    if key not in cache:
+        tx, ty = tokens(x.lstrip(" \t")), tokens(y.lstrip(" \t"))
+        matcher = SequenceMatcher(None, tx, ty, autojunk=False)
+        cache[key] = matcher.ratio() if matcher.real_quick_ratio() > 0.5 and matcher.quick_ratio() > 0.5 else 0.0
+    return cache[key]
+
+
+def token_edits(x: str, y: str, cache: dict) -> tuple[int, int]:
+    """(token insertions + deletions of a shortest edit script, tokens) between two lines,
+    indentation aside."""
+    key = ("edits", x, y)
+    if key not in cache:
+        tx, ty = tokens(x.lstrip(" \t")), tokens(y.lstrip(" \t"))
+        cache[key] = (len(tx) + len(ty) - 2 * len(match_sequences(tx, ty, len(tx) + len(ty))), len(tx) + len(ty))
+    return cache[key]
+
+
+def clearly_closer(x: str, y: str, current: tuple[int, int], cache: dict) -> bool:
+    if reference_similarity(x, y, cache) < 1 - 2 * NEAR_IDENTICAL:  # cheap filter: cannot be near-identical
+        return False
+    edits, size = token_edits(x, y, cache)
+    return edits <= NEAR_IDENTICAL * size and 2 * edits <= current[0]
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def minimal_changed_units(x: str, y: str) -> int:
+    """UTF-16 units of the tokens a longest common token subsequence leaves unmatched."""
+    tx, ty = tokens(x), tokens(y)
+    matched = match_sequences(tx, ty, len(tx) + len(ty))  # a budget that never runs out: exact
+    kept_x, kept_y = {i for i, _ in matched}, {j for _, j in matched}
+    return sum(utf16_len(t) for k, t in enumerate(tx) if k not in kept_x) + sum(
+        utf16_len(t) for k, t in enumerate(ty) if k not in kept_y
+    )
+
+
+def in_word_edges(line: str, ranges) -> int:
+    """Range edges between two word characters."""
+    units = line.encode("utf-16-le")
+    at = lambda k: units[2 * k : 2 * k + 2].decode("utf-16-le", "replace")  # noqa: E731
+    count = 0
+    for s, e in ranges:
+        for edge in (s, e):
+            if 0 < edge < len(units) // 2 and at(edge - 1) in WORD and at(edge) in WORD:
+                count += 1
+    return count
+
+
+def judge_hunk(a: list[str], b: list[str], hunk, cache: dict) -> dict:
+    pairs = [(p.a, p.b) for p in hunk.pairs]
+    paired_a, paired_b = {i for i, _ in pairs}, {j for _, j in pairs}
+    free_a = [i for i in range(hunk.a0, hunk.a1) if i not in paired_a]
+    free_b = [j for j in range(hunk.b0, hunk.b1) if j not in paired_b]
+    found = {"better_partner": 0, "similar_unpaired": 0, "examples": []}
+    bounds = [(hunk.a0 - 1, hunk.b0 - 1), *pairs, (hunk.a1, hunk.b1)]
+    for k, (i, j) in enumerate(pairs, 1):
+        (pi, pj), (ni, nj) = bounds[k - 1], bounds[k + 1]
+        current = token_edits(a[i], b[j], cache)
+        better_b = [x for x in free_b if pj < x < nj and clearly_closer(a[i], b[x], current, cache)]
+        better_a = [x for x in free_a if pi < x < ni and clearly_closer(a[x], b[j], current, cache)]
+        if better_b or better_a:
+            found["better_partner"] += 1
+            found["examples"].append(("better_partner", i, j, better_a[:1], better_b[:1]))
+    for k in range(len(bounds) - 1):
+        (pi, pj), (ni, nj) = bounds[k], bounds[k + 1]
+        gap_a = [i for i in free_a if pi < i < ni]
+        gap_b = [j for j in free_b if pj < j < nj]
+        for i in gap_a:
+            if any(reference_similarity(a[i], b[j], cache) >= SIMILAR_UNPAIRED for j in gap_b):
+                found["similar_unpaired"] += 1
+                found["examples"].append(("similar_unpaired", i, None, [], []))
+    return found
+
+
+def judge_pair(a: list[str], b: list[str], pair) -> tuple[int, int, int]:
+    """(emphasised units, minimal units, edges inside words) of one paired line."""
+    x, y = a[pair.a], b[pair.b]
+    shown = sum(e - s for s, e in pair.a_ranges) + sum(e - s for s, e in pair.b_ranges)
+    return shown, minimal_changed_units(x, y), in_word_edges(x, pair.a_ranges) + in_word_edges(y, pair.b_ranges)
+
+
+def judge_dump(dump: Path, diff) -> dict:
+    files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    totals = {"pairs_of_snapshots": 0, "hunks": 0, "paired_lines": 0, "better_partner": 0, "similar_unpaired": 0}
+    totals.update(shown=0, minimal=0, in_word_edges=0, examples=[])
+    cache: dict = {}
+    for k, (before, after) in enumerate(zip(texts, texts[1:]), 1):
+        if before == after:
+            continue
+        (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
+        totals["pairs_of_snapshots"] += 1
+        for hunk in diff(a, b, a_eol, b_eol):
+            totals["hunks"] += 1
+            found = judge_hunk(a, b, hunk, cache)
+            totals["better_partner"] += found["better_partner"]
+            totals["similar_unpaired"] += found["similar_unpaired"]
+            totals["examples"] += [(files[k].name, *example) for example in found["examples"]][:3]
+            for pair in hunk.pairs:
+                shown, minimal, edges = judge_pair(a, b, pair)
+                totals["paired_lines"] += 1
+                totals["shown"] += shown
+                totals["minimal"] += minimal
+                totals["in_word_edges"] += edges
+    return totals
+
+
+def load_baseline(rev: str):
+    """diff_snapshots from ir_trace/diff.py as it was at `rev` (other modules: today's)."""
+    source = subprocess.run(
+        ["git", "show", f"{rev}:ir_trace/diff.py"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "baseline_diff.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("baseline_diff", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_diff"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return lambda a, b, a_eol, b_eol: module.diff_snapshots(a, b, a_eol, b_eol)
+
+
+def verdicts(t: dict) -> dict:
+    ratio = t["shown"] / t["minimal"] if t["minimal"] else 1.0
+    return {
+        "better_partner": (t["better_partner"], t["better_partner"] == 0),
+        "similar_unpaired": (t["similar_unpaired"], t["similar_unpaired"] == 0),
+        "emphasis_ratio": (round(ratio, 3), ratio <= 1.05),
+        "in_word_edges": (t["in_word_edges"], t["in_word_edges"] == 0),
+    }
+
+
+def report(name: str, per_dump: dict[str, dict]) -> bool:
+    print(f"\n{name}")
+    columns = "pairs | hunks | paired lines | better partner | similar unpaired | emphasis ratio | in-word edges"
+    print(f"| dump | {columns} |")
+    print("|---|---|---|---|---|---|---|---|")
+    total = {key: 0 for key in ("pairs_of_snapshots", "hunks", "paired_lines", "better_partner")}
+    total.update(similar_unpaired=0, shown=0, minimal=0, in_word_edges=0)
+    for dump, t in per_dump.items():
+        v = verdicts(t)
+        print(
+            f"| {dump} | {t['pairs_of_snapshots']} | {t['hunks']} | {t['paired_lines']} | {v['better_partner'][0]} | "
+            f"{v['similar_unpaired'][0]} | {v['emphasis_ratio'][0]} | {v['in_word_edges'][0]} |"
+        )
+        for key in total:
+            total[key] += t[key]
+    v = verdicts(total)
+    print(
+        f"| **all** | {total['pairs_of_snapshots']} | {total['hunks']} | {total['paired_lines']} | "
+        f"{v['better_partner'][0]} | {v['similar_unpaired'][0]} | {v['emphasis_ratio'][0]} | {v['in_word_edges'][0]} |"
+    )
+    targets = {"better_partner": "0", "similar_unpaired": "0", "emphasis_ratio": "<= 1.05", "in_word_edges": "0"}
+    for key, (value, ok) in v.items():
+        print(f"{key}: {value} (target {targets[key]}) {'PASS' if ok else 'FAIL'}")
+    return all(ok for _, ok in v.values())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=Path, default=SAMPLES, help="directory holding real*/<dump>/passes_dump")
+    parser.add_argument("--baseline", metavar="REV", help="also judge ir_trace/diff.py as of this git commit")
+    parser.add_argument("--examples", action="store_true", help="print a few failing cases per dump")
+    parser.add_argument("--json", type=Path, help="write every figure as JSON")
+    args = parser.parse_args()
+    dumps = sorted(args.samples.glob("real/*/passes_dump"))
+    if not dumps:
+        print(f"no real samples under {args.samples}", file=sys.stderr)
+        return 2
+    runs = {"current": lambda a, b, a_eol, b_eol: diff_snapshots(a, b, a_eol, b_eol)}
+    if args.baseline:
+        runs[f"baseline {args.baseline}"] = load_baseline(args.baseline)
+    results, passed = {}, True
+    for name, diff in runs.items():
+        results[name] = {dump.parent.name: judge_dump(dump, diff) for dump in dumps}
+        ok = report(name, results[name])
+        passed = passed and (ok or name != "current")
+        if args.examples:
+            for dump, t in results[name].items():
+                for example in t["examples"][:5]:
+                    print("  ", dump, example)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+/* pypto-ir-trace: ignore modes as line normalisers, the twin of ir_trace/normalize.py.
+ * A mode maps a printed line to a key; lines with equal keys count as unchanged. The rules
+ * (which SSA suffixes, which memory annotations, which regex subset) are documented there;
+ * tests hold the two files to each other on every real sample. Every scan is linear.
+ * Pure functions on strings: no DOM. Inlined before viewer.js in the same script element. */
+const IRTraceNormalize = (() => {
+  'use strict';
+
+  const MODES = ['ssa', 'memref', 'whitespace'];   // built-in; 'regex' comes with its pattern
+  const LABELS = { ssa: 'SSA versions', memref: 'memory annotations', whitespace: 'whitespace', regex: 'regex' };
+  const MEMREF = 'pl.MemRef(';
+  const isLower = (c) => c >= 97 && c <= 122;
+  const isDigit = (c) => c >= 48 && c <= 57;
+  const isLowerDigit = (c) => isLower(c) || isDigit(c);
+  const isNameChar = (c) => isLowerDigit(c) || (c >= 65 && c <= 90) || c === 95;
+
+  /* ---------- SSA version suffixes: `__<kind>_v<N>` ---------- */
+
+  function stripSsaVersions(line) {
+    if (line.indexOf('__') < 0) return line;
+    let out = '', kept = 0, at = line.indexOf('__');
+    while (at >= 0) {
+      const end = ssaSuffixEnd(line, at);
+      if (end > at && at > 0 && isNameChar(line.charCodeAt(at - 1))) {
+        out += line.slice(kept, at);
+        kept = at = end;
+      } else {
+        at += 1;
+      }
+      at = line.indexOf('__', at);
+    }
+    return out + line.slice(kept);
+  }
+
+  /** End of `__word(_word)*_vN` at `at` (vN ends the name or is followed by "_"), else `at`.
+   *  A scan stops at the next "__" or non-name character: the scans of one line do not overlap. */
+  function ssaSuffixEnd(line, at) {
+    const n = line.length;
+    let i = at + 2, words = 0;
+    while (i < n && isLower(line.charCodeAt(i))) {
+      let j = i + 1, digitsOnly = true;
+      while (j < n && isLowerDigit(line.charCodeAt(j))) {
+        digitsOnly = digitsOnly && isDigit(line.charCodeAt(j));
+        j++;
+      }
+      const endsName = j === n || !isNameChar(line.charCodeAt(j)) || line.charCodeAt(j) === 95;
+      if (words && line.charCodeAt(i) === 118 && j > i + 1 && digitsOnly && endsName) return j;
+      if (j < n && line.charCodeAt(j) === 95) { i = j + 1; words++; } else break;
+    }
+    return at;
+  }
+
+  /** [start, end) of the first SSA suffix in `text`, or null (for building a Find across versions). */
+  function firstSsaSuffix(text) {
+    for (let at = text.indexOf('__'); at >= 0; at = text.indexOf('__', at + 1)) {
+      const end = ssaSuffixEnd(text, at);
+      if (end > at && at > 0 && isNameChar(text.charCodeAt(at - 1))) return [at, end];
+    }
+    return null;
+  }
+
+  /* ---------- memory annotations: `pl.MemRef(...)` arguments ---------- */
+
+  function stripMemrefs(line) {
+    if (line.indexOf(MEMREF) < 0) return line;
+    let out = '', kept = 0, at = line.indexOf(MEMREF);
+    while (at >= 0) {
+      const before = at > 0 ? line.charCodeAt(at - 1) : 32;
+      if (isNameChar(before) || before === 46) { at = line.indexOf(MEMREF, at + 1); continue; }
+      const close = closingParen(line, at + MEMREF.length);
+      if (close < 0) break;   // unbalanced: leave the rest as printed rather than hide text
+      let start = at, end = close + 1;
+      if (start - 2 >= kept && line.startsWith(', ', start - 2)) start -= 2;
+      else if (line.startsWith(', ', end)) end += 2;
+      out += line.slice(kept, start);
+      kept = end;
+      at = line.indexOf(MEMREF, end);
+    }
+    return out + line.slice(kept);
+  }
+
+  /** Index of the ")" closing a "(" just before i; string literals are skipped. -1 if none. */
+  function closingParen(line, i) {
+    let depth = 1, quote = '';
+    for (const n = line.length; i < n; i++) {
+      const c = line[i];
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '(') depth++;
+      else if (c === ')' && --depth === 0) return i;
+    }
+    return -1;
+  }
+
+  /* ---------- whitespace ---------- */
+
+  const SPACES = /\s+/gu;   // ECMAScript WhiteSpace + LineTerminator: normalize.JS_SPACES
+  const stripWhitespace = (line) => line.replace(SPACES, '');
+
+  /* ---------- custom regex: a subset both engines read the same way ---------- */
+
+  const ESCAPABLE = new Set('^$\\.*+?()[]{}|/');
+  const CLASS_ESCAPES = new Set('dDwWstnrfv');
+  const ESCAPES = new Set([...CLASS_ESCAPES, 'S', 'b', 'B']);
+  const QUANTIFIER = /\{(\d+)(,(\d*))?\}/y;
+
+  /** null when `pattern` is in the subset (see normalize.py's CustomRegex), else why not. */
+  function checkRegex(pattern) {
+    if (!pattern) return 'the regex is empty';
+    try {
+      subsetCheck(pattern);
+      new RegExp(pattern, 'u');
+    } catch (error) {
+      return error.message;
+    }
+    return null;
+  }
+
+  /** One left-to-right pass, as normalize.py's _Translator, throwing on anything outside the subset. */
+  function subsetCheck(p) {
+    let i = 0, atom = null;          // atom: null, or { nested } for the last repeatable item
+    const groups = [false];          // per open group: holds a quantifier
+    const fail = (why) => { throw new Error(`${why} at position ${i + 1} of '${p}'`); };
+    const escape = (inClass) => {
+      if (i + 1 >= p.length) fail("a trailing '\\'");
+      const c = p[i + 1];
+      const ok = ESCAPABLE.has(c) || (inClass && c === '-') || (inClass ? CLASS_ESCAPES.has(c) : ESCAPES.has(c));
+      if (!ok) fail(`escape '\\${c}' is not in the supported subset`);
+      i += 2;
+      return c;
+    };
+    while (i < p.length) {
+      const c = p[i];
+      if (c === '\\') {
+        const e = escape(false);
+        atom = e === 'b' || e === 'B' ? null : { nested: false };
+      } else if (c === '[') {
+        const start = i;
+        i += 1;
+        if (p[i] === '^') i++;
+        let items = 0;
+        while (i < p.length && p[i] !== ']') {
+          if (p[i] === '\\') escape(true);
+          else if (p[i] === '[') fail("'[' inside a class must be escaped");
+          else i++;
+          items++;
+        }
+        if (i >= p.length) { i = start; fail("unclosed '['"); }
+        if (!items) fail('an empty class');
+        i++;
+        atom = { nested: false };
+      } else if (c === '(') {
+        if (p.startsWith('(?:', i)) i += 3;
+        else if (p.startsWith('(?', i)) fail('lookaround, named groups and inline flags are not supported');
+        else i++;
+        groups.push(false);
+        atom = null;
+      } else if (c === ')') {
+        if (groups.length === 1) fail("unbalanced ')'");
+        const held = groups.pop();
+        groups[groups.length - 1] = groups[groups.length - 1] || held;
+        i++;
+        atom = { nested: held };
+      } else if (c === '|' || c === '^' || c === '$') {
+        i++;
+        atom = null;
+      } else if (c === '*' || c === '+' || c === '?' || c === '{') {
+        if (!atom) fail('nothing to repeat');
+        if (c === '{') {
+          QUANTIFIER.lastIndex = i;
+          const m = QUANTIFIER.exec(p);
+          if (!m) fail("unescaped '{' (write '\\{' for the character)");
+          if (m[3] && Number(m[3]) < Number(m[1])) fail('numbers out of order in {n,m}');
+          i += m[0].length;
+        } else i++;
+        if (p[i] === '?') i++;
+        if (atom.nested) fail('a quantifier on a group that holds a quantifier (it can take exponential time)');
+        if ('*+?{'.includes(p[i] || '\u0000')) fail('nothing to repeat');
+        groups[groups.length - 1] = true;
+        atom = null;
+      } else if (c === ']' || c === '}') {
+        fail(`unescaped '${c}'`);
+      } else {
+        i++;
+        atom = { nested: false };
+      }
+    }
+    if (groups.length > 1) fail("unclosed '('");
+  }
+
+  /* ---------- modes together ---------- */
+
+  /** { modes: ['ssa', ...], regex: string|null } from loose input; unknown names are dropped. */
+  function cleanModes(modes, regex) {
+    const set = new Set(modes || []);
+    return { modes: MODES.filter((m) => set.has(m)), regex: regex && !checkRegex(regex) ? regex : null };
+  }
+
+  const isOn = (spec) => !!spec && (spec.modes.length > 0 || !!spec.regex);
+
+  function names(spec) {
+    return [...spec.modes, ...(spec.regex ? ['regex'] : [])];
+  }
+
+  /** "SSA versions and memory annotations" */
+  function describe(spec) {
+    const words = names(spec).map((m) => LABELS[m]);
+    return words.length < 3 ? words.join(' and ') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  }
+
+  /** line -> key under `spec`; same order as normalize.py (regex first, whitespace last). */
+  function normaliser(spec) {
+    const steps = [];
+    if (spec.regex) {
+      const re = new RegExp(spec.regex, 'gu');
+      steps.push((line) => line.replace(re, ''));
+    }
+    if (spec.modes.includes('memref')) steps.push(stripMemrefs);
+    if (spec.modes.includes('ssa')) steps.push(stripSsaVersions);
+    if (spec.modes.includes('whitespace')) steps.push(stripWhitespace);
+    return (line) => {
+      for (const step of steps) line = step(line);
+      return line;
+    };
+  }
+
+  return {
+    MODES, LABELS, stripSsaVersions, firstSsaSuffix, stripMemrefs, stripWhitespace, checkRegex, cleanModes, isOn, names, describe,
+    normaliser,
+  };
+})();

@@ -1,0 +1,446 @@
+# ruff: noqa: F811  (tests take the imported model_page fixture as a parameter)
+"""Browser tests of the viewer's controls (issue 11, items 5, 7, 8, 10, 11), in real headless Chromium
+with its default settings: function focus that sticks, a dense page at 1280x800, settings that persist,
+run against run across dump levels, and links naming what a report lacks.
+
+Controls are found by their visible names. The real PyPTO samples (../shared/samples) drive the
+tests that need real IR; they skip with one line without them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browser_support import (
+    PAINTED,
+    SAMPLES,
+    build_report,
+    function_select,
+    open_report,
+    pane,
+    pass_button,
+    program,
+    write_dump,
+)
+from conftest import generate_dump, run_cli
+from playwright.sync_api import expect
+from test_viewer_model import PAYLOAD, evaluate, model_page  # noqa: F401  (model_page: a fixture used by name)
+
+REAL = SAMPLES / "real"
+K_PROJ = "_jit_qwen3_decode.k_proj"
+
+
+def real_dump(name: str, root: str = "real") -> Path:
+    return SAMPLES / root / name / "passes_dump"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def qwen_report(tmp_path_factory, cache) -> Path:
+    dump = real_dump("qwen3_decode_explicit")
+    if not dump.is_dir():
+        pytest.skip(f"the real sample dumps are not here: {dump}")
+    return build_report(dump, tmp_path_factory.mktemp("qwen") / "qwen.html", "--cache-dir", str(cache), "-q")
+
+
+@pytest.fixture(scope="module")
+def logs_report(tmp_path_factory, cache) -> Path:
+    dump = real_dump("paged_attention_concise", "real_with_logs")
+    if not dump.is_dir():
+        pytest.skip(f"the real sample dumps are not here: {dump}")
+    return build_report(dump, tmp_path_factory.mktemp("logs") / "logs.html", "--cache-dir", str(cache), "-q")
+
+
+def focus_page(page) -> None:
+    """Click an empty spot so that keys reach the page, not a field."""
+    page.locator("#report-sub").click()
+
+
+def press_until(page, key: str, index: int) -> None:
+    focus_page(page)
+    for _ in range(60):
+        if pass_button(page, index).get_attribute("aria-current") == "true":
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"pass {index} never reached with {key}")
+
+
+def shown_stats(page) -> str:
+    return page.locator("#pass-title .stats").inner_text()
+
+
+# ---------- item 5: function focus ----------
+
+
+@pytest.mark.samples
+def test_function_focus_survives_creation_and_absence(page, qwen_report):
+    log = open_report(page, qwen_report, "#pass=11")
+    select = function_select(page)
+    page.get_by_label("Filter functions").fill("k_proj")
+    page.get_by_label("Filter functions").press("Enter")
+    expect(select).to_have_value(K_PROJ)
+    # The header's +/- is the function's own, the same figure as its history mark in the sidebar.
+    mark = pass_button(page, 11).locator(".fn-mark").inner_text()
+    assert mark.startswith("k_proj +"), mark
+    assert shown_stats(page) == mark.removeprefix("k_proj ")
+    assert shown_stats(page) != pass_button(page, 11).locator(".stats").inner_text()
+    press_until(page, "j", 12)
+    expect(select).to_have_value(K_PROJ)
+
+    press_until(page, "k", 9)  # OutlineIncoreScopes creates it: After side only
+    expect(select).to_have_value(K_PROJ)
+    expect(select.locator("option:checked")).to_have_text("k_proj (created)")
+    expect(page.locator("#pass-title")).to_contain_text("created")
+    expect(pane(page, "Before").locator(".row:not(.fill)")).to_have_count(0)
+    expect(pane(page, "After")).to_contain_text("def k_proj")
+
+    press_until(page, "k", 8)  # no snapshot has it: the whole file, and a note that says why
+    expect(select).to_have_value("")
+    expect(page.locator("#fn-note")).to_contain_text("k_proj is not in this pass")
+    assert "fn=_jit_qwen3_decode.k_proj" in page.url  # the selection is kept ...
+
+    press_until(page, "j", 9)  # ... and comes back with the function
+    expect(select).to_have_value(K_PROJ)
+    expect(page.locator("#fn-note")).to_be_hidden()
+    press_until(page, "j", 12)
+    expect(select).to_have_value(K_PROJ)
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_forget_ends_a_kept_selection(page, qwen_report):
+    log = open_report(page, qwen_report, f"#pass=8&fn={K_PROJ}")
+    expect(page.locator("#fn-note")).to_contain_text("k_proj is not in this pass")
+    page.locator("#fn-note").get_by_role("button", name="Forget it").click()
+    expect(page.locator("#fn-note")).to_be_hidden()
+    assert "fn=" not in page.url
+    press_until(page, "j", 9)
+    expect(function_select(page)).to_have_value("")
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_find_counts_follow_the_selected_function(page, qwen_report):
+    log = open_report(page, qwen_report, f"#pass=12&fn={K_PROJ}")
+    page.get_by_role("button", name="Expand all").click()
+    find = page.get_by_label("Find", exact=True)
+    find.fill("pl.tile.")
+    status = page.locator("#find-status")
+    expect(status).to_contain_text("(in k_proj)")
+    before, after = (int(n) for n in re.search(r"(\d+) in Before \u00b7 (\d+) in After", status.inner_text()).groups())
+    # Every row of the function is on screen (Expand all), so the highlighted hits are its matches.
+    assert pane(page, "After").locator("mark.hit").count() == after
+    assert pane(page, "Before").locator("mark.hit").count() == before
+    function_select(page).select_option("")
+    expect(status).not_to_contain_text("(in k_proj)")
+    total_after = int(re.search(r"(\d+) in After", status.inner_text()).group(1))
+    assert total_after > after
+    log.assert_clean()
+
+
+def test_function_filter_narrows_the_select_as_you_type(page, tmp_path):
+    dump = generate_dump(tmp_path / "gen" / "passes_dump", "--functions", "40", "--lines", "8", "--passes", "4")
+    report = build_report(dump, tmp_path / "gen.html", "--no-cache", "-q")
+    log = open_report(page, report)
+    select = function_select(page)
+    every = select.locator("option").count()
+    assert every > 40
+    box = page.get_by_label("Filter functions")
+    box.fill("7")
+    narrowed = select.locator("option").all_inner_texts()
+    assert narrowed[0] == "Whole file" and 1 < len(narrowed) < every
+    assert all("7" in label for label in narrowed[1:])
+    box.press("Enter")
+    expect(select).to_have_value(re.compile(r"7"))
+    assert "7" in select.input_value()
+    expect(page.locator("#pass-title .fn-scope")).to_contain_text("in ")
+    box.press("Escape")
+    expect(select.locator("option")).to_have_count(every)
+    log.assert_clean()
+
+
+# ---------- item 7: density ----------
+
+
+def code_rows_in_view(page) -> int:
+    """Whole code rows of the After pane inside its visible box."""
+    return page.evaluate(
+        """() => { const s = document.getElementById('scroll-after'), box = s.getBoundingClientRect();
+                   const bottom = box.top + s.clientHeight + 0.5;
+                   return [...s.querySelectorAll('.row')].filter((r) => { const b = r.getBoundingClientRect();
+                     return b.height > 0 && b.top >= box.top - 0.5 && b.bottom <= bottom; }).length; }"""
+    )
+
+
+def changed_pass_with_warnings(page) -> int:
+    """The changed pass with the most warnings (the panel at its fullest, no 'changed nothing' note)."""
+    return page.evaluate(
+        """() => { const p = window.__irTrace.payload.passes; let best = -1, most = -1;
+                   for (let k = 1; k < p.length; k++) { const n = (p[k].log || '').split('warning:').length - 1;
+                     if (p[k].changed && n > most) { most = n; best = k; } } return best; }"""
+    )
+
+
+@pytest.mark.samples
+def test_thirty_code_rows_at_1280x800_with_every_panel(browser, logs_report):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        log = open_report(page, logs_report)
+        k = changed_pass_with_warnings(page)
+        pass_button(page, k).click()
+        for region in ("#level-banner", "#toolbar", "#overview", "#warnings"):
+            expect(page.locator(region)).to_be_visible()
+        expect(page.get_by_role("button", name="Side by side")).to_have_attribute("aria-pressed", "true")
+        page.get_by_role("button", name="Expand all").click()  # rows all the way down
+        assert code_rows_in_view(page) >= 30
+        log.assert_clean()
+    finally:
+        context.close()
+
+
+@pytest.mark.samples
+def test_warnings_panel_says_more_follow(page, logs_report):
+    log = open_report(page, logs_report)
+    pass_button(page, changed_pass_with_warnings(page)).click()
+    items = page.get_by_role("region", name="Pass warnings").locator(".warn-item")
+    assert items.count() >= 4
+    more = page.locator("#warn-more")
+    expect(more).to_be_visible()
+    expect(more).to_have_text(re.compile(r"^\d+ more"))
+    page.locator("#warn-list").evaluate("(list) => list.scrollTo(0, list.scrollHeight)")
+    expect(more).to_be_hidden()
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_concise_notice_is_dismissed_for_good_and_comes_back_on_request(page, logs_report):
+    log = open_report(page, logs_report)
+    notice = page.locator("#level-banner")
+    expect(notice).to_be_visible()
+    page.get_by_role("button", name="Dismiss the CONCISE notice").click()
+    expect(notice).to_be_hidden()
+    page.reload()
+    page.wait_for_function(PAINTED)
+    expect(notice).to_be_hidden()
+    tag = page.get_by_role("button", name="CONCISE")
+    expect(tag).to_be_visible()
+    tag.click()
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("PassDumpLevel.EXPLICIT")
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_sidebar_rows_never_wrap_and_name_passes_in_full_on_hover(page, logs_report):
+    log = open_report(page, logs_report)
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.pass-btn')].map((b) => {
+             const box = b.getBoundingClientRect(), name = b.querySelector('.name');
+             const parts = [...b.querySelectorAll('.idx, .name, .stats, .badge')].map((n) => n.getBoundingClientRect());
+             return { height: box.height, title: b.title, name: name.textContent,
+                      inside: parts.every((p) => p.left >= box.left - 0.5 && p.right <= box.right + 0.5),
+                      oneLine: parts.every((p) => Math.abs(p.top + p.bottom - parts[0].top - parts[0].bottom) < 8) };
+           })"""
+    )
+    assert len(rows) == 49
+    assert all(r["oneLine"] and r["inside"] for r in rows), [
+        r["name"] for r in rows if not (r["oneLine"] and r["inside"])
+    ]
+    assert max(r["height"] for r in rows) < 30
+    assert all(r["name"] in r["title"] for r in rows)
+    log.assert_clean()
+
+
+def sidebar_width(page) -> float:
+    return page.locator(".sidebar").bounding_box()["width"]
+
+
+def test_sidebar_resizes_by_dragging_and_remembers(page, demo_dump, tmp_path):
+    report = build_report(demo_dump, tmp_path / "demo.html", "--no-cache", "-q")
+    log = open_report(page, report)
+    start = sidebar_width(page)
+    handle = page.get_by_role("separator", name="Resize the sidebar")
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 200
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y, steps=6)
+    page.mouse.move(x + 120, y, steps=6)
+    page.mouse.up()
+    assert sidebar_width(page) == pytest.approx(start + 120, abs=3)
+    page.reload()
+    page.wait_for_function(PAINTED)
+    assert sidebar_width(page) == pytest.approx(start + 120, abs=3)
+    log.assert_clean()
+
+
+# ---------- item 8: settings persist ----------
+
+
+def test_settings_persist_and_the_fragment_wins(page, demo_dump, tmp_path):
+    report = build_report(demo_dump, tmp_path / "demo.html", "--no-cache", "-q")
+    log = open_report(page, report)
+    theme = page.evaluate("document.documentElement.dataset.theme")
+    page.get_by_role("button", name="Theme").click()
+    page.get_by_role("button", name="Wrap lines").click()
+    page.get_by_role("button", name="Stacked").click()
+    page.get_by_role("button", name="Expand all").click()
+    log.assert_clean()
+
+    page.goto("about:blank")
+    open_report(page, report)  # no fragment: the stored settings
+    assert page.evaluate("document.documentElement.dataset.theme") != theme
+    expect(page.get_by_role("button", name="Wrap lines")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Stacked")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Expand all")).to_have_attribute("aria-pressed", "true")
+    folds = pane(page, "After").get_by_role("button", name=re.compile(r"unchanged line"))
+    expect(folds).to_have_count(0)
+    focus_page(page)
+    page.keyboard.press("j")  # Expand all stays on from pass to pass
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    expect(folds).to_have_count(0)
+    page.get_by_role("button", name="Collapse all").click()
+    expect(page.get_by_role("button", name="Expand all")).to_have_attribute("aria-pressed", "false")
+
+    page.goto("about:blank")
+    open_report(page, report, "#pass=3&layout=side")  # the link's layout beats the stored one ...
+    expect(page.get_by_role("button", name="Side by side")).to_have_attribute("aria-pressed", "true")
+    page.goto("about:blank")
+    open_report(page, report)  # ... without replacing it
+    expect(page.get_by_role("button", name="Stacked")).to_have_attribute("aria-pressed", "true")
+    expect(folds).not_to_have_count(0)
+
+
+# ---------- item 10: run against run ----------
+
+
+@pytest.fixture(scope="module")
+def levels_report(tmp_path_factory, cache) -> Path:
+    a, b = real_dump("split_k_concise"), real_dump("split_k_explicit")
+    if not (a.is_dir() and b.is_dir()):
+        pytest.skip(f"the real sample dumps are not here: {a}")
+    out = tmp_path_factory.mktemp("levels") / "levels.html"
+    return build_report(a, out, "--against", str(b), "--cache-dir", str(cache), "-q")
+
+
+@pytest.mark.samples
+def test_runs_at_different_levels_say_so(page, levels_report):
+    log = open_report(page, levels_report)
+    notice = page.locator("#levels-banner")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("run A is CONCISE, run B is EXPLICIT")
+    expect(page.locator("#report-sub")).to_contain_text("49 passes compared")
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_differs_badges_leave_pass_names_whole(page, levels_report):
+    log = open_report(page, levels_report)
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.pass-btn')].filter((b) => b.querySelector('.badge.differs'))
+             .filter((b) => { const n = b.querySelector('.name'); return n.scrollWidth > n.clientWidth + 0.5; })
+             .map((b) => b.querySelector('.name').textContent)"""
+    )
+    assert page.locator(".pass-btn .badge.differs").count() > 10
+    assert cut == []
+    log.assert_clean()
+
+
+def test_the_frontend_is_not_counted_as_a_pass(page, tmp_path):
+    """Two runs whose frontends differ, and one of three passes: one pass differs, not two."""
+    base = program({"kernel": ["return a"]})
+    other = base.replace("return a", "return pl.add(a, a)")
+    a = write_dump(tmp_path / "a", [("frontend", base), ("P1", base), ("P2", base), ("P3", other)])
+    b = write_dump(tmp_path / "b", [("frontend", other), ("P1", base), ("P2", base), ("P3", base)])
+    result = run_cli(a, "--against", b, "-o", tmp_path / "cmp.html", "--no-cache")
+    assert result.returncode == 0, result.stderr
+    assert "3 passes compared (1 differ," in result.stderr
+    log = open_report(page, tmp_path / "cmp.html")
+    expect(page.locator("#report-sub")).to_have_text(
+        re.compile(r"^3 passes compared \u00b7 1 differ .*the frontends differ$")
+    )
+    log.assert_clean()
+
+
+# ---------- item 11: links naming what the report lacks; --context ----------
+
+
+def test_link_to_a_missing_pass_or_function_says_so_and_is_corrected(page, demo_dump, tmp_path):
+    report = build_report(demo_dump, tmp_path / "demo.html", "--no-cache", "-q")
+    log = open_report(page, report, "#pass=999&layout=side")
+    note = page.get_by_role("status").filter(has_text="999")
+    expect(note).to_be_visible()
+    expect(pass_button(page, 1)).to_have_attribute("aria-current", "true")  # the first pass that changed
+    expect(page).to_have_url(re.compile(r"#pass=1&layout=side$"))
+
+    page.evaluate("location.hash = '#pass=3&fn=Nope'")
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    expect(page.get_by_role("status").filter(has_text="Nope")).to_be_visible()
+    expect(function_select(page)).to_have_value("")
+    expect(page).to_have_url(re.compile(r"#pass=3&layout=side$"))
+
+    page.evaluate("location.hash = '#pass=42'")  # while reading: stay on the pass, fix the link
+    expect(page.get_by_role("status").filter(has_text="pass 42")).to_be_visible()
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    expect(page).to_have_url(re.compile(r"#pass=3&layout=side$"))
+    page.get_by_role("button", name="Dismiss the link notice").click()
+    expect(page.get_by_role("status").filter(has_text="pass 42")).to_be_hidden()
+    log.assert_clean()
+
+
+@pytest.mark.parametrize("value", ["2147483648", "4294967297", "100000000000000000000"])
+def test_a_huge_context_keeps_every_line(page, tmp_path, value):
+    """Past 2^31 a 32-bit `| 0` read these as 0 or 1; any value is exact (here: larger than the file)."""
+    lines = [f"x{i} = {i}" for i in range(40)]
+    changed = [*lines[:20], "x20 = -20", *lines[21:]]
+    dump = write_dump(tmp_path / "ctx", [("frontend", "\n".join(lines) + "\n"), ("Edit", "\n".join(changed) + "\n")])
+    report = build_report(dump, tmp_path / "ctx.html", "--context", value, "--no-cache", "-q")
+    log = open_report(page, report)
+    after = pane(page, "After")
+    expect(after.locator(".row")).to_have_count(40)
+    expect(after.get_by_role("button", name=re.compile("unchanged line"))).to_have_count(0)
+    assert page.evaluate("window.__irTrace.model.context") == int(value)
+    log.assert_clean()
+
+
+# ---------- the model behind them (no page DOM) ----------
+
+
+def test_model_counts_a_function_and_knows_which_exist(model_page):
+    script = """
+      const m = M.createModel(arg, null), spec = m.specOf(1);
+      const { choices } = m.functionChoices(spec), pick = (key) => choices.find((c) => c.key === key);
+      return { f: m.functionCounts(spec, pick('f')), h: m.functionCounts(spec, pick('h')),
+               g: m.functionExists('g'), nope: m.functionExists('Nope') };
+    """
+    r = evaluate(model_page, script, PAYLOAD)
+    assert r["f"] == {"inserted": 1, "deleted": 1}  # one line edited inside f
+    assert r["h"] == {"inserted": 2, "deleted": 0}  # created: all of it
+    assert (r["g"], r["nope"]) == (True, False)
+
+
+def test_finder_scoped_to_a_function_counts_only_its_lines(model_page):
+    script = """
+      const m = M.createModel(arg, null), f = M.createFinder(m);
+      f.set('return', false, false);
+      f.setScope('g');
+      const g = { counts: f.counts(2), label: f.change(2).label, at: f.countAt({ run: 0, pos: 1 }) };
+      f.setScope('');
+      return { g, whole: f.counts(2) };
+    """
+    r = evaluate(model_page, script, PAYLOAD)
+    assert r["g"]["counts"] == [1, 0] and r["g"]["label"] == "removed (1)"  # pass 2 deletes g
+    assert r["g"]["at"] == 1
+    assert r["whole"] == [3, 2]
+
+
+@pytest.mark.parametrize(("given", "expected"), [(3, 3), (2**31, 2**31), (2**32 + 1, 2**32 + 1), (-4, 0)])
+def test_model_context_is_exact_past_32_bits(model_page, given, expected):
+    assert evaluate(model_page, "return M.createModel(arg, null).context;", {**PAYLOAD, "context": given}) == expected
