@@ -242,7 +242,7 @@ const IRTracePainter = (() => {
           const cols = changedColumns(items[i], side);
           if (!cols.length) continue;
           const [c0, c1] = cols[0], { cw, codeLeft } = metrics;
-          const width = leader.scroller.clientWidth - codeLeft;
+          const width = leader.geo.width - codeLeft;
           if ((c1 + 2) * cw <= width) return 0;
           return Math.max(0, Math.round(c0 * cw - Math.max(4 * cw, width / 4)));
         }
@@ -378,8 +378,15 @@ const IRTracePainter = (() => {
       if (mode.wrap) show(view, { keepScroll: true }); else { measure(); render(false); }
     }
     let resizeQueued = false;
-    const observer = new ResizeObserver(() => {
-      if (resizeQueued) return;
+    const seenSizes = new Map();   // scroller -> "width x height" last reported; the first report is the baseline
+    const observer = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const { target, contentRect } of entries) {
+        const size = `${contentRect.width}x${contentRect.height}`;
+        if (seenSizes.has(target) && seenSizes.get(target) !== size) changed = true;
+        seenSizes.set(target, size);
+      }
+      if (!changed || resizeQueued) return;
       resizeQueued = true;
       requestAnimationFrame(() => { resizeQueued = false; resize(); });
     });

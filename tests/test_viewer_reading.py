@@ -93,15 +93,22 @@ def wait_scrolled(page, which: str, condition: str, agree: bool = True) -> dict:
 
 
 def press_and_settle(page, which: str, key: str, agree: bool = True) -> dict:
-    """Press `key` and wait for the pane's `scrollend` event: the smooth scroll has finished."""
-    page.evaluate(
-        """(id) => { window.__settled = false;
-             const settle = () => { window.__settled = true; };
-             document.getElementById(id).addEventListener('scrollend', settle, { once: true }); }""",
-        f"scroll-{which}",
-    )
+    """Press `key`, then wait until the pane has moved and held still for ten frames: its smooth
+    scroll has finished. (A `scrollend` left over from an earlier programmatic scroll could end
+    the wait too soon; stillness after a move cannot.)"""
+    start = positions(page)[which]["top"]
     page.keyboard.press(key)
-    page.wait_for_function("() => window.__settled")
+    page.wait_for_function(
+        """([id, start]) => {
+             const top = document.getElementById(id).scrollTop;
+             if (window.__settle === undefined || window.__settle.top !== top) window.__settle = { top, frames: 0 };
+             else window.__settle.frames++;
+             return top !== start && window.__settle.frames >= 10;
+           }""",
+        arg=[f"scroll-{which}", start],
+        polling="raf",
+    )
+    page.evaluate("() => { window.__settle = undefined; }")
     return wait_scrolled(page, which, "true", agree)[which]
 
 
@@ -359,3 +366,24 @@ def test_unified_layout_interleaves_removed_and_added_rows_and_round_trips(long_
     page.get_by_role("button", name="Side by side").click()
     expect(page.get_by_role("region", name="Before snapshot")).to_be_visible()
     expect(page.get_by_role("region", name="After snapshot")).to_be_visible()
+
+
+def test_wrapped_lines_rewrap_when_the_window_narrows(long_page):
+    page = long_page
+    page.get_by_role("button", name="Wrap lines").click()
+    tallest = "() => Math.max(...[...document.querySelectorAll('#scroll-after .row')].map((r) => r.offsetHeight))"
+    wide = page.evaluate(tallest)
+    page.set_viewport_size({"width": 900, "height": 720})
+    page.wait_for_function(f"() => ({tallest})() > {wide}")  # narrower panes: more continuation lines
+    overflow = page.evaluate(
+        """() => ['before', 'after'].map((id) => {
+             const s = document.getElementById('scroll-' + id);
+             return s.scrollWidth - s.clientWidth;
+           })"""
+    )
+    assert max(overflow) <= 0  # nothing sticks out sideways, fold bars included
+    geometry = page.evaluate(
+        """() => ['before', 'after'].map((id) => [...document.querySelectorAll('#scroll-' + id + ' .row')]
+                 .map((r) => [r.offsetTop, r.offsetHeight]))"""
+    )
+    assert geometry[0] == geometry[1]
