@@ -17,11 +17,13 @@ REPORT_SCRIPTS = (
     "linediff.js",
     "normalize.js",
     "viewer_model.js",
+    "viewer_find.js",
     "viewer_layout.js",
     "viewer_rows.js",
     "viewer_paint.js",
     "viewer_sidebar.js",
     "viewer_panels.js",
+    "viewer_ignore.js",
     "viewer.js",
 )
 TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")

@@ -1,15 +1,16 @@
-/* pypto-ir-trace viewer, part 7 of 7: the controls.
- * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js), the display
- * layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the sidebar
- * (viewer_sidebar.js) and the panels (viewer_panels.js) to the page: selecting a pass, the Find
- * box, layout and wrap, the URL fragment, the keys. All seven files and linediff.js are inlined,
- * in order, into one script element. */
+/* pypto-ir-trace viewer, part 9 of 9: the controls.
+ * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js, viewer_find.js),
+ * the display layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the
+ * sidebar (viewer_sidebar.js), the panels (viewer_panels.js) and the ignore modes and followed value
+ * (viewer_ignore.js) to the page: selecting a pass, the Find box, layout and wrap, the URL fragment,
+ * the keys. All nine files, linediff.js and normalize.js are inlined, in order, into one script
+ * element. */
 (() => {
   'use strict';
 
-  const { FOLD, foldRows, createModel, createFinder } = IRTraceModel;
+  const { FOLD, foldRows, createModel } = IRTraceModel;
+  const { createFinder } = IRTraceFind;
   const { labelHunks } = IRTraceLayout;
-  const NORM = IRTraceNormalize;
   const { setTheme, openHelp, closeHelp, settings } = IRTracePanels;
   const $ = (id) => document.getElementById(id);
 
@@ -58,7 +59,6 @@
       runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
       ignore: null,             // ignore modes { modes, regex } while any is on
     };
-    let follow = null;          // the followed value: { name, key } (key: the name under the ignore modes)
     let view = null;            // { spec, choice, rows, display, before, after, warnMarks, flash }
 
     const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), {
@@ -68,6 +68,14 @@
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
+    // Ignore modes and the followed value (viewer_ignore.js). The view goes as a getter: buildView
+    // replaces it.
+    const {
+      ignoreKeyOf, ignoreFromParams, writeIgnoreControls, setIgnore, refreshEntries, showIgnoreNote, startIgnoring,
+      followRanges, nameAt, setFollow, showFollowStatus, followToFind, wireIgnoreControls, isFollowing,
+    } = IRTraceIgnore.create({
+      model, state, sidebar, painter, trace, afterPaint, view: () => view, buildView, updateHash, showFindStatus, runFind,
+    });
 
     /* ---------- selecting a pass ---------- */
 
@@ -176,189 +184,6 @@
       state.expanded.clear();
       buildView();
       updateHash();
-    }
-
-    /* ---------- ignore modes ---------- */
-
-    const IGNORE_STORE = 'pypto-ir-trace.ignore';
-    let ignoreGeneration = 0;
-    const ignoreKeyOf = (spec) => (spec ? `${spec.modes.join(',')}|${spec.regex || ''}` : '');
-
-    /** The modes the checkboxes and the regex field ask for (an invalid regex is left out, with why). */
-    function readIgnoreControls() {
-      const modes = NORM.MODES.filter((m) => $(`ignore-${m}`).checked);
-      const text = $('ignore-regex-text').value, wanted = $('ignore-regex').checked && text !== '';
-      const error = wanted ? NORM.checkRegex(text) : null;
-      $('ignore-regex-text').setAttribute('aria-invalid', String(Boolean(error)));
-      $('ignore-status').textContent = error ? `Regex not used: ${error}` : '';
-      $('ignore-status').className = error ? 'ignore-status error' : 'ignore-status';
-      const spec = { modes, regex: wanted && !error ? text : null };
-      return NORM.isOn(spec) ? spec : null;
-    }
-
-    function writeIgnoreControls(spec) {
-      for (const m of NORM.MODES) $(`ignore-${m}`).checked = Boolean(spec && spec.modes.includes(m));
-      $('ignore-regex').checked = Boolean(spec && spec.regex);
-      if (spec && spec.regex) $('ignore-regex-text').value = spec.regex;
-    }
-
-    function storedIgnore() {
-      try {
-        const data = JSON.parse(localStorage.getItem(IGNORE_STORE) || 'null');
-        return data ? NORM.cleanModes(data.modes, data.regex) : null;
-      } catch (err) {
-        return null;   // storage disabled (some file:// set-ups) or damaged: start with none
-      }
-    }
-
-    function storeIgnore(spec) {
-      try {
-        localStorage.setItem(IGNORE_STORE, JSON.stringify(spec || { modes: [], regex: null }));
-      } catch (err) { /* storage disabled: the fragment still records the modes */ }
-    }
-
-    /** The modes a fragment names (ignore=ssa,memref&ignore-regex=...), undefined when it names none. */
-    function ignoreFromParams(params) {
-      if (!params.has('ignore') && !params.has('ignore-regex')) return undefined;
-      const spec = NORM.cleanModes((params.get('ignore') || '').split(','), params.get('ignore-regex'));
-      return NORM.isOn(spec) ? spec : null;
-    }
-
-    /** Apply new modes: the current pass is redrawn at once, the other entries follow in slices. */
-    function setIgnore(spec, { store = true } = {}) {
-      if (against || ignoreKeyOf(spec) === ignoreKeyOf(state.ignore)) return;
-      const started = performance.now();
-      state.ignore = spec;
-      model.setIgnore(spec);
-      if (follow) follow.key = followKey(follow.name);
-      if (store) storeIgnore(spec);
-      if (state.sel >= firstEntry) {
-        model.refreshEntry(state.sel);
-        sidebar.updateEntry(state.sel);
-        state.expanded.clear();   // folds move with the modes; Expand all stays as the user set it
-        buildView('either');
-        updateHash();
-        trace.ignoresSync.push(performance.now() - started);   // the redraw's own work, before painting
-        // The other entries are recounted once the current pass is on screen, never before.
-        afterPaint((t) => { trace.ignores.push(t - started); refreshEntries(started); });
-        return;
-      }
-      refreshEntries(started);
-    }
-
-    /** Recount every entry under the modes in ~12 ms slices, so typing and scrolling stay smooth;
-     *  then the overview, marks, filters and summary follow. A newer setIgnore abandons this one. */
-    function refreshEntries(started) {
-      const generation = ++ignoreGeneration;
-      $('pass-nav').dataset.ignoring = 'pending';
-      let k = firstEntry;
-      const slice = () => {
-        if (generation !== ignoreGeneration) return;
-        const until = performance.now() + 12;
-        for (; k <= lastEntry && performance.now() < until; k++) {
-          model.refreshEntry(k);
-          sidebar.updateEntry(k);
-        }
-        if (k <= lastEntry) { setTimeout(slice, 0); return; }
-        sidebar.refreshSummary();
-        sidebar.paintOverview();
-        sidebar.paintMarks();
-        sidebar.applyFilters();
-        showFindStatus();
-        $('pass-nav').dataset.ignoring = 'done';
-        trace.ignoresSettled.push(performance.now() - started);
-      };
-      slice();
-    }
-
-    /** Above the panes: what the modes did to this pass. */
-    function showIgnoreNote() {
-      const note = $('ignore-note'), ignore = model.ignoring();
-      const e = entries[state.sel], exact = !against && model.exactOf(state.sel);
-      if (!ignore || !exact || !exact.changed || model.fromOf(state.sel, state.from) !== state.sel - 1) { note.hidden = true; return; }
-      const words = NORM.describe(ignore);
-      note.textContent = e.changed
-        ? `Ignoring ${words}: +${e.inserted} \u2212${e.deleted} lines (as printed +${exact.inserted} \u2212${exact.deleted}).`
-        : `No-op when ignoring ${words}: every line it changed is equal after ignoring (as printed +${exact.inserted} \u2212${exact.deleted}).`;
-      note.hidden = false;
-    }
-
-    function onIgnoreControl() {
-      setIgnore(readIgnoreControls());
-    }
-
-    /* ---------- follow a value ---------- */
-
-    const NAME = /(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*/g;
-    const isNameChar = (c) => /[A-Za-z0-9_]/.test(c);
-    const followKey = (name) => (state.ignore && state.ignore.modes.includes('ssa') ? NORM.stripSsaVersions(name) : name);
-
-    /** Occurrences of the followed value in one line (names equal under the SSA mode count too). */
-    function followRanges(text) {
-      if (!follow) return null;
-      const out = [];
-      NAME.lastIndex = 0;
-      let m;
-      while ((m = NAME.exec(text)) !== null) if (followKey(m[0]) === follow.key) out.push([m.index, m.index + m[0].length]);
-      return out;
-    }
-
-    /** Character offset of a click inside a code cell, counted over the cell's text. */
-    function clickOffset(cell, event) {
-      const range = document.caretRangeFromPoint ? document.caretRangeFromPoint(event.clientX, event.clientY) : null;
-      if (!range || !cell.contains(range.startContainer)) return -1;
-      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-      let offset = 0;
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (node === range.startContainer) return offset + range.startOffset;
-        offset += node.data.length;
-      }
-      return -1;
-    }
-
-    /** The name under a click in a pane, or '' (a drag that selected text is not a click). */
-    function nameAt(event) {
-      const cell = event.target.closest('.code');
-      const selection = window.getSelection();
-      if (!cell || (selection && !selection.isCollapsed)) return '';
-      const text = cell.textContent, at = clickOffset(cell, event);
-      if (at < 0) return '';
-      let start = at, end = at;
-      while (start > 0 && isNameChar(text[start - 1])) start--;
-      while (end < text.length && isNameChar(text[end])) end++;
-      const name = text.slice(start, end);
-      return /^[A-Za-z_]/.test(name) ? name : '';
-    }
-
-    function setFollow(name) {
-      follow = name ? { name, key: followKey(name) } : null;
-      $('follow-bar').hidden = !follow;
-      showFollowStatus();
-      painter.render(true);
-    }
-
-    function showFollowStatus() {
-      if (!follow || !view) return;
-      const count = (lines) => lines.reduce((n, line) => n + followRanges(line).length, 0);
-      const across = state.ignore && state.ignore.modes.includes('ssa') ? ' (any SSA version)' : '';
-      $('follow-status').textContent = `Following ${follow.name}${across}: ${count(view.before)} in Before \u00b7 ${count(view.after)} in After`;
-    }
-
-    /** The followed value as a Find: a whole-name regex, across SSA versions when they are ignored. */
-    function followToFind() {
-      if (!follow) return;
-      const esc = (t) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      let source = esc(follow.name);
-      if (state.ignore && state.ignore.modes.includes('ssa')) {
-        const SUFFIX = '(?:__[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)*_v\\d+)?';
-        const at = NORM.firstSsaSuffix(follow.name);
-        source = at ? esc(follow.name.slice(0, at[0])) + SUFFIX + esc(follow.name.slice(at[1])) : source + SUFFIX;
-      }
-      $('find-text').value = `(?<![A-Za-z0-9_])${source}(?![A-Za-z0-9_])`;
-      $('find-regex').checked = true;
-      $('find-case').checked = true;
-      setFollow('');
-      runFind();
     }
 
     /* ---------- find box ---------- */
@@ -565,8 +390,8 @@
         case '?': event.preventDefault(); openHelp(); break;
         case '/': event.preventDefault(); $('filter-text').focus(); break;
         case 'f': event.preventDefault(); $('find-text').focus(); break;
-        case 'v': if (follow) { event.preventDefault(); followToFind(); } break;
-        case 'Escape': if (follow) { event.preventDefault(); setFollow(''); } break;
+        case 'v': if (isFollowing()) { event.preventDefault(); followToFind(); } break;
+        case 'Escape': if (isFollowing()) { event.preventDefault(); setFollow(''); } break;
         default:
       }
     }
@@ -625,17 +450,7 @@
           refreshDisplay(true);
         });
       }
-      for (const m of [...NORM.MODES, 'regex']) $(`ignore-${m}`).addEventListener('change', onIgnoreControl);
-      let ignoreTimer = 0;
-      $('ignore-regex-text').addEventListener('input', () => {
-        clearTimeout(ignoreTimer);
-        ignoreTimer = setTimeout(() => {
-          if ($('ignore-regex-text').value && !$('ignore-regex').checked) $('ignore-regex').checked = true;
-          onIgnoreControl();
-        }, 250);
-      });
-      $('follow-find').addEventListener('click', followToFind);
-      $('follow-stop').addEventListener('click', () => setFollow(''));
+      wireIgnoreControls();
       panels.wireCopy('copy-before', 'copied-before', () => view.spec.before);
       panels.wireCopy('copy-after', 'copied-after', () => view.spec.after);
       window.addEventListener('hashchange', applyHash);
@@ -660,18 +475,6 @@
       $('pass-empty').hidden = false;
       $('pass-empty').textContent = 'No pass snapshot exists.';
       $('report-sub').textContent = '0 passes';
-    }
-
-    /** Initial modes: the fragment's, else the report's own (--ignore), else the last ones used. */
-    function startIgnoring() {
-      if (against) return;
-      const fromHash = ignoreFromParams(new URLSearchParams(location.hash.slice(1)));
-      const fromReport = payload.ignore ? NORM.cleanModes(payload.ignore.modes, payload.ignore.regex) : null;
-      const spec = fromHash !== undefined ? fromHash : fromReport || storedIgnore();
-      if (!spec || !NORM.isOn(spec)) return;
-      writeIgnoreControls(spec);
-      state.ignore = spec;
-      model.setIgnore(spec);
     }
 
     /** The first entry that changed (a pass-by-pass report with none opens pass 1). */

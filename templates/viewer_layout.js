@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 2 of 7: pure display-row layout (IRTraceLayout).
+/* pypto-ir-trace viewer, part 3 of 9: pure display-row layout (IRTraceLayout).
  * What the painter draws, computed without the DOM: the Unified layout's rows, the change
  * blocks that `]` / `[` walk, the hunk headers folded runs carry, and where a long line wraps.
  * Rows are the model's ({ kind, a, b, ar?, br? }, folds { kind: FOLD, start, end }). */

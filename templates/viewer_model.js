@@ -1,8 +1,9 @@
-/* pypto-ir-trace viewer, part 1 of 7: the model (IRTraceModel).
+/* pypto-ir-trace viewer, part 1 of 9: the model (IRTraceModel).
  * Everything the page shows, computed from the payload (schema 1, see ir_trace/payload.py; the
  * run-against-run form is ir_trace/compare.py) with no DOM: snapshots rebuilt lazily by replaying
  * hunks, the sidebar's entries, which two snapshots a view compares, aligned and folded rows,
- * per-function change, and Find's match counts. The viewer's state is passed in, never read.
+ * per-function change (Find's match counts are viewer_find.js's). The viewer's state is passed
+ * in, never read.
  * Inlined after linediff.js (IRTraceDiff) and before the other viewer files in one script element. */
 const IRTraceModel = (() => {
   'use strict';
@@ -509,137 +510,9 @@ const IRTraceModel = (() => {
     };
   }
 
-  /* ---------- find: match counts per snapshot ---------- */
-
-  /** Find over every snapshot of a model: `set` a query, then ranges, counts and per-entry change. */
-  function createFinder(model) {
-    const { runs, entries, against } = model;
-    const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
-    let memo = new Map(), series = [], scoped = [];
-
-    /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
-    function set(text, regex, matchCase) {
-      Object.assign(find, { text, regex, matchCase, re: null, error: '' });
-      memo = new Map();
-      series = [];
-      scoped = [];
-      if (!text) return;
-      const source = regex ? text : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      try {
-        find.re = new RegExp(source, matchCase ? 'gu' : 'giu');
-      } catch (err) {
-        find.error = `Not a valid regular expression: ${err.message}`;
-      }
-    }
-
-    /** [start, end] of every non-empty match in a line. */
-    function ranges(line) {
-      const re = find.re, out = [];
-      re.lastIndex = 0;
-      let m;
-      while ((m = re.exec(line)) !== null) {
-        if (m[0] === '') { re.lastIndex++; continue; }
-        out.push([m.index, m.index + m[0].length]);
-      }
-      return out;
-    }
-
-    function countLine(line) {
-      let c = memo.get(line);
-      if (c !== undefined) return c;
-      const re = find.re;
-      c = 0;
-      re.lastIndex = 0;
-      let m;
-      while ((m = re.exec(line)) !== null) {
-        if (m[0] === '') re.lastIndex++; else c++;
-      }
-      if (memo.size > 500000) memo.clear();
-      memo.set(line, c);
-      return c;
-    }
-
-    /** Matches in every snapshot of run r, over the delta-encoded data: the base snapshot's count,
-     *  then per pass minus the matches in deleted lines, plus those in inserted lines. */
-    function seriesOf(r) {
-      if (series[r]) return series[r];
-      const run = runs[r], counts = new Array(run.last + 1);
-      let c = 0;
-      for (const line of run.passes[0].lines) c += countLine(line);
-      counts[0] = c;
-      for (let k = 1; k <= run.last; k++) {
-        const hunks = run.passes[k].hunks;
-        if (hunks && hunks.length) {
-          const prev = run.lines(k - 1);
-          for (const [a0, a1, , , bLines] of hunks) {
-            for (let i = a0; i < a1; i++) c -= countLine(prev[i]);
-            for (const line of bLines) c += countLine(line);
-          }
-        }
-        counts[k] = c;
-      }
-      return (series[r] = counts);
-    }
-
-    /** Restrict counting to one function ('' = the whole file): Find follows the Function select. */
-    function setScope(key) {
-      if (key === find.scope) return;
-      find.scope = key;
-      scoped = [];
-    }
-
-    /** Matches inside function `scope` in every snapshot of run r (0 where the snapshot lacks it,
-     *  null where it cannot be sliced). */
-    function scopedSeries(r) {
-      if (scoped[r]) return scoped[r];
-      const run = runs[r], counts = new Array(run.last + 1);
-      for (let k = 0; k <= run.last; k++) {
-        const list = run.fns(k).list;
-        if (!list) { counts[k] = null; continue; }
-        const f = list.find((item) => item[0] === find.scope);
-        let c = 0;
-        if (f) {
-          const lines = run.lines(k);
-          for (let i = f[1]; i < f[2]; i++) c += countLine(lines[i]);
-        }
-        counts[k] = c;
-      }
-      return (scoped[r] = counts);
-    }
-
-    const countsOf = (r) => (find.scope ? scopedSeries(r) : seriesOf(r));
-
-    /** Match counts on the two sides of an entry's own diff: [before, after]. */
-    function counts(k) {
-      if (!against) { const s = countsOf(0); return [s[k - 1], s[k]]; }
-      const m = entries[k].match;
-      return [m.a != null ? countsOf(0)[m.a] : null, m.b != null ? countsOf(1)[m.b] : null];
-    }
-
-    /** How the match count changes at entry k: { kind, label } or null. */
-    function change(k) {
-      if (!find.re) return null;
-      const [before, after] = counts(k);
-      if (before === null || after === null || before === after) return null;
-      if (against) {
-        if (!before) return { kind: 'in', label: `only in B (${after})` };
-        if (!after) return { kind: 'out', label: `only in A (${before})` };
-        return { kind: 'count', label: `A ${before} \u00b7 B ${after}` };
-      }
-      if (!before) return { kind: 'in', label: `introduced (${after})` };
-      if (!after) return { kind: 'out', label: `removed (${before})` };
-      return { kind: 'count', label: `count ${before} \u2192 ${after}` };
-    }
-
-    /** Matches in snapshot `ref` ({ run, pos }). */
-    const countAt = (ref) => countsOf(ref.run)[ref.pos];
-
-    return Object.assign(find, { set, setScope, ranges, series: seriesOf, counts, change, countAt });
-  }
-
   return {
     EQ, DEL, INS, CHG, FOLD,
     parseWarnings, applyHunks, countHunks, alignHunks, shortName, restrictRows, foldRows, functionAt,
-    makeRun, buildEntries, createModel, createFinder,
+    makeRun, buildEntries, createModel,
   };
 })();

@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 4 of 7: the panes (IRTracePainter).
+/* pypto-ir-trace viewer, part 5 of 9: the panes (IRTracePainter).
  * Paints a view's rows (viewer_rows.js) into the Before and After panes, or into one pane in the
  * Unified layout: pane geometry (width, wrapped heights known in advance), virtual scrolling (only
  * rows near the viewport are in the DOM), the panes kept in sync, walking the changes of a pass

@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 6 of 7: what surrounds the panes (IRTracePanels).
+/* pypto-ir-trace viewer, part 7 of 9: what surrounds the panes (IRTracePanels).
  * The pass header and its notes, the warnings panel, the Function / Compare with selects, the run
  * view buttons, Copy full source, banners, theme and the help overlay. Each paints from the model
  * and the viewer's state; actions go back through callbacks. */

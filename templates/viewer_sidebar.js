@@ -1,4 +1,4 @@
-/* pypto-ir-trace viewer, part 5 of 7: the pass list and the overview strip (IRTraceSidebar).
+/* pypto-ir-trace viewer, part 6 of 9: the pass list and the overview strip (IRTraceSidebar).
  * One sidebar button and one overview bar per entry; the filters that hide entries; the function
  * history and Find marks on each entry. Reads the viewer's state, changes only the selection
  * (through `select`). */

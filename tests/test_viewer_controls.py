@@ -428,7 +428,7 @@ def test_model_counts_a_function_and_knows_which_exist(model_page):
 
 def test_finder_scoped_to_a_function_counts_only_its_lines(model_page):
     script = """
-      const m = M.createModel(arg, null), f = M.createFinder(m);
+      const m = M.createModel(arg, null), f = IRTraceFind.createFinder(m);
       f.set('return', false, false);
       f.setScope('g');
       const g = { counts: f.counts(2), label: f.change(2).label, at: f.countAt({ run: 0, pos: 1 }) };

@@ -1,7 +1,7 @@
-"""Unit tests of the viewer's model (templates/viewer_model.js) in real Chromium, without the page.
+"""Unit tests of the viewer's model (templates/viewer_model.js, viewer_find.js) in real Chromium, without the page.
 
-Each test loads a blank page holding only the model script and calls `IRTraceModel` through
-`page.evaluate`: the model needs no report DOM, so none is given.
+Each test loads a blank page holding only the model scripts and calls `IRTraceModel` (and
+`IRTraceFind`) through `page.evaluate`: the model needs no report DOM, so none is given.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ import pytest
 from browser_support import REPO
 
 MODEL_JS = REPO / "templates" / "viewer_model.js"
+FIND_JS = REPO / "templates" / "viewer_find.js"
 
 
 @pytest.fixture
 def model_page(page):
-    page.set_content(f"<!DOCTYPE html><title>model</title><script>{MODEL_JS.read_text(encoding='utf-8')}</script>")
-    assert page.evaluate("() => typeof IRTraceModel") == "object"
+    scripts = "".join(f"<script>{path.read_text(encoding='utf-8')}</script>" for path in (MODEL_JS, FIND_JS))
+    page.set_content(f"<!DOCTYPE html><title>model</title>{scripts}")
+    assert page.evaluate("() => typeof IRTraceModel + typeof IRTraceFind") == "objectobject"
     return page
 
 
@@ -79,8 +81,9 @@ def evaluate(page, body: str, arg=None):
     return page.evaluate(f"(arg) => {{ const M = IRTraceModel; {body} }}", arg)
 
 
-def test_the_model_file_touches_no_dom():
-    source = MODEL_JS.read_text(encoding="utf-8")
+@pytest.mark.parametrize("path", [MODEL_JS, FIND_JS], ids=lambda p: p.name)
+def test_the_model_files_touch_no_dom(path):
+    source = path.read_text(encoding="utf-8")
     for name in ("document", "window", "getElementById", "addEventListener"):
         assert name not in source, name
 
@@ -179,7 +182,7 @@ def test_compare_with_uses_the_in_browser_diff_and_caches_it(model_page):
 
 def test_finder_counts_matches_per_snapshot_and_labels_changes(model_page):
     script = """
-      const m = M.createModel(arg, null), f = M.createFinder(m);
+      const m = M.createModel(arg, null), f = IRTraceFind.createFinder(m);
       f.set('return', false, false);
       const plain = { series: f.series(0), changes: [1, 2, 3].map((k) => f.change(k)) };
       f.set('def [gh]', true, true);
@@ -218,7 +221,16 @@ def test_every_viewer_file_is_inlined_in_order_in_one_hashed_script_and_fingerpr
     html = render_html(PAYLOAD)
     scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
     assert len(scripts) == 1
-    namespaces = ["const IRTraceDiff", "const IRTraceModel", "const IRTracePainter", "const IRTraceSidebar"]
+    namespaces = [
+        "const IRTraceDiff",
+        "const IRTraceNormalize",
+        "const IRTraceModel",
+        "const IRTraceFind",
+        "const IRTracePainter",
+        "const IRTraceSidebar",
+        "const IRTracePanels",
+        "const IRTraceIgnore",
+    ]
     positions = [scripts[0].index(name) for name in namespaces]
     assert positions == sorted(positions)
     script_source = re.search(r"script-src (&#39;|')(sha256-[^&']+)", content_security_policy(scripts[0])).group(2)
