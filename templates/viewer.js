@@ -235,7 +235,7 @@
       if (state.sel >= firstEntry) {
         model.refreshEntry(state.sel);
         sidebar.updateEntry(state.sel);
-        resetFolds();
+        state.expanded.clear();   // folds move with the modes; Expand all stays as the user set it
         buildView('either');
         updateHash();
         trace.ignoresSync.push(performance.now() - started);   // the redraw's own work, before painting
