@@ -742,7 +742,7 @@ def print_tables(results: dict[str, SizeResult], luigi: dict | None, out) -> Non
                 "per process (not counted above).",
                 file=out,
             )
-            tasks = ", ".join(f"{k} {v['calls']}× {v['seconds']:.2f} s" for k, v in luigi["tasks"].items())
+            tasks = ", ".join(f"{k} {v['steps']} steps {v['seconds']:.2f} s" for k, v in luigi["tasks"].items())
             print(f"Inside run() by task: {tasks}", file=out)
     for name, result in results.items():
         for note in result.notes:
