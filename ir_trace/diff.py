@@ -119,9 +119,18 @@ def _line_keys(lines: list[str], eol: bool, line_key: Callable[[str], str] | Non
     return lines
 
 
+_sliced: dict[tuple[str, ...], list[tuple[str, int, int]] | None] = {}
+
+
 def _functions(lines: list[str]) -> list[tuple[str, int, int]] | None:
-    found = slice_functions(lines).functions
-    return None if found is None else [(f.key, f.start, f.end) for f in found]
+    """Memoised for the last few texts: diffing adjacent snapshots slices each one twice."""
+    key = tuple(lines)
+    if key not in _sliced:
+        found = slice_functions(lines).functions
+        if len(_sliced) >= 4:
+            del _sliced[next(iter(_sliced))]
+        _sliced[key] = None if found is None else [(f.key, f.start, f.end) for f in found]
+    return _sliced[key]
 
 
 def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int, int, int]]:

@@ -83,9 +83,12 @@ def statement_boundaries(lines: list[str]) -> list[bool]:
     result = []
     for number, line in enumerate(lines, 1):
         result.append(depth == 0 and quote is None and not continued)
-        delta = _plain_bracket_delta(line) if quote is None else None
-        if delta is not None:
-            depth += delta
+        if quote is None:
+            effect = _line_effect(line)
+            if effect is None:
+                raise UnsafeToSlice(f"line {number}: unterminated string")
+            depth += effect[0]
+            quote = effect[1]
         else:
             depth, quote = _scan_line(line, depth, quote, number)
         if depth < 0:
@@ -99,14 +102,20 @@ def statement_boundaries(lines: list[str]) -> list[bool]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _plain_bracket_delta(line: str) -> int | None:
-    """Net brackets opened by a line without strings or comments (None when it has either).
+def _line_effect(line: str) -> tuple[int, str | None] | None:
+    """(net brackets opened, the string left open) by a line that starts outside any string;
+    None when a one-quote string in it does not close.
 
-    Memoised: printed IR repeats the same lines across snapshots and within one.
+    Memoised: printed IR repeats the same lines across snapshots and within one. The line's
+    depth only adds up, so where it starts does not change what it does.
     """
     if "'" in line or '"' in line or "#" in line:
-        return None
-    return line.count("(") + line.count("[") + line.count("{") - line.count(")") - line.count("]") - line.count("}")
+        try:
+            return _scan_line(line, 0, None, 0)
+        except UnsafeToSlice:
+            return None
+    opened = line.count("(") + line.count("[") + line.count("{")
+    return opened - line.count(")") - line.count("]") - line.count("}"), None
 
 
 def _scan_line(line: str, depth: int, quote: str | None, number: int) -> tuple[int, str | None]:
@@ -136,8 +145,10 @@ def _closing_quote(line: str, quote: str, pos: int) -> int:
         found = line.find(quote, pos)
         if found < 0:
             return -1
-        backslashes = len(line[:found]) - len(line[:found].rstrip("\\"))
-        if backslashes % 2 == 0:
+        before = found  # backslashes back from the quote; line[pos - 1], a quote, ends them, so
+        while before > pos and line[before - 1] == "\\":  # each character is read once per line
+            before -= 1
+        if (found - before) % 2 == 0:
             return found
         pos = found + 1
 
