@@ -201,13 +201,33 @@ def _pair_chunk(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     scale = 3 * min(n, m) + 1  # preferences add at most 3 per pair: they only break ties
     best = [[0] * (m + 1)]
     weights: dict[tuple[int, int], int] = {}
+    # _similarity inlined, each profile's fields read once: the loop runs n * m times
+    bodies_b = [pb[0] for pb in prof_b]
+    words_b = [pb[1] for pb in prof_b]
+    sizes_b = [len(pb[1]) for pb in prof_b]
+    counts_b = [pb[2] for pb in prof_b]
     for i, pa in enumerate(prof_a):
         above, row = best[i], [0]
-        for j, pb in enumerate(prof_b):
+        body_a, words_a, count_a = pa[0], pa[1], pa[2]
+        size_a = len(words_a)
+        for j in range(m):
             score = above[j + 1] if above[j + 1] > row[j] else row[j]
-            similarity = _similarity(pa, pb)
+            if body_a == bodies_b[j]:
+                similarity = 2000
+            else:
+                size_b = sizes_b[j]
+                total = size_a + size_b
+                if size_a and size_b and 4 * (size_a if size_a < size_b else size_b) >= total:
+                    similarity = 4000 * len(words_a & words_b[j]) // total
+                else:
+                    similarity = 0
+                if similarity < SIMILAR:
+                    if count_a != counts_b[j]:  # a rename keeps the number of words
+                        similarity = 0
+                    else:
+                        similarity = SIMILAR if _dice(_subwords(pa), _subwords(prof_b[j])) >= RENAMED else 0
             if similarity:
-                w = weights[i, j] = similarity * scale + _preference(a[a0 + i], b[b0 + j], pa, pb)
+                w = weights[i, j] = similarity * scale + _preference(a[a0 + i], b[b0 + j], pa, prof_b[j])
                 if above[j] + w > score:
                     score = above[j] + w
             row.append(score)

@@ -84,17 +84,18 @@ def _myers(a, b, a0: int, a1: int, b0: int, b1: int, max_edits: int) -> list[tup
     v = [0] * (2 * limit + 3)
     trace = []
     found = -1
+    sa, sb = a[a0:a1], b[b0:b1]  # indexed from 0: no offsets in the innermost loop
     for d in range(limit + 1):
-        for k in range(-d, d + 1, 2):
-            if k == -d or (k != d and v[off + k - 1] < v[off + k + 1]):
-                x = v[off + k + 1]
+        for kk in range(off - d, off + d + 1, 2):  # kk = off + k
+            if kk == off - d or (kk != off + d and v[kk - 1] < v[kk + 1]):
+                x = v[kk + 1]
             else:
-                x = v[off + k - 1] + 1
-            y = x - k
-            while x < n and y < m and a[a0 + x] == b[b0 + y]:
+                x = v[kk - 1] + 1
+            y = x - kk + off
+            while x < n and y < m and sa[x] == sb[y]:
                 x += 1
                 y += 1
-            v[off + k] = x
+            v[kk] = x
             if x >= n and y >= m:
                 found = d
                 break
