@@ -257,14 +257,14 @@ _operations: dict[str, str | None] = {}
 
 
 def _profile(line: str) -> tuple:
-    """(line without indentation, its words each with its count, how many words, its subwords
+    """(line without indentation, its (word, count) pairs, how many words, its subwords
     or None until needed), memoised: a line deleted by one pass was usually inserted by the
     one before. Words come from bytes.translate + split, C speed."""
     found = _profiles.get(line)
     if found is None:
         body = line.lstrip(" \t")
         words = body.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
-        found = [body, frozenset([w + b"#%d" % n for w, n in Counter(words).items()]), len(words), None]
+        found = [body, frozenset(Counter(words).items()), len(words), None]
         if len(_profiles) >= 1 << 15:
             _profiles.clear()
         _profiles[line] = found
