@@ -324,10 +324,8 @@ def run_pipeline(
     `ignore` sets the report's initial ignore modes and adds counts under them to the summary.
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
-    import luigi
-    from luigi.execution_summary import LuigiStatusCode
-
     from ir_trace.cache import open_cache
+    from ir_trace.lean_luigi import luigi  # first: Luigi without its optional extras
     from ir_trace.tasks import RenderComparison, RenderReport
     from ir_trace.tasks.config import adopt_cache
 
@@ -351,7 +349,8 @@ def run_pipeline(
     target = task.output()
     # The dump may have changed since the run read it: its report is then still the one just written.
     record = target.record() or target.published()
-    if result.status not in (LuigiStatusCode.SUCCESS, LuigiStatusCode.SUCCESS_WITH_RETRY) or record is None:
+    status = luigi.execution_summary.LuigiStatusCode
+    if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
     return {
         **record["summary"],
