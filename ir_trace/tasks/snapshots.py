@@ -48,13 +48,19 @@ class LoadedSnapshot:
 
 _loaded: OrderedDict[str, LoadedSnapshot] = OrderedDict()
 _LOADED_LIMIT = 8  # snapshots kept per process: adjacent pairs and slices reuse each other's work
+_texts: OrderedDict[str, str] = OrderedDict()  # texts read by validation, for the work that follows
+_TEXTS_LIMIT = 1 << 25  # characters of them kept (the oldest go first), so no file is read twice
+_text_chars = 0
 
 
 def remember_text(sha256: str, text: str) -> None:
-    _loaded[sha256] = LoadedSnapshot(text)
-    _loaded.move_to_end(sha256)
-    while len(_loaded) > _LOADED_LIMIT:
-        _loaded.popitem(last=False)
+    global _text_chars
+    if sha256 not in _texts:
+        _texts[sha256] = text
+        _text_chars += len(text)
+    _texts.move_to_end(sha256)
+    while _text_chars > _TEXTS_LIMIT and len(_texts) > 1:
+        _text_chars -= len(_texts.popitem(last=False)[1])
 
 
 def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
@@ -63,10 +69,15 @@ def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
     A text already read in this process under that hash is the same text, so it is reused.
     """
     if sha256 not in _loaded:
-        text, actual = read_snapshot_text(Path(path))
-        if actual != sha256:
-            raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
-        remember_text(sha256, text)
+        text = _texts.get(sha256)
+        if text is None:
+            text, actual = read_snapshot_text(Path(path))
+            if actual != sha256:
+                raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
+            remember_text(sha256, text)
+        _loaded[sha256] = LoadedSnapshot(text)
+        while len(_loaded) > _LOADED_LIMIT:
+            _loaded.popitem(last=False)
     _loaded.move_to_end(sha256)
     return _loaded[sha256]
 
