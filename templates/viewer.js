@@ -515,7 +515,8 @@
       startIgnoring();
       if (!applyHash()) selectPass(firstChanged(), { initial: true });
       if (state.ignore) refreshEntries(performance.now());
-      afterPaint((t) => { trace.firstDiffPainted = t; });
+      // The same task widens the rendered rows: whoever reads firstDiffPainted sees them settled.
+      afterPaint((t) => { trace.firstDiffPainted = t; painter.settle(); });
     }
 
     // For tests and benchmarks: the payload, the in-browser diff and the model.
