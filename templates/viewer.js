@@ -34,6 +34,7 @@
   }
 
   function showLoadError(error) {
+    document.querySelector('.app').classList.remove('loading');
     const note = document.createElement('p');
     note.className = 'load-error';
     note.textContent = `This report could not be read: ${error}`;
@@ -503,6 +504,7 @@
     }
 
     function init() {
+      document.querySelector('.app').classList.remove('loading');
       applySettings();
       panels.showBanners();
       panels.adaptToMode();
