@@ -18,12 +18,23 @@
    *  (reports shrink about tenfold); the browser inflates it with its own DecompressionStream. */
   async function loadPayload() {
     const encoded = document.getElementById('ir-trace-data').textContent.trim();
-    const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+    const bytes = base64Bytes(encoded);
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
     return JSON.parse(await new Response(stream).text());
   }
 
+  /** Native decoding where the browser has it; else a plain loop. Uint8Array.from(atob(..), fn)
+   *  calls a function per byte: 15-20 ms of the open for a 130 KB payload, the loop under 1 ms. */
+  function base64Bytes(encoded) {
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(encoded);
+    const binary = atob(encoded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
   function showLoadError(error) {
+    document.querySelector('.app').classList.remove('loading');
     const note = document.createElement('p');
     note.className = 'load-error';
     note.textContent = `This report could not be read: ${error}`;
@@ -493,6 +504,7 @@
     }
 
     function init() {
+      document.querySelector('.app').classList.remove('loading');
       applySettings();
       panels.showBanners();
       panels.adaptToMode();
@@ -505,7 +517,8 @@
       startIgnoring();
       if (!applyHash()) selectPass(firstChanged(), { initial: true });
       if (state.ignore) refreshEntries(performance.now());
-      afterPaint((t) => { trace.firstDiffPainted = t; });
+      // The same task widens the rendered rows: whoever reads firstDiffPainted sees them settled.
+      afterPaint((t) => { trace.firstDiffPainted = t; painter.settle(); });
     }
 
     // For tests and benchmarks: the payload, the in-browser diff and the model.

@@ -11,6 +11,8 @@ const IRTracePainter = (() => {
   const { rowElement, rangesOf, sideOf, el } = IRTraceRows;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
+  const OPEN_OVERSCAN = 2;    // ... until the first paint: the opening frame styles and lays out
+                              // only the rows in sight (about a third); settle() widens it after
   const LEAD_ROWS = 3;        // a change is shown this many rows below the top of the pane
   const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
 
@@ -186,6 +188,15 @@ const IRTracePainter = (() => {
       if (i >= 0) scrollToRow(i);
     }
 
+    let overscan = OPEN_OVERSCAN;
+
+    /** After the first paint: render the full overscan, so scrolling finds its rows already built. */
+    function settle() {
+      if (overscan === OVERSCAN) return;
+      overscan = OVERSCAN;
+      render(true);
+    }
+
     /** Render the rows near the viewport, skipping the work while the rendered rows cover it. */
     function render(force) {
       if (!view) return;
@@ -194,7 +205,7 @@ const IRTracePainter = (() => {
       const height = Math.max(leader.geo.height, ROW_HEIGHT);
       const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
       if (force || top < rendered.first || bottom > rendered.last) {
-        const first = Math.max(0, top - OVERSCAN), last = Math.min(items.length, bottom + OVERSCAN);
+        const first = Math.max(0, top - overscan), last = Math.min(items.length, bottom + overscan);
         rendered = { first, last };
         const ctx = rowContext();
         for (const p of active) {
@@ -392,7 +403,7 @@ const IRTracePainter = (() => {
     });
     for (const p of Object.values(panes)) observer.observe(p.scroller);
 
-    return { panes, show, render, resize, rowTop, scrollToRow, scrollToAfterLine, stepChange, get cursor() { return cursor; } };
+    return { panes, show, render, settle, resize, rowTop, scrollToRow, scrollToAfterLine, stepChange, get cursor() { return cursor; } };
   }
 
   return { ROW_HEIGHT, createPainter };

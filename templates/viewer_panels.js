@@ -370,7 +370,7 @@ const IRTracePanels = (() => {
 
   function setSidebarWidth(px) {
     const width = Math.round(Math.max(SIDE_MIN, Math.min(px, window.innerWidth * 0.6)));
-    document.documentElement.style.setProperty('--side-w', `${width}px`);
+    document.querySelector('.app').style.setProperty('--side-w', `${width}px`);
     return width;
   }
 
