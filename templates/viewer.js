@@ -33,8 +33,14 @@
     return bytes;
   }
 
-  function showLoadError(error) {
+  /** The viewer runs: the page's "scripts have not run" notice goes. */
+  function started() {
+    document.getElementById('unstarted')?.remove();
     document.querySelector('.app').classList.remove('loading');
+  }
+
+  function showLoadError(error) {
+    started();
     const note = document.createElement('p');
     note.className = 'load-error';
     note.textContent = `This report could not be read: ${error}`;
@@ -504,7 +510,7 @@
     }
 
     function init() {
-      document.querySelector('.app').classList.remove('loading');
+      started();
       applySettings();
       panels.showBanners();
       panels.adaptToMode();
@@ -528,5 +534,5 @@
     init();
   }
 
-  loadPayload().then(startViewer, showLoadError);
+  loadPayload().then(startViewer).catch(showLoadError);   // a viewer that fails to start says so too
 })();

@@ -19,6 +19,7 @@ import pytest
 from browser_support import PAINTED
 from conftest import FRONTEND, write_dump
 from hostile_support import run
+from playwright.sync_api import expect
 
 # Records what the page tried that a CSP stopped, and every script-visible trace of injection.
 WATCH = """
@@ -261,3 +262,26 @@ def test_the_content_security_policy_blocks_every_kind_of_fetch(browser, hostile
     assert outside, "the attempts above should have been seen by the browser"
     for u in outside:  # each one the browser refused before it left
         assert record["failed"].get(u) == "csp", (u, record["failed"].get(u))
+
+
+def test_a_damaged_payload_or_disabled_scripts_say_why_the_page_is_empty(browser, tmp_path: Path):
+    """The page stays hidden until the viewer fills it, so both ways it cannot start must be told."""
+    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, FRONTEND.replace("pl.add", "pl.sub")])
+    report = tmp_path / "r.html"
+    assert run(dump, "-o", report, "--no-cache", "-q").returncode == 0
+    page_source = report.read_text(encoding="utf-8")
+    start = page_source.index('id="ir-trace-data"')
+    start = page_source.index(">", start) + 1
+    damaged = tmp_path / "damaged.html"
+    damaged.write_text(page_source[:start] + "H4sIAAAA" + page_source[page_source.index("</script>", start) :])
+    for path, scripts, message in (
+        (damaged, True, "This report could not be read"),
+        (report, False, "This report is drawn by JavaScript, which has not run"),
+    ):
+        context = browser.new_context(java_script_enabled=scripts)
+        try:
+            page = context.new_page()
+            page.goto(path.as_uri())
+            expect(page.get_by_text(message)).to_be_visible()
+        finally:
+            context.close()
