@@ -91,7 +91,7 @@
       ignoreKeyOf, ignoreFromParams, writeIgnoreControls, setIgnore, refreshEntries, showIgnoreNote, startIgnoring,
       followRanges, nameAt, setFollow, showFollowStatus, followToFind, wireIgnoreControls, isFollowing,
     } = IRTraceIgnore.create({
-      model, state, sidebar, painter, trace, afterPaint, view: () => view, buildView, updateHash, showFindStatus, runFind,
+      model, finder, state, sidebar, painter, trace, afterPaint, view: () => view, buildView, updateHash, showFindStatus, runFind,
     });
 
     /* ---------- selecting a pass ---------- */

@@ -10,6 +10,16 @@ const IRTraceFind = (() => {
     const { runs, entries, against } = model;
     const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
     let memo = new Map(), series = [], scoped = [];
+    let lineKey = null;   // the ignore modes' line key (viewer_model.js): counts follow what the diff compares
+
+    /** Count matches in each line's key under the ignore modes (null: the printed text). */
+    function setLineKey(key) {
+      if (key === lineKey) return;
+      lineKey = key;
+      memo = new Map();
+      series = [];
+      scoped = [];
+    }
 
     /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
     function set(text, regex, matchCase) {
@@ -41,11 +51,11 @@ const IRTraceFind = (() => {
     function countLine(line) {
       let c = memo.get(line);
       if (c !== undefined) return c;
-      const re = find.re;
+      const re = find.re, text = lineKey ? lineKey(line) : line;
       c = 0;
       re.lastIndex = 0;
       let m;
-      while ((m = re.exec(line)) !== null) {
+      while ((m = re.exec(text)) !== null) {
         if (m[0] === '') re.lastIndex++; else c++;
       }
       if (memo.size > 500000) memo.clear();
@@ -128,7 +138,7 @@ const IRTraceFind = (() => {
     /** Matches in snapshot `ref` ({ run, pos }). */
     const countAt = (ref) => countsOf(ref.run)[ref.pos];
 
-    return Object.assign(find, { set, setScope, ranges, series: seriesOf, counts, change, countAt });
+    return Object.assign(find, { set, setScope, setLineKey, ranges, series: seriesOf, counts, change, countAt });
   }
 
   return { createFinder };

@@ -14,7 +14,7 @@ const IRTraceIgnore = (() => {
    *  view() (the current view: buildView replaces it, so it is read when needed), and the
    *  viewer's buildView, updateHash, showFindStatus and runFind. */
   function create(ctx) {
-    const { model, state, sidebar, painter, trace, afterPaint, buildView, updateHash, showFindStatus, runFind } = ctx;
+    const { model, finder, state, sidebar, painter, trace, afterPaint, buildView, updateHash, showFindStatus, runFind } = ctx;
     const { payload, against, entries, firstEntry, lastEntry } = model;
     const currentView = ctx.view;
     let follow = null;          // the followed value: { name, key } (key: the name under the ignore modes)
@@ -71,6 +71,7 @@ const IRTraceIgnore = (() => {
       const started = performance.now();
       state.ignore = spec;
       model.setIgnore(spec);
+      finder.setLineKey(model.lineKeyOf());
       if (follow) follow.key = followKey(follow.name);
       if (store) storeIgnore(spec);
       if (state.sel >= firstEntry) {

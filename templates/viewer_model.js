@@ -506,7 +506,7 @@ const IRTraceModel = (() => {
       firstEntry: against ? 0 : 1, lastEntry: entries.length - 1,
       passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, fromOf, specOf,
       alignedRows, functionChoices, functionExists, functionCounts, fnStatsOf, fnChange, warningMarks,
-      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k],
+      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k], lineKeyOf: () => lineKey,
     };
   }
 

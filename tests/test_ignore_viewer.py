@@ -196,6 +196,22 @@ def test_follow_a_value_across_ssa_versions_then_find_it(page, tmp_path):
     log.assert_clean()
 
 
+def test_find_counts_what_the_diff_compares_under_the_modes(page, tmp_path):
+    """A Find for a versioned name marks the rename pass while the text is read as printed, and not
+    once SSA versions are ignored: its counts follow the modes as the diff does."""
+    v0 = "    def f(a):\n        acc__ssa_v0 = pl.load(a)\n        out = pl.add(acc__ssa_v0, a)\n"
+    dump = write_dump(tmp_path / "d", [("frontend", v0), ("Rename", v0.replace("_v0", "_v1"))])
+    log = open_report(page, build_report(dump, tmp_path / "r.html"), "#pass=1")
+    page.get_by_placeholder("Find in snapshots").fill("acc__ssa_v1")
+    mark = pass_button(page, 1).locator(".find-mark")
+    expect(mark).to_have_text("introduced (2)")
+    toggle(page, "Ignore SSA versions")
+    expect(mark).to_have_text("")
+    toggle(page, "Ignore SSA versions", on=False)
+    expect(mark).to_have_text("introduced (2)")
+    log.assert_clean()
+
+
 def _real_dumps() -> list:
     """Every real sample, by name."""
     return [
