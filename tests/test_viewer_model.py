@@ -7,6 +7,7 @@ Each test loads a blank page holding only the model scripts and calls `IRTraceMo
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from browser_support import REPO
@@ -15,10 +16,16 @@ MODEL_JS = REPO / "templates" / "viewer_model.js"
 FIND_JS = REPO / "templates" / "viewer_find.js"
 
 
+def page_of_scripts(page, *paths: Path, title: str):
+    """A page holding only these viewer scripts, no report DOM: the pure parts run on their own."""
+    scripts = "".join(f"<script>{path.read_text(encoding='utf-8')}</script>" for path in paths)
+    page.set_content(f"<!DOCTYPE html><title>{title}</title>{scripts}")
+    return page
+
+
 @pytest.fixture
 def model_page(page):
-    scripts = "".join(f"<script>{path.read_text(encoding='utf-8')}</script>" for path in (MODEL_JS, FIND_JS))
-    page.set_content(f"<!DOCTYPE html><title>model</title>{scripts}")
+    page_of_scripts(page, MODEL_JS, FIND_JS, title="model")
     assert page.evaluate("() => typeof IRTraceModel + typeof IRTraceFind") == "objectobject"
     return page
 
@@ -244,8 +251,7 @@ LAYOUT_JS = REPO / "templates" / "viewer_layout.js"
 
 @pytest.fixture
 def layout_page(page):
-    scripts = "".join(f"<script>{path.read_text(encoding='utf-8')}</script>" for path in (MODEL_JS, LAYOUT_JS))
-    page.set_content(f"<!DOCTYPE html><title>layout</title>{scripts}")
+    page_of_scripts(page, MODEL_JS, LAYOUT_JS, title="layout")
     assert page.evaluate("() => typeof IRTraceLayout") == "object"
     return page
 
