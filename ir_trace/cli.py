@@ -328,9 +328,9 @@ def run_pipeline(
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     from ir_trace.cache import open_cache
-    from ir_trace.lean_luigi import luigi  # first: Luigi without its optional extras
     from ir_trace.tasks import RenderComparison, RenderReport
     from ir_trace.tasks.config import adopt_cache
+    from ir_trace.tasks.lean_luigi import luigi  # ir_trace.tasks loaded it before Luigi itself
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)

@@ -3,7 +3,7 @@
 luigi --module ir_trace.tasks RenderReport --dump build/prog/passes_dump --report ir_trace.html --local-scheduler
 """
 
-import ir_trace.lean_luigi  # noqa: F401  (first: Luigi without its optional extras)
+import ir_trace.tasks.lean_luigi  # noqa: F401  (first: Luigi without its optional extras)
 from ir_trace.tasks.compare import RenderComparison
 from ir_trace.tasks.config import ir_trace
 from ir_trace.tasks.report import RenderReport
