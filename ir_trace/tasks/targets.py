@@ -40,32 +40,35 @@ class ReportTarget(luigi.Target):
         self.path = str(Path(path).absolute())
         self.fingerprint = fingerprint
 
-    def record(self) -> dict | None:
-        """What the last write at this path recorded, if it was for this fingerprint."""
-        if self.fingerprint is None:
-            return None
+    def _last_write(self) -> dict | None:
+        """What the last write at this path recorded, whatever its fingerprint."""
         record = shared_cache().get(report_key(self.path))
-        return record if isinstance(record, dict) and record.get("fingerprint") == self.fingerprint else None
+        return record if isinstance(record, dict) else None
 
-    def exists(self) -> bool:
-        record = self.record()
-        # A report sent to a stream (`-o /dev/stdout`) records no state: it is never current.
+    def _still_on_disk(self, record: dict | None) -> bool:
+        """Whether the file at this path is the one `record` wrote. A report sent to a stream
+        (`-o /dev/stdout`) records no state, so it never is."""
         return record is not None and record.get("state") is not None and file_state(self.path) == record["state"]
 
+    def record(self) -> dict | None:
+        """What the last write at this path recorded, if it was for this fingerprint."""
+        record = self._last_write() if self.fingerprint is not None else None
+        return record if record is not None and record.get("fingerprint") == self.fingerprint else None
+
+    def exists(self) -> bool:
+        return self._still_on_disk(self.record())
+
     def published(self) -> dict | None:
-        """The record of the last write at this path, whatever its fingerprint, while the file still
-        has the state then written: the report a run just wrote even when the dump changed since,
-        so that the fingerprint of the dump as it is now no longer matches."""
-        record = shared_cache().get(report_key(self.path))
-        if not isinstance(record, dict) or record.get("state") is None:
-            return None
-        return record if file_state(self.path) == record["state"] else None
+        """The last write's record while the file still has the state then written, whatever its
+        fingerprint: the report a run just wrote even when the dump changed since it was read."""
+        record = self._last_write()
+        return record if self._still_on_disk(record) else None
 
     def written_state(self) -> list | None:
         """The state of the file last written at this path (any fingerprint): unchanged by a run that
         found the report current, so comparing it before and after tells whether a run rewrote it."""
-        record = shared_cache().get(report_key(self.path))
-        return record.get("state") if isinstance(record, dict) else None
+        record = self._last_write()
+        return record.get("state") if record else None
 
     def write(self, html: str, details: dict) -> dict:
         """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
