@@ -182,11 +182,6 @@ const IRTracePainter = (() => {
       return { before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows, wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine };
     }
 
-    /** Scroll to the display row holding `line` of side 'a' (Before) or 'b' (After). */
-    function showLine(side, line) {
-      const i = items.findIndex((r) => (side === 'a' ? r.a : r.b) === line);
-      if (i >= 0) scrollToRow(i);
-    }
 
     let overscan = OPEN_OVERSCAN;
 
@@ -337,13 +332,15 @@ const IRTracePainter = (() => {
       render(true);
     }
 
-    /** Scroll to After line `line` if a row shows it; false when folded away. */
-    function scrollToAfterLine(line) {
-      const at = items.findIndex((r) => r.kind !== FOLD && r.b === line);
+    /** Scroll to line `line` of side 'a' (Before) or 'b' (After) if a row shows it; false when folded away. */
+    function showLine(side, line) {
+      const at = items.findIndex((r) => r.kind !== FOLD && (side === 'a' ? r.a : r.b) === line);
       if (at < 0) return false;
       scrollToRow(at);
       return true;
     }
+
+    const scrollToAfterLine = (line) => showLine('b', line);
 
     // One pane leads, the other follows with instant positioning. A follower's own scroll event
     // that lands where it was put is the echo and is ignored: writing it back to the leader would
