@@ -31,7 +31,7 @@ import luigi
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # shared local services (tests/harness.py)
-from harness import start_luigid  # noqa: E402
+from harness import start_luigid, stop_luigid  # noqa: E402
 
 GEN_DUMP = REPO / "benchmarks" / "gen_dump.py"
 MEDIUM = ("--functions", "40", "--lines", "40", "--passes", "40")
@@ -214,8 +214,7 @@ def bench_granularity(dumps: int, passes: int, use_luigid: bool) -> list[dict]:
                 print(json.dumps(rows[-1]), flush=True)
     finally:
         if luigid:
-            luigid.terminate()
-            luigid.wait(timeout=30)
+            stop_luigid(luigid)
         shutil.rmtree(state, ignore_errors=True)
     return rows
 

@@ -61,5 +61,16 @@ def start_luigid(state: Path, **popen) -> tuple[subprocess.Popen, int]:
             return process, port
         except OSError:
             time.sleep(0.1)
-    process.terminate()
+    stop_luigid(process)
     raise RuntimeError(f"luigid never listened on 127.0.0.1:{port}")
+
+
+def stop_luigid(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL: luigid's own SIGTERM handler (dump state, stop the loop) has been
+    seen to hang on a loaded CI machine, and no test needs its state saved on the way out."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)

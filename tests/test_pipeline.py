@@ -15,7 +15,7 @@ from pathlib import Path
 import luigi
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
-from harness import start_luigid
+from harness import start_luigid, stop_luigid
 
 from ir_trace.cache import open_cache
 from ir_trace.cli import run_pipeline
@@ -244,8 +244,7 @@ def test_luigid_shows_a_failed_task_with_its_one_line_reason(tmp_path):
         failed = luigid_api(port, "task_list", {"status": "FAILED"})
         errors = [luigid_api(port, "fetch_error", {"task_id": task_id})["error"] for task_id in failed]
     finally:
-        luigid.terminate()
-        luigid.wait(timeout=30)
+        stop_luigid(luigid)
     assert result.returncode == 3, result.stderr[-2000:]
     assert [task["name"] for task in failed.values()] == ["ValidateDump"]
     assert errors == [json.dumps(f"input directory does not exist: {tmp_path / 'nonexistent'}")]

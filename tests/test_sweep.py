@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
-from harness import start_luigid
+from harness import start_luigid, stop_luigid
 from test_cli import payload_of
 
 from ir_trace.errors import IRTraceError
@@ -496,8 +496,7 @@ def test_workers_with_their_own_caches_share_one_luigid_and_one_output_dir(tmp_p
     finally:
         stop.set()
         watcher.join()
-        luigid.terminate()
-        luigid.wait(timeout=30)
+        stop_luigid(luigid)
     assert [worker.returncode for worker in workers] == [0, 0, 0], logs
     done = [line for log in logs for line in log.splitlines() if re.search(r"\) done\s+Sweep(Dump)?\(", line)]
     per_dump = [re.search(r"name=(prog\d)", line)[1] for line in done if "SweepDump(" in line]
