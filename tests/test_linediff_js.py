@@ -147,20 +147,28 @@ def test_same_result_as_python_on_random_edits_of_real_looking_lines(js_page):
 
 HOSTILE_JS = """
 const fs = require('fs');
-const IRTraceDiff = new Function(fs.readFileSync(process.argv[2], 'utf8') + '; return IRTraceDiff;')();
+const load = (file, name) => new Function(fs.readFileSync(file, 'utf8') + `; return ${name};`)();
+const IRTraceDiff = load(process.argv[2], 'IRTraceDiff'), IRTraceNormalize = load(process.argv[3], 'IRTraceNormalize');
 const emoji = (i) => String.fromCodePoint(0x1F600 + (i % 64)) + (i % 7 ? 'x' : ' ');
 const lines = {
   word: 'a'.repeat(1000000), dotted: 'a.'.repeat(500000), brackets: '('.repeat(1000000),
-  calls: 'a.b('.repeat(250000), emoji: Array.from({ length: 100000 }, (_, i) => emoji(i)).join(''),
+  calls: 'a.b('.repeat(250000), percent: '%'.repeat(1000000), ssaSuffixes: '_ssa_v'.repeat(170000),
+  ssaNames: 'x__ssa_v0'.repeat(110000), memrefNames: 'mem_vec_'.repeat(125000),
+  memrefCalls: 'pl.MemRef('.repeat(100000), emoji: Array.from({ length: 100000 }, (_, i) => emoji(i)).join(''),
 };
+const ignoreAll = IRTraceNormalize.normaliser({ modes: ['ssa', 'memref', 'whitespace'], regex: '_v\\d+' });
 const ids = new Map();
 const id = (line) => ids.get(line) ?? (ids.set(line, ids.size), ids.size - 1);
 const snap = (ls) => ({ lines: ls, ids: Int32Array.from(ls, id), fns: null });
-for (const [name, line] of Object.entries(lines)) {
-  const half = line.length >> 1, edited = line.slice(0, half) + 'Z' + line.slice(half + 1);
-  const before = snap(['def f():', line, '    return 1']), after = snap(['def f():', edited, '    return 2']);
-  if (IRTraceDiff.diffSnapshots(before, after).length !== 1) throw new Error(name);
-  IRTraceDiff.diffSnapshots(snap(['x = pl.add(a, b)', line]), snap(['x = pl.add(a, c)', 'y = 1']));
+for (const options of [{}, { lineKey: ignoreAll }]) {
+  for (const [name, line] of Object.entries(lines)) {
+    const half = line.length >> 1, edited = line.slice(0, half) + 'Z' + line.slice(half + 1);
+    const before = snap(['def f():', line, '    return 1']), after = snap(['def f():', edited, '    return 2']);
+    if (IRTraceDiff.diffSnapshots(before, after, options).length !== 1) throw new Error(name);
+    IRTraceDiff.diffSnapshots(snap(['x = pl.add(a, b)', line]), snap(['x = pl.add(a, c)', 'y = 1']), options);
+    const moved = IRTraceDiff.diffSnapshots(snap([line, 'b = 1']), snap(['b = 1', line]), options);
+    if (!moved.some((h) => h[6] && h[6].moved)) throw new Error(`${name}: no move`);
+  }
 }
 console.log('done');
 """
@@ -168,11 +176,16 @@ console.log('done');
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node (V8 outside the browser) is not installed")
 def test_hostile_lines_diff_in_a_couple_of_seconds_in_javascript(tmp_path):
-    """The same 1 MB lines as the Python test, through linediff.js in V8 (node), under a timeout."""
+    """The same 1 MB lines as the Python test, exact and with every ignore mode on, through
+    linediff.js and normalize.js in V8 (node), under a timeout."""
     script = tmp_path / "hostile.js"
     script.write_text(HOSTILE_JS, encoding="utf-8")
+    templates = REPO / "templates"
     result = subprocess.run(
-        ["node", str(script), str(REPO / "templates" / "linediff.js")], capture_output=True, text=True, timeout=60
+        ["node", str(script), str(templates / "linediff.js"), str(templates / "normalize.js")],
+        capture_output=True,
+        text=True,
+        timeout=90,
     )
     assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
 

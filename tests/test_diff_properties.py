@@ -1,0 +1,82 @@
+"""Property tests of the line diff: seeded random IR-like pairs, every invariant, both languages.
+
+The cases (tests/diff_properties.py) repeat, move and nearly duplicate lines, and change
+blank lines, indentation, line endings, the final newline, the BOM and astral characters.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import REPO
+from diff_properties import cases, check_hunks, python_diff
+
+from ir_trace.diff import hunks_to_json
+from ir_trace.functions import slice_functions
+from ir_trace.normalize import IgnoreModes
+
+SPECS = ["", "ssa", "memref", "whitespace", "ssa,memref,whitespace"]
+CASES = 300
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s or "exact")
+def test_every_invariant_holds_on_random_pairs(spec):
+    key = IgnoreModes.parse(spec).normaliser() if spec else None
+    changed = 0
+    for before, after in cases(seed=14, count=CASES):
+        a, b, hunks = python_diff(before, after, key)
+        check_hunks(before, after, a, b, hunks, key)
+        changed += bool(hunks)
+    assert changed > CASES // 2  # the generator makes real changes
+
+
+def test_random_pairs_exercise_pairs_moves_and_end_of_file_markers():
+    """The invariants above would pass vacuously on a generator that never makes these."""
+    seen = {"pairs": 0, "moved": 0, "no_eol": 0, "bom": 0, "astral": 0}
+    for before, after in cases(seed=14, count=CASES):
+        for h in python_diff(before, after)[2]:
+            seen["pairs"] += len(h.pairs)
+            seen["moved"] += len(h.moved)
+            seen["no_eol"] += h.no_eol is not None
+            seen["bom"] += h.bom is not None
+            seen["astral"] += any("😃" in before + after for _ in h.pairs)
+    assert all(count >= 5 for count in seen.values()), seen
+
+
+# ---------- the same cases through linediff.js ----------
+
+SCRIPTS = "\n".join((REPO / "templates" / name).read_text(encoding="utf-8") for name in ("linediff.js", "normalize.js"))
+BATCH = """(cases) => cases.map(([before, after, modes, fnsA, fnsB]) => {
+  const snap = (text, fns) => {
+    const lines = text.split('\\n'), eol = text.endsWith('\\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    return { lines, eol, fns };
+  };
+  const N = IRTraceNormalize, spec = N.cleanModes(modes, null);
+  const lineKey = N.isOn(spec) ? N.normaliser(spec) : (line) => line;
+  return IRTraceDiff.diffSnapshots(snap(before, fnsA), snap(after, fnsB), { lineKey });
+})"""
+
+
+def functions_of(text: str):
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    found = slice_functions(lines).functions
+    return None if found is None else [[f.key, f.start, f.end] for f in found]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s or "exact")
+def test_linediff_js_gives_the_same_hunks_on_random_pairs(page, spec):
+    page.add_script_tag(content=SCRIPTS + "\nwindow.IRTraceDiff = IRTraceDiff;")
+    key = IgnoreModes.parse(spec).normaliser() if spec else None
+    batch, expected = [], []
+    for before, after in cases(seed=14, count=CASES):
+        fns_a, fns_b = functions_of(before), functions_of(after)
+        a, b, hunks = python_diff(before, after, key, (fns_a, fns_b))
+        batch.append([before, after, [m for m in spec.split(",") if m], fns_a, fns_b])
+        expected.append(json.loads(json.dumps(hunks_to_json(hunks, b))))
+    got = page.evaluate(BATCH, batch)
+    differing = [k for k in range(CASES) if got[k] != expected[k]]
+    assert not differing, f"{len(differing)} cases differ, first {batch[differing[0]][:2]!r}"
