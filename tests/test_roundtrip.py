@@ -40,11 +40,18 @@ def test_random_dump_round_trips_exactly(tmp_path: Path, seed: int):
     assert snapshot_texts(payload) == texts
     changed = [p["changed"] for p in payload["passes"][1:]]
     assert changed == [a != b for a, b in zip(texts, texts[1:])]
+    counts = [(p["inserted"], p["deleted"]) for p in payload["passes"][1:]]
+    assert counts == [hunk_counts(p["hunks"]) for p in payload["passes"][1:]]  # the sidebar's +/- are the hunks'
     if seed % 3 == 0:  # a rerun served from the cache gives back the same report
         again = tmp_path / "again.html"
         result = run(dump, "-o", again, "--cache-dir", tmp_path / "cache", "--context", str(seed % 4))
         assert result.returncode == 0, result.stderr
         assert again.read_bytes() == report.read_bytes()
+
+
+def hunk_counts(hunks: list) -> tuple[int, int]:
+    """(inserted, deleted) lines of payload hunks [a0, a1, b0, b1, ...]."""
+    return sum(h[3] - h[2] for h in hunks), sum(h[1] - h[0] for h in hunks)
 
 
 BREAKAGES = ["invalid UTF-8", "truncated UTF-8", "gap", "duplicate", "malformed", "directory", "no frontend"]
