@@ -29,6 +29,7 @@ VOCABULARY = [
     "\t# 😀 note: é ü 中文",
     "    s = '😀😃 a'",
     "class Program:",
+    "    y = pl.concat([x, x, x], [1, 1, 1], (a.b, a.b), f(1,1,1))",
     "    def f(" + ", ".join(f"arg{k}__ssa_v0: pl.Tensor[[{k}], pl.FP32]" for k in range(12)) + "):",
     "    t = '" + "😀é" * 40 + "' + '" + "中😃" * 40 + "'",
 ]
@@ -50,6 +51,11 @@ LINE_EDITS = [
     ("é😀é", "é😃é"),
     ("中😃中", "中😃😃中"),
     ("y_tile", "y_tile_1"),
+    ("x, x", "x, x, x"),  # repeats: an insertion that can slide, ranked by the boundaries around it
+    ("[1, 1", "[1, 1, 1"),
+    ("(1,1", "(1,1,1"),
+    ("(a.b", "(a.b, a.b"),
+    ("16, 16]", "16, 16, 16]"),
 ]
 
 
