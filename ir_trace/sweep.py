@@ -565,9 +565,9 @@ class Claim:
     Taken by creating a claim file with O_CREAT | O_EXCL, which is atomic on a local file system
     and on NFS v3 or later: of two workers, exactly one creates it. The file names its holder
     (host, pid, a random token); it is removed on release, only if it is still ours. A claim left
-    by a worker that died is broken once older than `stale` seconds (by renaming it aside, so
-    only one worker breaks it). `waited` tells the caller another worker held the claim first,
-    so the output may be complete by now.
+    by a worker that died is broken (by renaming it aside, so only one worker breaks it) at once
+    when that worker ran on this host, else once older than `stale` seconds. `waited` tells the
+    caller another worker held the claim first, so the output may be complete by now.
     """
 
     def __init__(self, path: Path, wait: float = CLAIM_WAIT, stale: float = CLAIM_STALE):
