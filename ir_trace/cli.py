@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 from pathlib import Path
 
 from ir_trace import __version__
@@ -460,7 +461,10 @@ def _configure_luigi(cache_dir: Path, verbose: bool) -> None:
     task parameter is passed explicitly. Nothing is removed from the user's configuration.
     """
     from luigi.configuration import get_config
+    from luigi.parameter import UnconsumedParameterWarning
 
+    if not verbose:  # a user's luigi.cfg holds settings for other tasks; Luigi warns about each one
+        warnings.filterwarnings("ignore", category=UnconsumedParameterWarning)
     settings = {
         "ir_trace": {"cache_dir": str(cache_dir)},
         "core": {

@@ -133,10 +133,14 @@ def test_a_copy_of_the_dump_elsewhere_rewrites_the_report(tmp_path, demo_dump):
 def test_the_cli_ignores_a_stray_luigi_cfg(tmp_path, demo_dump):
     stray = tmp_path / "elsewhere-cache"
     (tmp_path / "luigi.cfg").write_text(
-        f"[ir_trace]\ncache_dir = {stray}\n\n[worker]\ncheck_complete_on_run = true\ntimeout = 1\n\n"
-        "[core]\nlog_level = DEBUG\n",
+        f"[ir_trace]\ncache_dir = {stray}\n\n[worker]\ncheck_complete_on_run = true\ntimeout = 1\n"
+        "keep_alive = true\n\n[core]\nlog_level = DEBUG\nlocal_scheduler = false\n"
+        "logging_conf_file = /nonexistent/logging.cfg\nsetting_for_other_tasks = 1\n\n"
+        "[retcode]\ntask_failed = 7\n",
         encoding="utf-8",
     )
+    quiet = run_cli(demo_dump, "-o", tmp_path / "q.html", "-q", "--cache-dir", tmp_path / "mine", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""  # no warning about settings it does not use
     result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "mine", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "mine").is_dir() and not stray.exists()
@@ -191,13 +195,33 @@ def test_luigi_command_writes_the_report_and_reruns_nothing_until_a_snapshot_cha
 
 @pytest.mark.parametrize(
     "case",
-    ["missing dump", "invalid dump", "missing report directory", "bad --against"],
+    [
+        "missing dump",
+        "invalid dump",
+        "dump is a file",
+        "missing report directory",
+        "bad --against",
+        "unknown --ignore mode",
+        "--ignore with --against",
+    ],
 )
 def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_dump, case):
     broken = write_dump(tmp_path / "broken" / "passes_dump", [FRONTEND, FRONTEND])
     (broken / "00_frontend.py").unlink()
     report = tmp_path / "r.html"
     task, reason = {
+        "dump is a file": (
+            ["RenderReport", "--dump", broken / "01_after_Pass1.py"],
+            f"not a directory: {broken / '01_after_Pass1.py'}",
+        ),
+        "unknown --ignore mode": (
+            ["RenderReport", "--dump", demo_dump, "--ignore", "ssa,bogus"],
+            "--ignore ssa,bogus: unknown ignore mode 'bogus' (choose from ssa, memref, whitespace)",
+        ),
+        "--ignore with --against": (
+            ["RenderComparison", "--dump", demo_dump, "--against", demo_dump, "--ignore", "ssa"],
+            "--ignore is not supported by RenderComparison",
+        ),
         "missing dump": (
             ["RenderReport", "--dump", tmp_path / "nonexistent"],
             f"input directory does not exist: {tmp_path / 'nonexistent'}",
@@ -214,7 +238,31 @@ def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_
     result = luigi_run(*task, "--report", report, "--ir-trace-cache-dir", tmp_path / "cache")
     assert result.returncode == 3, result.stderr[-2000:]  # [retcode] task_failed in the shipped luigi.cfg
     assert f"failed: {reason}" in result.stderr
+    assert "Traceback" not in result.stderr  # the one-line reason, not Luigi's traceback of it
     assert not report.exists()
+
+
+def test_luigi_command_keeps_the_traceback_of_a_failure_when_asked(tmp_path):
+    missing = tmp_path / "nonexistent"
+    args = ("RenderReport", "--dump", missing, "--report", tmp_path / "r.html", "--ir-trace-cache-dir", tmp_path)
+    result = luigi_run(*args, "--log-level", "DEBUG")
+    assert result.returncode == 3 and f"failed: input directory does not exist: {missing}" in result.stderr
+    assert "Traceback" in result.stderr and "DumpError" in result.stderr
+
+
+def test_relative_paths_name_the_same_task_from_any_directory(tmp_path, demo_dump):
+    """Two users, two working directories, one report: one task id, so one luigid never runs two
+    tasks writing it, and the second run finds the first one's report complete."""
+    out, cache = tmp_path / "r.html", tmp_path / "cache"
+    first = luigi_run("RenderReport", "--dump", demo_dump, "--report", out, "--ir-trace-cache-dir", cache)
+    assert first.returncode == 0, first.stderr[-2000:]
+    written = file_state(out)
+    shipped = {"LUIGI_CONFIG_PATH": str(REPO / "luigi.cfg")}  # luigi.cfg named from elsewhere
+    args = ("RenderReport", "--dump", "./demo/passes_dump/", "--report", "r.html", "--ir-trace-cache-dir", cache)
+    again = luigi_run(*args, "--log-level", "INFO", cwd=tmp_path, env=shipped)
+    assert again.returncode == 0 and file_state(out) == written
+    assert f"RenderReport(report={out}, context=3, ignore=, dump={demo_dump})" in again.stderr
+    assert "Did not run any tasks" in again.stderr
 
 
 def luigid_api(port: int, method: str, data: dict) -> dict:

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -36,6 +37,7 @@ from ir_trace.sweep import (
     split_ignore_options,
     unique_report_names,
 )
+from ir_trace.tasks import Sweep
 
 SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
 
@@ -402,6 +404,34 @@ def test_an_out_dir_that_is_a_file_fails_with_one_line(tmp_path):
     assert (tmp_path / "out").read_text(encoding="utf-8") == "not a directory"
 
 
+def test_an_out_dir_that_cannot_be_created_fails_the_sweep_once(tmp_path):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    for name in ("p", "q"):
+        write_dump(root / name / "passes_dump", [FRONTEND])
+    (tmp_path / "file").write_text("not a directory", encoding="utf-8")
+    output = failed_sweep(env, root, tmp_path / "file" / "out")
+    assert f"Sweep(root={root}, out_dir={tmp_path / 'file' / 'out'}" in output
+    assert output.count(" failed: ") == 1 and "SweepDump" not in output  # one reason, not one per dump
+    assert f"failed: --out-dir cannot be created: {tmp_path / 'file' / 'out'}: Not a directory\n" in output
+
+
+def test_relative_sweep_paths_are_the_same_sweep_from_another_directory(tmp_path, monkeypatch):
+    env, root, out = luigi_env(tmp_path, log_level="INFO"), tmp_path / "root", tmp_path / "out"
+    write_dump(root / "p" / "passes_dump", [FRONTEND])
+    sweep(env, root, out)
+    again = subprocess.run(
+        luigi_command("--root", "root/", "--out-dir", "./out", "--local-scheduler"),
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 0 and "Did not run any tasks" in again.stderr, again.stderr
+    monkeypatch.chdir(tmp_path)  # one task id, whatever the working directory
+    assert Sweep(root="root/", out_dir="./out").task_id == Sweep(root=str(root), out_dir=str(out)).task_id
+
+
 def test_an_io_fault_fails_the_task_while_an_invalid_dump_is_a_result(tmp_path):
     env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
     generate_dump(root / "good" / "passes_dump", *SMALL, "--seed", "1")
@@ -446,6 +476,35 @@ def test_a_claim_is_exclusive_released_and_broken_when_stale(tmp_path):
         with Claim(path, wait=5, stale=60) as thief:
             assert thief.waited and thief.token == path.read_text(encoding="utf-8")
     assert not path.exists()
+
+
+def dead_holder_token() -> str:
+    """The claim token of a process of this host that has exited (a `luigi` killed mid-sweep)."""
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return f"{socket.gethostname()} pid {int(finished.stdout)} {'0' * 32}"
+
+
+def test_a_claim_whose_holder_died_on_this_host_is_broken_at_once(tmp_path):
+    path = tmp_path / "claims" / "p.claim"
+    path.parent.mkdir()
+    path.write_text(dead_holder_token(), encoding="utf-8")
+    with Claim(path, wait=0) as claim:  # fresh, but its process is gone: no wait, no failure
+        assert path.read_text(encoding="utf-8") == claim.token
+    path.write_text(f"{socket.gethostname()} pid {os.getpid()} {'0' * 32}", encoding="utf-8")
+    with pytest.raises(IRTraceError, match="still being written"):
+        Claim(path, wait=0).__enter__()  # a live holder keeps its claim
+
+
+def test_a_sweep_killed_while_writing_a_report_resumes_at_once(tmp_path):
+    """`kill` (cron's timeout, a reboot) ends `luigi` without releasing its claim; the next run
+    must not wait ten minutes for a process that no longer exists, then fail."""
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
+    generate_dump(root / "p" / "passes_dump", *SMALL, "--seed", "1")
+    claim = out / ".sweep" / "claims" / "p.claim"
+    claim.parent.mkdir(parents=True)
+    claim.write_text(dead_holder_token(), encoding="utf-8")
+    sweep(env, root, out)
+    assert programs(out)["p"]["status"] == "ok" and not claim.exists()
 
 
 # ---------- several workers (as on several hosts), one luigid ----------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import luigi
 
@@ -11,6 +12,29 @@ from ir_trace.errors import IRTraceError
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
 
 log = logging.getLogger("luigi-interface")
+
+
+class _OneLineFailures(logging.Filter):
+    """Drops the traceback Luigi's worker logs with every failed task when the failure is one of
+    our own errors: `PipelineTask.on_failure` has logged its one-line reason already. Kept when
+    Luigi's log is at DEBUG (`--log-level DEBUG`), and always for anything unexpected (a bug)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        failure = record.exc_info[1] if record.exc_info else None
+        return not isinstance(failure, IRTraceError) or log.isEnabledFor(logging.DEBUG)
+
+
+log.addFilter(_OneLineFailures())
+
+
+class AbsolutePath(luigi.Parameter):
+    """A path, made absolute when the task is created, so the same file is the same task from any
+    working directory (`--dump d` and `--dump /work/d/` give one task id, never two tasks writing one
+    report). Like the command line's paths it is not resolved: `..` and symlinks stay as given. An
+    empty value (no path) stays empty."""
+
+    def normalize(self, x):
+        return str(Path(x).absolute()) if x else ""
 
 
 def explain(exception: BaseException) -> str:

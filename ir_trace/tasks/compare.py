@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import luigi
-
 from ir_trace.compare import build_comparison_payload, match_passes, summarize_comparison
 from ir_trace.discovery import Manifest
+from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import comparison_fingerprint, dump_digest
 from ir_trace.render import render_html
+from ir_trace.tasks.base import AbsolutePath
 from ir_trace.tasks.report import (
     ReportWriter,
     assemble_payload,
     chain_work,
-    check_report_directory,
     diff_task,
     load_result,
     pipeline_order,
@@ -24,8 +23,8 @@ from ir_trace.tasks.targets import ReportTarget
 class RenderComparison(ReportWriter):
     """A report comparing two dumps of one program (for example before and after a compiler patch)."""
 
-    dump = luigi.Parameter(description="run A's passes_dump/")
-    against = luigi.Parameter(description="run B's passes_dump/")
+    dump = AbsolutePath(description="run A's passes_dump/")
+    against = AbsolutePath(description="run B's passes_dump/")
 
     def requires(self):
         return [ValidateDump(dump=self.dump), ValidateDump(dump=self.against)]
@@ -33,8 +32,13 @@ class RenderComparison(ReportWriter):
     def fingerprint(self, manifests: list[Manifest]) -> str:
         return comparison_fingerprint(dump_digest(manifests[0]), dump_digest(manifests[1]), self.context)
 
+    def check_arguments(self) -> None:
+        super().check_arguments()
+        if self.ignore:  # as in the command line: run against run compares printed text
+            raise IRTraceError("--ignore is not supported by RenderComparison (run against run compares printed text)")
+
     def run(self):
-        check_report_directory(self.report)
+        self.check_arguments()
         manifest_a, manifest_b = current_manifest(self.dump), current_manifest(self.against)
         diffs_a, slices_a = chain_work(manifest_a)
         diffs_b, slices_b = chain_work(manifest_b)

@@ -14,7 +14,7 @@ from ir_trace.normalize import IgnoreModes
 from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
-from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
+from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump, current_manifest, load_snapshot
 from ir_trace.tasks.targets import ReportTarget
 
@@ -81,12 +81,32 @@ def check_report_directory(report: str) -> None:
         raise IRTraceError(f"output directory does not exist: {directory}")
 
 
+class IgnoreSpec(luigi.Parameter):
+    """Initial ignore modes as `IgnoreModes.spec()` writes them ('ssa,memref|REGEX'), put in that
+    canonical order so `memref,ssa` and `ssa,memref` are one task. A value that does not parse is
+    kept as given for `run` to refuse in one line (a parameter that raises prints a traceback)."""
+
+    def normalize(self, x):
+        try:
+            return IgnoreModes.from_spec(x).spec()
+        except ValueError:
+            return x
+
+
 class ReportWriter(PipelineTask):
     """Shared by the report tasks: the report file is the output, current for its fingerprint."""
 
-    report = luigi.Parameter(default="ir_trace.html", description="where to write the report")
+    report = AbsolutePath(default="ir_trace.html", description="where to write the report")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
-    ignore = luigi.Parameter(default="", description="initial ignore modes, as IgnoreModes.spec() ('ssa,memref|REGEX')")
+    ignore = IgnoreSpec(default="", description="initial ignore modes: ssa,memref,whitespace (then |REGEX)")
+
+    def check_arguments(self) -> None:
+        """Fail before any diff work when the report could not be written as asked."""
+        check_report_directory(self.report)
+        try:
+            IgnoreModes.from_spec(self.ignore)
+        except ValueError as exc:
+            raise IRTraceError(f"--ignore {self.ignore}: {exc}") from None
 
     def fingerprint(self, manifests: list[Manifest]) -> str:
         raise NotImplementedError
@@ -107,7 +127,7 @@ class ReportWriter(PipelineTask):
 class RenderReport(ReportWriter):
     """One dump's HTML report. Its output is the report file, complete while it is current."""
 
-    dump = luigi.Parameter(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the passes_dump/ directory")
 
     def requires(self):
         return ValidateDump(dump=self.dump)
@@ -116,7 +136,7 @@ class RenderReport(ReportWriter):
         return report_fingerprint(dump_digest(manifests[0]), self.context, self.ignore)
 
     def run(self):
-        check_report_directory(self.report)
+        self.check_arguments()
         manifest = current_manifest(self.dump)
         diffs, slices = chain_work(manifest)
         yield from self.schedule(pipeline_order(diffs, slices))

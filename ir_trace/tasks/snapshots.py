@@ -13,7 +13,7 @@ from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import diff_key, dump_state, manifest_key, slice_key
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
-from ir_trace.tasks.base import PipelineTask
+from ir_trace.tasks.base import AbsolutePath, PipelineTask
 from ir_trace.tasks.targets import CacheTarget
 
 
@@ -88,7 +88,7 @@ class ValidateDump(PipelineTask):
     An invalid dump fails the task with the one-line reason.
     """
 
-    dump = luigi.Parameter(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the passes_dump/ directory")
 
     def output(self):
         return CacheTarget(manifest_key(self.dump, dump_state(self.dump)))

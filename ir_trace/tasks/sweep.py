@@ -54,7 +54,7 @@ from ir_trace.sweep import (
     valid_record,
     write_sweep,
 )
-from ir_trace.tasks.base import PipelineTask
+from ir_trace.tasks.base import AbsolutePath, PipelineTask
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, current_manifest
 
@@ -145,8 +145,8 @@ class RecordTarget(luigi.Target):
 class SweepDump(PipelineTask):
     """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
 
-    dump = luigi.Parameter(description="the passes_dump/ directory")
-    out_dir = luigi.Parameter(description="where the report and the record go")
+    dump = AbsolutePath(description="the passes_dump/ directory")
+    out_dir = AbsolutePath(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     state = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed (see fingerprints)")
@@ -249,9 +249,9 @@ class SweepTarget(luigi.Target):
 class Sweep(PipelineTask):
     """Every passes_dump/ under --root: a report each, then index.html and sweep.json in --out-dir."""
 
-    root = luigi.Parameter(description="directory searched (at any depth) for passes_dump/ directories")
-    out_dir = luigi.Parameter(description="where reports, index.html and sweep.json go (created if missing)")
-    baseline = luigi.Parameter(default="", description="sweep.json of an earlier sweep to compare with")
+    root = AbsolutePath(description="directory searched (at any depth) for passes_dump/ directories")
+    out_dir = AbsolutePath(description="where reports, index.html and sweep.json go (created if missing)")
+    baseline = AbsolutePath(default="", description="sweep.json of an earlier sweep to compare with")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     ignore = RegexListParameter(
         default=(),
@@ -364,6 +364,10 @@ class Sweep(PipelineTask):
             raise IRTraceError(f"sweep root is not a directory: {root}")
         if self.out().exists() and not self.out().is_dir():
             raise IRTraceError(f"--out-dir is not a directory: {self.out()}")
+        try:  # here, once, rather than failing every dump's task on its own
+            self.out().mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IRTraceError(f"--out-dir cannot be created: {self.out()}: {exc.strerror or exc}") from None
         compile_ignores(self.ignoring()[1])
         if not self.baseline:
             return None
