@@ -250,6 +250,16 @@ def test_luigi_command_keeps_the_traceback_of_a_failure_when_asked(tmp_path):
     assert "Traceback" in result.stderr and "DumpError" in result.stderr
 
 
+@pytest.mark.parametrize(("user_cfg", "code"), [(None, 3), ("[retcode]\ntask_failed = 7\n", 7)])
+def test_a_failure_exits_non_zero_with_no_luigi_cfg_around_and_a_users_codes_win(tmp_path, user_cfg, code):
+    """As after `pip install`: run from a directory without the shipped luigi.cfg."""
+    if user_cfg:
+        (tmp_path / "luigi.cfg").write_text(user_cfg, encoding="utf-8")
+    args = ("RenderReport", "--dump", tmp_path / "nonexistent", "--report", tmp_path / "r.html")
+    result = luigi_run(*args, "--ir-trace-cache-dir", tmp_path / "cache", cwd=tmp_path, env={"LUIGI_CONFIG_PATH": ""})
+    assert result.returncode == code, result.stderr[-2000:]
+
+
 def test_relative_paths_name_the_same_task_from_any_directory(tmp_path, demo_dump):
     """Two users, two working directories, one report: one task id, so one luigid never runs two
     tasks writing it, and the second run finds the first one's report complete."""

@@ -9,6 +9,22 @@ import luigi
 
 from ir_trace.cache import ResultCache, default_cache_dir, open_cache
 
+# Luigi exits 0 after a failed task unless `[retcode]` says otherwise, and a pip-installed
+# package carries no luigi.cfg: without these defaults `luigi --module ir_trace.tasks ...` run
+# from any other directory would tell cron and CI that a failed report succeeded.
+FAILURE_EXIT_CODES = {"task_failed": "3", "scheduling_error": "4", "unhandled_exception": "5"}
+
+
+def default_failure_exit_codes() -> None:
+    """Give `[retcode]` the codes above where the user's configuration sets none (theirs wins).
+
+    Luigi imports `--module` before it reads `[retcode]`, so importing ir_trace.tasks is early enough.
+    """
+    config = luigi.configuration.get_config()
+    for name, code in FAILURE_EXIT_CODES.items():
+        if not config.has_option("retcode", name):
+            config.set("retcode", name, code)
+
 
 class ir_trace(luigi.Config):  # noqa: N801 - the section name users write in luigi.cfg
     cache_dir = luigi.Parameter(default="", description="result cache directory (default: the user's cache)")
