@@ -329,9 +329,11 @@ def run_pipeline(
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     from ir_trace.cache import open_cache
-    from ir_trace.tasks import RenderComparison, RenderReport
-    from ir_trace.tasks.config import adopt_cache
-    from ir_trace.tasks.lean_luigi import luigi  # ir_trace.tasks loaded it before Luigi itself
+
+    with _luigi_configuration_read():
+        from ir_trace.tasks import RenderComparison, RenderReport
+        from ir_trace.tasks.config import adopt_cache
+        from ir_trace.tasks.lean_luigi import luigi  # ir_trace.tasks loaded it before Luigi itself
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
@@ -449,6 +451,18 @@ def _setup_logging(quiet: bool, verbose: bool) -> None:
         logger = logging.getLogger(name)
         logger.setLevel(logging.DEBUG if verbose else logging.CRITICAL + 1)
         logger.propagate = verbose
+
+
+@contextlib.contextmanager
+def _luigi_configuration_read():
+    """Luigi parses every luigi.cfg around when its configuration is first asked for (while the
+    tasks are imported): a malformed one is the user's file to fix, said in one line."""
+    import configparser
+
+    try:
+        yield
+    except configparser.Error as exc:
+        raise IRTraceError(f"cannot read Luigi's configuration: {' '.join(str(exc).split())}") from exc
 
 
 def _configure_luigi(cache_dir: Path, verbose: bool) -> None:

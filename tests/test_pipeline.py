@@ -147,6 +147,15 @@ def test_the_cli_ignores_a_stray_luigi_cfg(tmp_path, demo_dump):
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("wrote r.html")  # no Luigi log
 
 
+def test_a_malformed_luigi_cfg_is_one_line_naming_it_and_no_report(tmp_path, demo_dump):
+    (tmp_path / "luigi.cfg").write_text("[core]\nlog_level = INFO\n[core]\nlog_level = DEBUG\n", encoding="utf-8")
+    result = run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "cache", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("pypto-ir-trace: error: cannot read Luigi's configuration: ")
+    assert "luigi.cfg" in result.stderr and "unexpected" not in result.stderr
+    assert not (tmp_path / "r.html").exists()
+
+
 # ---------- the report target ----------
 
 
