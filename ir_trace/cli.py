@@ -265,9 +265,17 @@ def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> N
     if args.json not in (None, "-"):
         outputs.append(("--json", plan_output(Path(args.json), "--json")))
     dumps = [Path(d) for d in (args.passes_dump, args.against) if d is not None]
+    cache = None if args.no_cache else Path(args.cache_dir or _default_cache_dir()).expanduser()
+    if args.cache_dir is not None:
+        _check_outside_dumps("--cache-dir", Path(args.cache_dir), dumps, "the cache would write its files into it")
     for label, plan in outputs:
         _check_writable(label, plan)
-        _check_outside_dumps(label, plan, dumps)
+        _check_outside_dumps(label, plan.path, dumps, "it would overwrite a snapshot or be read as one")
+        if cache is not None and _is_inside(plan.path, cache):
+            raise OutputError(
+                f"{label}: {plan.path} is inside the cache directory {cache}, whose files it could replace; "
+                "write it elsewhere"
+            )
     if len(outputs) == 2 and outputs[0][1].identity() == outputs[1][1].identity():
         raise OutputError(f"--json: {args.json} is the same file as -o {args.output}; give the summary its own name")
     if args.json == "-":
@@ -283,13 +291,23 @@ def _check_writable(label: str, plan: OutputPlan) -> None:
         raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: permission denied")
 
 
-def _check_outside_dumps(label: str, plan: OutputPlan, dumps: list[Path]) -> None:
-    """An output inside a dump would overwrite a snapshot, or be read as one by the next run."""
-    target = Path(os.path.realpath(plan.target))
+def _check_outside_dumps(label: str, path: Path, dumps: list[Path], why: str) -> None:
+    """Nothing the run writes may land inside a dump: the input stays as the compiler left it."""
     for dump in dumps:
-        folder = Path(os.path.realpath(dump))
-        if target == folder or folder in target.parents:
-            raise OutputError(f"{label}: {plan.path} is inside the dump directory {dump}; write it elsewhere")
+        if _is_inside(path, dump):
+            raise OutputError(f"{label}: {path} is inside the dump directory {dump}; {why}; write it elsewhere")
+
+
+def _is_inside(path: Path, folder: Path) -> bool:
+    """Whether `path` is `folder` or below it, once `..` and symlinks are resolved."""
+    resolved, container = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
+    return resolved == container or container in resolved.parents
+
+
+def _default_cache_dir() -> Path:
+    from ir_trace.cache import default_cache_dir  # imports diskcache: not before a run needs it
+
+    return default_cache_dir()
 
 
 def _stdout_identity() -> tuple:
