@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
@@ -205,7 +205,7 @@ def run_command(args: argparse.Namespace) -> int:
 def say(line: str) -> None:
     """One line on stderr; a closed or full stderr loses the line, never the run."""
     try:
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(one_line(line) + "\n")
         sys.stderr.flush()
     except (AttributeError, OSError, ValueError):
         sys.stderr = _Discard()

@@ -367,6 +367,20 @@ def test_a_non_utf8_file_name_or_path_is_one_error_line(tmp_path: Path):
     assert_error_line(result, "not valid UTF-8", "r\\xff.html")
 
 
+def test_a_newline_or_escape_sequence_in_a_path_keeps_every_message_one_line(tmp_path: Path):
+    """Control characters in a name are escaped: a newline would split the error, ESC drive the terminal."""
+    odd = tmp_path / "two\nlines\x1b[2J"
+    dump = write_dump(odd / "passes_dump", demo_passes())
+    (dump / "02_after_Simplify.py~").write_text("stray copy\n")  # a warning naming the dump directory
+    result = run_ok(dump, tmp_path / "r.html", "--no-cache")
+    assert len(result.stderr.splitlines()) == 2 and "\x1b" not in result.stderr, result.stderr
+    assert "two\\nlines\\x1b[2J" in warnings_of(result)[0]
+    os.mkfifo(dump / "04_after_Extra.py")
+    error = assert_error_line(run(dump, "-o", tmp_path / "r.html", "--no-cache"), "not a regular file")
+    assert "two\\nlines\\x1b[2J" in error
+    assert_error_line(run(odd / "missing", "-o", tmp_path / "r.html"), "input directory does not exist")
+
+
 def test_a_snapshot_rewritten_during_the_run_gives_a_consistent_report_or_a_clean_failure(tmp_path: Path):
     """A writer swaps one snapshot between two versions (atomically) and another in place while
     the command runs; each report holds one version of each file, its hash matching its text."""
