@@ -472,6 +472,16 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
     assert temp_files(small_tmpfs) == []
 
 
+def test_a_sweep_text_store_on_a_full_disk_fails_with_one_line_and_no_temp_file(small_tmpfs: Path):
+    from ir_trace.errors import IRTraceError
+    from ir_trace.sweep import keep_text
+
+    store = small_tmpfs / "text"
+    with pytest.raises(IRTraceError, match="No space left on device"):
+        keep_text(store, "ab" * 32, os.urandom(1 << 20))  # random bytes stay 1 MiB compressed: cannot fit
+    assert temp_files(store) == []
+
+
 def test_several_runs_at_once_on_the_same_dump_output_and_cache(tmp_path: Path):
     dump = chain_dump(tmp_path / "passes_dump", 80, seed=80)
     lone = tmp_path / "lone.html"
