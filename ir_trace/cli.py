@@ -23,7 +23,7 @@ from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
-from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
+from ir_trace.output import OutputError, OutputPlan, plan_output, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
 
@@ -396,8 +396,9 @@ def write_json_summary(destination: str, trace: dict) -> None:
         write_output(Path(destination), text, label="--json")
         return
     try:
-        sys.stdout.write(text)
         sys.stdout.flush()
+        # Past the text layer: its buffer dropped the rest of a short write to a pipe whose reader left, silently.
+        write_all(sys.stdout.fileno(), text.encode("utf-8"))
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise OutputError(f"--json: cannot write the summary to standard output: {reason}") from exc

@@ -181,7 +181,7 @@ def _replace_file(plan: OutputPlan, data: bytes, prefix: str, before_rename, dur
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)  # the umask applies
         try:
             _keep_owner_and_mode(fd, plan.existing)
-            _write_all(fd, data)
+            write_all(fd, data)
             if durable:
                 os.fsync(fd)
             finished = os.fstat(fd)
@@ -228,7 +228,7 @@ def _write_through(path: Path, data: bytes, prefix: str) -> None:
         if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # replaced since it was planned: touch nothing
             raise OutputError(f"{prefix}{path} changed while the run was writing it; run again")
         os.set_blocking(fd, True)  # a slow reader is waited for, like any pipe
-        _write_all(fd, data)
+        write_all(fd, data)
     except OSError as exc:
         raise OutputError(f"{prefix}cannot write {path}: {exc.strerror or exc}") from exc
     finally:
@@ -236,7 +236,8 @@ def _write_through(path: Path, data: bytes, prefix: str) -> None:
     _announce("W", str(path))
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte, or OSError: a short write to a pipe is continued, so a reader that left raises EPIPE."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]

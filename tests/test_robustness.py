@@ -740,6 +740,29 @@ def test_json_to_a_closed_or_full_standard_output_is_one_clear_error(tmp_path: P
         assert report.exists()  # only the summary was lost
 
 
+def test_json_to_a_reader_that_stops_early_is_one_clear_error(tmp_path: Path):
+    """`--json - | head -c1`: the summary outgrows the pipe, the reader leaves after one byte. Python's
+    buffered stdout once lost the rest without an error (exit 0, a truncated summary, no word)."""
+    texts = [FRONTEND, *(FRONTEND + f"extra_{i} = {i}\n" for i in range(200))]  # a summary of ~110 KB
+    dump = write_dump(tmp_path / "passes_dump", texts)
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen(
+        command(dump, "-o", tmp_path / "r.html", "--no-cache", "--json", "-"),
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(write_end)
+    try:
+        assert os.read(read_end, 1) == b"{"  # blocks until the summary starts
+    finally:
+        os.close(read_end)
+    _out, err = process.communicate(timeout=300)
+    result = subprocess.CompletedProcess(process.args, process.returncode, "", err)
+    assert_error_line(result, "--json: cannot write the summary to standard output: Broken pipe")
+    assert (tmp_path / "r.html").exists()  # only the summary was lost
+
+
 def _text(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
 
