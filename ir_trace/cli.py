@@ -288,7 +288,16 @@ def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> N
 def _check_writable(label: str, plan: OutputPlan) -> None:
     where = plan.target if plan.stream else plan.target.parent
     if not os.access(where, os.W_OK):
-        raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: permission denied")
+        why = "a read-only file system" if _on_read_only_mount(where) else "permission denied"
+        raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: {why}")
+
+
+def _on_read_only_mount(path: Path) -> bool:
+    """Root passes every permission check, so a read-only mount is what stops it: say so."""
+    try:
+        return bool(os.statvfs(path).f_flag & getattr(os, "ST_RDONLY", 0))
+    except OSError:
+        return False
 
 
 def _check_outside_dumps(label: str, path: Path, dumps: list[Path], why: str) -> None:

@@ -789,6 +789,26 @@ def _unwritable_read_only_mount(tmp: Path) -> tuple[Path, dict]:
     return mount_tmpfs(tmp / "ro-mount", "ro,size=64k"), {}
 
 
+@pytest.fixture
+def read_only_tmpfs(tmp_path: Path):
+    mount = mount_tmpfs(tmp_path / "ro", "ro,size=64k")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_outputs_on_a_read_only_mount_are_refused_saying_why(tmp_path: Path, read_only_tmpfs: Path):
+    """Root writes through any mode bits, so for root a read-only mount is the usual reason; the error says so."""
+    mount = read_only_tmpfs
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    for label in ("-o", "--json"):
+        target = ["-o", mount / "r.html"] if label == "-o" else ["-o", tmp_path / "r.html", "--json", mount / "s.json"]
+        result = run(dump, *target, "--no-cache")
+        assert_error_line(result, f"{label}: cannot write in {mount}: a read-only file system")
+    assert not (tmp_path / "r.html").exists()
+
+
 @pytest.mark.parametrize(
     "make",
     [_unwritable_by_file, _unwritable_by_mode, _unwritable_read_only_mount],
