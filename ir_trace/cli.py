@@ -23,7 +23,7 @@ from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
-from ir_trace.output import OutputError, OutputPlan, plan_output, write_all, write_output
+from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
 
@@ -271,7 +271,7 @@ def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> N
     for label, plan in outputs:
         _check_writable(label, plan)
         _check_outside_dumps(label, plan.path, dumps, "it would overwrite a snapshot or be read as one")
-        if cache is not None and _is_inside(plan.path, cache):
+        if cache is not None and is_inside(plan.path, cache):
             raise OutputError(
                 f"{label}: {plan.path} is inside the cache directory {cache}, whose files it could replace; "
                 "write it elsewhere"
@@ -303,14 +303,8 @@ def _on_read_only_mount(path: Path) -> bool:
 def _check_outside_dumps(label: str, path: Path, dumps: list[Path], why: str) -> None:
     """Nothing the run writes may land inside a dump: the input stays as the compiler left it."""
     for dump in dumps:
-        if _is_inside(path, dump):
+        if is_inside(path, dump):
             raise OutputError(f"{label}: {path} is inside the dump directory {dump}; {why}; write it elsewhere")
-
-
-def _is_inside(path: Path, folder: Path) -> bool:
-    """Whether `path` is `folder` or below it, once `..` and symlinks are resolved."""
-    resolved, container = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
-    return resolved == container or container in resolved.parents
 
 
 def _default_cache_dir() -> Path:

@@ -102,6 +102,12 @@ def plan_output(path: Path, label: str | None = None) -> OutputPlan:
     return OutputPlan(path, target, stream=False, existing=info)
 
 
+def is_inside(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
+    """Whether `path` is `folder` or below it, once `..` and symlinks are resolved."""
+    resolved, container = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
+    return resolved == container or container in resolved.parents
+
+
 def _prefix(label: str | None) -> str:
     return f"{label}: " if label else ""
 

@@ -12,7 +12,7 @@ from ir_trace.tasks.report import (
     ReportWriter,
     assemble_payload,
     chain_work,
-    check_report_directory,
+    check_report_path,
     diff_task,
     load_result,
     pipeline_order,
@@ -34,7 +34,7 @@ class RenderComparison(ReportWriter):
         return comparison_fingerprint(dump_digest(manifests[0]), dump_digest(manifests[1]), self.context)
 
     def run(self):
-        check_report_directory(self.report)
+        check_report_path(self.report, [self.dump, self.against])
         manifest_a, manifest_b = current_manifest(self.dump), current_manifest(self.against)
         diffs_a, slices_a = chain_work(manifest_a)
         diffs_b, slices_b = chain_work(manifest_b)
