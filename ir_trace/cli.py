@@ -22,9 +22,9 @@ from pathlib import Path
 
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
-from ir_trace.output import OutputError, OutputPlan, plan_output, write_output
+from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
 
@@ -206,7 +206,7 @@ def run_command(args: argparse.Namespace) -> int:
 def say(line: str) -> None:
     """One line on stderr; a closed or full stderr loses the line, never the run."""
     try:
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(one_line(line) + "\n")
         sys.stderr.flush()
     except (AttributeError, OSError, ValueError):
         sys.stderr = _Discard()
@@ -266,9 +266,17 @@ def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> N
     if args.json not in (None, "-"):
         outputs.append(("--json", plan_output(Path(args.json), "--json")))
     dumps = [Path(d) for d in (args.passes_dump, args.against) if d is not None]
+    cache = None if args.no_cache else Path(args.cache_dir or _default_cache_dir()).expanduser()
+    if args.cache_dir is not None:
+        _check_outside_dumps("--cache-dir", Path(args.cache_dir), dumps, "the cache would write its files into it")
     for label, plan in outputs:
         _check_writable(label, plan)
-        _check_outside_dumps(label, plan, dumps)
+        _check_outside_dumps(label, plan.path, dumps, "it would overwrite a snapshot or be read as one")
+        if cache is not None and is_inside(plan.path, cache):
+            raise OutputError(
+                f"{label}: {plan.path} is inside the cache directory {cache}, whose files it could replace; "
+                "write it elsewhere"
+            )
     if len(outputs) == 2 and outputs[0][1].identity() == outputs[1][1].identity():
         raise OutputError(f"--json: {args.json} is the same file as -o {args.output}; give the summary its own name")
     if args.json == "-":
@@ -281,16 +289,29 @@ def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> N
 def _check_writable(label: str, plan: OutputPlan) -> None:
     where = plan.target if plan.stream else plan.target.parent
     if not os.access(where, os.W_OK):
-        raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: permission denied")
+        why = "a read-only file system" if _on_read_only_mount(where) else "permission denied"
+        raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: {why}")
 
 
-def _check_outside_dumps(label: str, plan: OutputPlan, dumps: list[Path]) -> None:
-    """An output inside a dump would overwrite a snapshot, or be read as one by the next run."""
-    target = Path(os.path.realpath(plan.target))
+def _on_read_only_mount(path: Path) -> bool:
+    """Root passes every permission check, so a read-only mount is what stops it: say so."""
+    try:
+        return bool(os.statvfs(path).f_flag & getattr(os, "ST_RDONLY", 0))
+    except OSError:
+        return False
+
+
+def _check_outside_dumps(label: str, path: Path, dumps: list[Path], why: str) -> None:
+    """Nothing the run writes may land inside a dump: the input stays as the compiler left it."""
     for dump in dumps:
-        folder = Path(os.path.realpath(dump))
-        if target == folder or folder in target.parents:
-            raise OutputError(f"{label}: {plan.path} is inside the dump directory {dump}; write it elsewhere")
+        if is_inside(path, dump):
+            raise OutputError(f"{label}: {path} is inside the dump directory {dump}; {why}; write it elsewhere")
+
+
+def _default_cache_dir() -> Path:
+    from ir_trace.cache import default_cache_dir  # imports diskcache: not before a run needs it
+
+    return default_cache_dir()
 
 
 def _stdout_identity() -> tuple:
@@ -381,8 +402,9 @@ def write_json_summary(destination: str, trace: dict) -> None:
         write_output(Path(destination), text, label="--json")
         return
     try:
-        sys.stdout.write(text)
         sys.stdout.flush()
+        # Past the text layer: its buffer dropped the rest of a short write to a pipe whose reader left, silently.
+        write_all(sys.stdout.fileno(), text.encode("utf-8"))
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise OutputError(f"--json: cannot write the summary to standard output: {reason}") from exc

@@ -7,3 +7,11 @@ class IRTraceError(Exception):
 
 class DumpError(IRTraceError):
     """The passes_dump/ directory is missing, misnamed or damaged."""
+
+
+def one_line(message: str) -> str:
+    """`message` with its control characters escaped (`\\n`, `\\x1b`): a path holding a newline
+    must not split a message in two, nor a file name's escape sequence drive the terminal."""
+    if message.isprintable():
+        return message
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)

@@ -11,7 +11,8 @@ What a path names decides how it is written:
 
 Temp files are registered before they exist: their names go to `PARTIAL_FILES` and, when a
 supervising process listens (see `ir_trace.signals`), down its pipe, so whoever stops a run
-can remove every one of them.
+can remove every one of them. A process nobody supervises (a `luigi` task process) removes its
+own on a terminating signal left at its default action, then dies of it as it would have.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import signal
 import stat
+import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +36,8 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _supervisor_fd: int | None = None
+# Signals whose default action ends the process where it stands, leaving a temp file behind.
+_TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name))
 
 
 class OutputError(IRTraceError):
@@ -96,6 +102,12 @@ def plan_output(path: Path, label: str | None = None) -> OutputPlan:
     return OutputPlan(path, target, stream=False, existing=info)
 
 
+def is_inside(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
+    """Whether `path` is `folder` or below it, once `..` and symlinks are resolved."""
+    resolved, container = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
+    return resolved == container or container in resolved.parents
+
+
 def _prefix(label: str | None) -> str:
     return f"{label}: " if label else ""
 
@@ -115,20 +127,22 @@ def write_output(
     content: str | bytes,
     label: str | None = None,
     before_rename: Callable[[os.stat_result], None] | None = None,
+    durable: bool = True,
 ) -> int:
     """Write `content` to `path` by the rules in this module's docstring; returns bytes written.
 
     `before_rename(stat)` is called with the finished temp file's stat just before it is renamed
     over the target (the rename keeps its device, inode, size and mtime), so a caller can record
     the identity of the file it is about to publish; if it raises, nothing is published. It is
-    not called for a stream: a FIFO or device has no identity worth recording.
+    not called for a stream: a FIFO or device has no identity worth recording. `durable=False`
+    skips the fsync, for files that are only a copy of something kept elsewhere.
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
     plan = plan_output(Path(path), label)
     if plan.stream:
         _write_through(plan.path, data, _prefix(label))
     else:
-        _replace(plan, data, _prefix(label), before_rename)
+        _replace(plan, data, _prefix(label), before_rename, durable)
     return len(data)
 
 
@@ -137,7 +151,35 @@ def _temp_name(target: Path) -> str:
     return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
 
 
-def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename) -> None:
+def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename, durable: bool) -> None:
+    with _temps_removed_on_termination():
+        _replace_file(plan, data, prefix, before_rename, durable)
+
+
+@contextmanager
+def _temps_removed_on_termination():
+    """While a temp file may exist, a terminating signal left at its default action (a `luigi`
+    worker's SIGTERM) removes the registered temp files first, then ends the process by that same
+    default action: whoever sent it sees the usual death. A handler the program set is left alone."""
+    installed = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in _TERMINATING:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                installed[signum] = signal.signal(signum, _remove_temps_then_die)
+    try:
+        yield
+    finally:
+        for signum, previous in installed.items():
+            signal.signal(signum, previous)
+
+
+def _remove_temps_then_die(signum: int, _frame) -> None:
+    remove_partial_files(list(PARTIAL_FILES))
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _replace_file(plan: OutputPlan, data: bytes, prefix: str, before_rename, durable: bool) -> None:
     tmp = _temp_name(plan.target)
     PARTIAL_FILES.add(tmp)  # registered before it exists, so an interrupt can never orphan it
     _announce("T", tmp)
@@ -145,8 +187,9 @@ def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)  # the umask applies
         try:
             _keep_owner_and_mode(fd, plan.existing)
-            _write_all(fd, data)
-            os.fsync(fd)
+            write_all(fd, data)
+            if durable:
+                os.fsync(fd)
             finished = os.fstat(fd)
         finally:
             os.close(fd)
@@ -191,7 +234,7 @@ def _write_through(path: Path, data: bytes, prefix: str) -> None:
         if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # replaced since it was planned: touch nothing
             raise OutputError(f"{prefix}{path} changed while the run was writing it; run again")
         os.set_blocking(fd, True)  # a slow reader is waited for, like any pipe
-        _write_all(fd, data)
+        write_all(fd, data)
     except OSError as exc:
         raise OutputError(f"{prefix}cannot write {path}: {exc.strerror or exc}") from exc
     finally:
@@ -199,7 +242,8 @@ def _write_through(path: Path, data: bytes, prefix: str) -> None:
     _announce("W", str(path))
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte, or OSError: a short write to a pipe is continued, so a reader that left raises EPIPE."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]

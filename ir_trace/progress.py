@@ -15,6 +15,8 @@ import os
 import sys
 import time
 
+from ir_trace.errors import one_line
+
 _DELAY = float(os.environ.get("PYPTO_IR_TRACE_PROGRESS_DELAY", "0.5"))  # short runs finish before a bar helps
 _REDRAW = 0.05  # seconds between redraws, so a slow terminal is not flooded
 _LABEL = "diffs and function slices"
@@ -137,6 +139,9 @@ class MessageHandler(logging.StreamHandler):
     def emit(self, record: logging.LogRecord) -> None:
         erase_progress()
         super().emit(record)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return one_line(super().format(record))
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
         """A warning that cannot be printed (stderr closed or full) is dropped without a word."""

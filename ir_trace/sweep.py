@@ -166,9 +166,8 @@ def keep_text(store: Path, sha256: str, data: bytes) -> None:
     target = store / f"{sha256}.txt.gz"
     if not target.exists():
         store.mkdir(parents=True, exist_ok=True)
-        tmp = store / f".{sha256}.{os.getpid()}.tmp"
-        tmp.write_bytes(gzip.compress(data, mtime=0))
-        os.replace(tmp, target)
+        # A registered temp file, removed on failure or a signal; no fsync: the dump keeps the original.
+        write_output(target, gzip.compress(data, mtime=0), durable=False)
 
 
 def load_text(store: Path, sha256: str) -> str | None:

@@ -171,6 +171,26 @@ def test_a_bad_output_is_refused_before_anything_is_written(demo_dump, tmp_path,
     assert not cache_dir.exists(), "the run started although an output was refused"
 
 
+def test_nothing_is_written_into_the_cache_directory_or_the_dump_by_mistake(demo_dump, tmp_path, cache_dir):
+    """`-o CACHE/cache.db` would replace the cache's database with HTML (and the next run move the
+    whole cache aside, report included); a cache inside the dump would write its files into the input."""
+    report = tmp_path / "r.html"
+    assert run_cli(demo_dump, "-o", report, "--cache-dir", cache_dir).returncode == 0
+    database, dump_files = (cache_dir / "cache.db").read_bytes(), sorted(p.name for p in demo_dump.iterdir())
+    cases = [
+        (["-o", cache_dir / "cache.db"], ("-o: ", "is inside the cache directory")),
+        (["-o", report, "--json", cache_dir / "x" / ".." / "s.json"], ("--json: ", "is inside the cache directory")),
+    ]
+    for extra, fragments in cases:
+        expect_error(run_cli(demo_dump, *extra, "--cache-dir", cache_dir), *fragments)
+    expect_error(
+        run_cli(demo_dump, "-o", report, "--cache-dir", demo_dump / "cache"), "--cache-dir: ", "inside the dump"
+    )
+    expect_error(run_cli(demo_dump, "-o", report, "--cache-dir", demo_dump), "--cache-dir: ", "inside the dump")
+    assert (cache_dir / "cache.db").read_bytes() == database
+    assert sorted(p.name for p in demo_dump.iterdir()) == dump_files
+
+
 def test_report_to_standard_output(demo_dump, tmp_path, cache_dir):
 
     for _run in range(2):  # a stream is never "current": the second run prints the report again

@@ -367,6 +367,20 @@ def test_a_non_utf8_file_name_or_path_is_one_error_line(tmp_path: Path):
     assert_error_line(result, "not valid UTF-8", "r\\xff.html")
 
 
+def test_a_newline_or_escape_sequence_in_a_path_keeps_every_message_one_line(tmp_path: Path):
+    """Control characters in a name are escaped: a newline would split the error, ESC drive the terminal."""
+    odd = tmp_path / "two\nlines\x1b[2J"
+    dump = write_dump(odd / "passes_dump", demo_passes())
+    (dump / "02_after_Simplify.py~").write_text("stray copy\n")  # a warning naming the dump directory
+    result = run_ok(dump, tmp_path / "r.html", "--no-cache")
+    assert len(result.stderr.splitlines()) == 2 and "\x1b" not in result.stderr, result.stderr
+    assert "two\\nlines\\x1b[2J" in warnings_of(result)[0]
+    os.mkfifo(dump / "04_after_Extra.py")
+    error = assert_error_line(run(dump, "-o", tmp_path / "r.html", "--no-cache"), "not a regular file")
+    assert "two\\nlines\\x1b[2J" in error
+    assert_error_line(run(odd / "missing", "-o", tmp_path / "r.html"), "input directory does not exist")
+
+
 def test_a_snapshot_rewritten_during_the_run_gives_a_consistent_report_or_a_clean_failure(tmp_path: Path):
     """A writer swaps one snapshot between two versions (atomically) and another in place while
     the command runs; each report holds one version of each file, its hash matching its text."""
@@ -456,6 +470,16 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
     assert_error_line(result, f"cannot write {report}: No space left on device")
     assert report.read_bytes() == earlier
     assert temp_files(small_tmpfs) == []
+
+
+def test_a_sweep_text_store_on_a_full_disk_fails_with_one_line_and_no_temp_file(small_tmpfs: Path):
+    from ir_trace.errors import IRTraceError
+    from ir_trace.sweep import keep_text
+
+    store = small_tmpfs / "text"
+    with pytest.raises(IRTraceError, match="No space left on device"):
+        keep_text(store, "ab" * 32, os.urandom(1 << 20))  # random bytes stay 1 MiB compressed: cannot fit
+    assert temp_files(store) == []
 
 
 def test_several_runs_at_once_on_the_same_dump_output_and_cache(tmp_path: Path):
@@ -637,18 +661,13 @@ def tree(folder: Path) -> dict[str, bytes | None]:
     return {str(p.relative_to(folder)): None if p.is_dir() else p.read_bytes() for p in sorted(folder.rglob("*"))}
 
 
-@pytest.mark.parametrize("where", ["a directory of the user's", "the dump directory itself"])
-def test_a_damaged_cache_in_a_directory_the_tool_did_not_create_is_left_alone(tmp_path: Path, cached_dump, where):
-    """Moving it aside would take the user's other files with it (with --cache-dir DUMP, the dump)."""
+def test_a_damaged_cache_in_a_directory_the_tool_did_not_create_is_left_alone(tmp_path: Path, cached_dump):
+    """Moving it aside would take the user's other files with it. (A cache inside the dump, where
+    this once moved the dump itself aside, is refused before the run: tests/test_cli.py.)"""
     dump, _good, _reference = cached_dump
-    if where == "the dump directory itself":
-        folder = tmp_path / "copy" / "passes_dump"
-        shutil.copytree(dump, folder)
-        dump = folder
-    else:
-        folder = tmp_path / "mine"
-        folder.mkdir()
-        (folder / "notes.txt").write_text("precious\n")
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("precious\n")
     (folder / "cache.db").write_bytes(random.Random(3).randbytes(64 * 1024))
     before = tree(folder)
     report = tmp_path / "r.html"
@@ -721,6 +740,29 @@ def test_json_to_a_closed_or_full_standard_output_is_one_clear_error(tmp_path: P
         assert report.exists()  # only the summary was lost
 
 
+def test_json_to_a_reader_that_stops_early_is_one_clear_error(tmp_path: Path):
+    """`--json - | head -c1`: the summary outgrows the pipe, the reader leaves after one byte. Python's
+    buffered stdout once lost the rest without an error (exit 0, a truncated summary, no word)."""
+    texts = [FRONTEND, *(FRONTEND + f"extra_{i} = {i}\n" for i in range(200))]  # a summary of ~110 KB
+    dump = write_dump(tmp_path / "passes_dump", texts)
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen(
+        command(dump, "-o", tmp_path / "r.html", "--no-cache", "--json", "-"),
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(write_end)
+    try:
+        assert os.read(read_end, 1) == b"{"  # blocks until the summary starts
+    finally:
+        os.close(read_end)
+    _out, err = process.communicate(timeout=300)
+    result = subprocess.CompletedProcess(process.args, process.returncode, "", err)
+    assert_error_line(result, "--json: cannot write the summary to standard output: Broken pipe")
+    assert (tmp_path / "r.html").exists()  # only the summary was lost
+
+
 def _text(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
 
@@ -745,6 +787,26 @@ def _unwritable_by_mode(tmp: Path) -> tuple[Path, dict]:
 
 def _unwritable_read_only_mount(tmp: Path) -> tuple[Path, dict]:
     return mount_tmpfs(tmp / "ro-mount", "ro,size=64k"), {}
+
+
+@pytest.fixture
+def read_only_tmpfs(tmp_path: Path):
+    mount = mount_tmpfs(tmp_path / "ro", "ro,size=64k")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_outputs_on_a_read_only_mount_are_refused_saying_why(tmp_path: Path, read_only_tmpfs: Path):
+    """Root writes through any mode bits, so for root a read-only mount is the usual reason; the error says so."""
+    mount = read_only_tmpfs
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    for label in ("-o", "--json"):
+        target = ["-o", mount / "r.html"] if label == "-o" else ["-o", tmp_path / "r.html", "--json", mount / "s.json"]
+        result = run(dump, *target, "--no-cache")
+        assert_error_line(result, f"{label}: cannot write in {mount}: a read-only file system")
+    assert not (tmp_path / "r.html").exists()
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ import signal
 import sqlite3
 import struct
 import subprocess
+import sys
 import time
 from contextlib import closing
 from pathlib import Path
@@ -204,6 +205,45 @@ def test_a_signal_while_the_temp_report_exists_removes_it(tmp_path: Path, interr
             assert err.strip().splitlines() == [INTERRUPTED], err
             return
     pytest.fail("the temp report was never caught before its rename")
+
+
+_PAUSED_WRITER = """
+import sys
+from pathlib import Path
+from ir_trace.output import write_output
+
+def wait_for_the_test(_finished):
+    print("temp written", flush=True)
+    sys.stdin.readline()
+
+write_output(Path(sys.argv[1]), "new report", before_rename=wait_for_the_test)
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_an_unsupervised_writer_removes_its_temp_file_and_still_dies_of_the_signal(tmp_path: Path, signum: int):
+    """A `luigi --module ir_trace.tasks ...` process has no supervisor: killed while its temp report
+    exists, it must remove it itself, and die of the signal as Luigi expects."""
+    report = tmp_path / "r.html"
+    report.write_text("earlier report\n")
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _PAUSED_WRITER, str(report)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
+    )
+    try:
+        assert writer.stdout.readline() == "temp written\n"
+        assert len(temp_files(tmp_path)) == 1
+        writer.send_signal(signum)
+        writer.wait(timeout=60)
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+    assert writer.returncode == -signum
+    assert temp_files(tmp_path) == []
+    assert report.read_text() == "earlier report\n"
 
 
 def _before_our_code(code: int, signum: int, err: str) -> bool:

@@ -432,6 +432,34 @@ def test_relative_sweep_paths_are_the_same_sweep_from_another_directory(tmp_path
     assert Sweep(root="root/", out_dir="./out").task_id == Sweep(root=str(root), out_dir=str(out)).task_id
 
 
+def test_an_out_dir_inside_a_dump_fails_with_one_line_and_writes_nothing(tmp_path):
+    env, root = luigi_env(tmp_path), tmp_path / "root"
+    dump = write_dump(root / "p" / "passes_dump", [FRONTEND])
+    output = failed_sweep(env, root, dump / "reports")
+    assert f"failed: --out-dir {dump / 'reports'} is inside the dump directory {dump}" in output
+    assert sorted(p.name for p in dump.iterdir()) == ["00_frontend.py"]
+
+
+@pytest.mark.parametrize("task", ["RenderReport", "RenderComparison"])
+def test_a_report_task_never_writes_into_a_dump(tmp_path, task):
+    """The command line refuses `-o DUMP/00_frontend.py`; the Luigi tasks, run directly, must too."""
+    dump = write_dump(tmp_path / "passes_dump", [FRONTEND, FRONTEND + "x = 1\n"])
+    snapshot = dump / "00_frontend.py"
+    against = ["--against", dump] if task == "RenderComparison" else []
+    result = subprocess.run(
+        [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", task, "--dump", dump, *against]
+        + ["--report", snapshot, "--local-scheduler"],
+        env=luigi_env(tmp_path),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert f"the report {snapshot} is inside the dump directory {dump}" in result.stdout + result.stderr
+    assert snapshot.read_text(encoding="utf-8") == FRONTEND
+
+
 def test_an_io_fault_fails_the_task_while_an_invalid_dump_is_a_result(tmp_path):
     env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
     generate_dump(root / "good" / "passes_dump", *SMALL, "--seed", "1")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import IRTraceError, one_line
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
 
@@ -40,8 +40,8 @@ class AbsolutePath(luigi.Parameter):
 def explain(exception: BaseException) -> str:
     """One line for a failure: our own errors say what to do; anything else names its type."""
     if isinstance(exception, IRTraceError):
-        return str(exception)
-    return f"unexpected {type(exception).__name__}: {exception}"
+        return one_line(str(exception))
+    return one_line(f"unexpected {type(exception).__name__}: {exception}")
 
 
 _PARAMS: dict[type, list] = {}

@@ -32,6 +32,9 @@ class RenderComparison(ReportWriter):
     def fingerprint(self, manifests: list[Manifest]) -> str:
         return comparison_fingerprint(dump_digest(manifests[0]), dump_digest(manifests[1]), self.context)
 
+    def dumps_read(self) -> list[str]:
+        return [self.dump, self.against]
+
     def check_arguments(self) -> None:
         super().check_arguments()
         if self.ignore:  # as in the command line: run against run compares printed text

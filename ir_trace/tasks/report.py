@@ -11,6 +11,7 @@ from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import dump_digest, report_fingerprint
 from ir_trace.normalize import IgnoreModes
+from ir_trace.output import is_inside
 from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
@@ -74,11 +75,15 @@ def cached_manifest(task: ValidateDump) -> Manifest | None:
     return Manifest.from_json(data) if data is not None else None
 
 
-def check_report_directory(report: str) -> None:
-    """Fail before any work when the report could not be written anyway."""
+def check_report_path(report: str, dumps: list[str]) -> None:
+    """Fail before any work when the report could not be written anyway, or would land in a dump
+    (over a snapshot, or where the next run reads it as one)."""
     directory = Path(report).absolute().parent
     if not directory.is_dir():
         raise IRTraceError(f"output directory does not exist: {directory}")
+    for dump in dumps:
+        if is_inside(report, dump):
+            raise IRTraceError(f"the report {report} is inside the dump directory {dump}; write it elsewhere")
 
 
 class IgnoreSpec(luigi.Parameter):
@@ -102,11 +107,15 @@ class ReportWriter(PipelineTask):
 
     def check_arguments(self) -> None:
         """Fail before any diff work when the report could not be written as asked."""
-        check_report_directory(self.report)
+        check_report_path(self.report, self.dumps_read())
         try:
             IgnoreModes.from_spec(self.ignore)
         except ValueError as exc:
             raise IRTraceError(f"--ignore {self.ignore}: {exc}") from None
+
+    def dumps_read(self) -> list[str]:
+        """The dump directories this report is made from (never to be written into)."""
+        return [self.dump]
 
     def fingerprint(self, manifests: list[Manifest]) -> str:
         raise NotImplementedError

@@ -33,6 +33,7 @@ from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import dump_state, file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
 from ir_trace.sweep import (
+    DUMP_DIR,
     INDEX_FILES,
     Claim,
     FoundDump,
@@ -364,6 +365,10 @@ class Sweep(PipelineTask):
             raise IRTraceError(f"sweep root is not a directory: {root}")
         if self.out().exists() and not self.out().is_dir():
             raise IRTraceError(f"--out-dir is not a directory: {self.out()}")
+        real_out = Path(os.path.realpath(self.out()))
+        dump = next((p for p in (real_out, *real_out.parents) if p.name == DUMP_DIR), None)
+        if dump is not None:
+            raise IRTraceError(f"--out-dir {self.out()} is inside the dump directory {dump}; write the sweep elsewhere")
         try:  # here, once, rather than failing every dump's task on its own
             self.out().mkdir(parents=True, exist_ok=True)
         except OSError as exc:
