@@ -360,7 +360,9 @@ def run_pipeline(
     adopt_cache(cache)
     _configure_luigi(cache.directory, verbose)
     spec = ignore.spec() if ignore else ""
-    common = dict(dump=str(dump.absolute()), report=str(output.absolute()), context=context, ignore=spec)
+    common = dict(
+        dump=str(dump.absolute()), report=str(output.absolute()), report_flag="-o", context=context, ignore=spec
+    )
     task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
     before = task.output().written_state()
     bar = ProgressBar(progress)

@@ -212,6 +212,7 @@ def test_luigi_command_writes_the_report_and_reruns_nothing_until_a_snapshot_cha
         "bad --against",
         "unknown --ignore mode",
         "--ignore with --against",
+        "report FIFO without a reader",
     ],
 )
 def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_dump, case):
@@ -237,6 +238,10 @@ def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_
         ),
         "invalid dump": (["RenderReport", "--dump", broken], f"missing 00_frontend.py in {broken}"),
         "missing report directory": (["RenderReport", "--dump", demo_dump], "output directory does not exist"),
+        "report FIFO without a reader": (
+            ["RenderReport", "--dump", demo_dump],
+            f"--report: nothing is reading the FIFO {tmp_path / 'r.fifo'}; start its reader first",
+        ),
         "bad --against": (
             ["RenderComparison", "--dump", demo_dump, "--against", tmp_path / "nope"],
             f"input directory does not exist: {tmp_path / 'nope'}",
@@ -244,11 +249,14 @@ def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_
     }[case]
     if case == "missing report directory":
         report = tmp_path / "no-such-dir" / "r.html"
+    if case == "report FIFO without a reader":
+        report = tmp_path / "r.fifo"
+        os.mkfifo(report)
     result = luigi_run(*task, "--report", report, "--ir-trace-cache-dir", tmp_path / "cache")
     assert result.returncode == 3, result.stderr[-2000:]  # [retcode] task_failed in the shipped luigi.cfg
     assert f"failed: {reason}" in result.stderr
     assert "Traceback" not in result.stderr  # the one-line reason, not Luigi's traceback of it
-    assert not report.exists()
+    assert not report.exists() or report.is_fifo()  # a FIFO stays itself, never replaced by a file
 
 
 def test_luigi_command_keeps_the_traceback_of_a_failure_when_asked(tmp_path):

@@ -467,7 +467,7 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
     noise = "\n".join(os.urandom(40).hex() for _ in range(20000)) + "\n"  # compresses badly: cannot fit
     big = write_dump(tmp_path / "big" / "passes_dump", [noise, ("Edit", noise.replace(noise[:80], "x" * 80))])
     result = run(big, "-o", report, "--cache-dir", tmp_path / "cache")
-    assert_error_line(result, f"cannot write {report}: No space left on device")
+    assert_error_line(result, f"error: -o: cannot write {report}: No space left on device")
     assert report.read_bytes() == earlier
     assert temp_files(small_tmpfs) == []
 

@@ -17,7 +17,6 @@ from ir_trace.tasks.report import (
     pipeline_order,
 )
 from ir_trace.tasks.snapshots import ValidateDump, current_manifest
-from ir_trace.tasks.targets import ReportTarget
 
 
 class RenderComparison(ReportWriter):
@@ -48,7 +47,7 @@ class RenderComparison(ReportWriter):
         cross = _cross_work(manifest_a, manifest_b)
         diffs = _unique(diffs_a + diffs_b + cross)
         yield from self.schedule(pipeline_order(diffs, _unique(slices_a + slices_b)))
-        target = ReportTarget(self.report, self.fingerprint([manifest_a, manifest_b]))
+        target = self.report_target(self.fingerprint([manifest_a, manifest_b]))
         if target.exists():
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)

@@ -102,6 +102,9 @@ class ReportWriter(PipelineTask):
     """Shared by the report tasks: the report file is the output, current for its fingerprint."""
 
     report = AbsolutePath(default="ir_trace.html", description="where to write the report")
+    # The argument that named `report` for whoever runs the task (`-o` from the command line):
+    # first in a write error. Not part of the task's identity.
+    report_flag = luigi.Parameter(default="--report", significant=False, description="names --report in errors")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     ignore = IgnoreSpec(default="", description="initial ignore modes: ssa,memref,whitespace (then |REGEX)")
 
@@ -123,7 +126,10 @@ class ReportWriter(PipelineTask):
     def output(self):
         manifests = [cached_manifest(task) for task in luigi.task.flatten(self.requires())]
         known = None not in manifests
-        return ReportTarget(self.report, self.fingerprint(manifests) if known else None)
+        return self.report_target(self.fingerprint(manifests) if known else None)
+
+    def report_target(self, fingerprint: str | None) -> ReportTarget:
+        return ReportTarget(self.report, fingerprint, self.report_flag)
 
     def schedule(self, work: list[PipelineTask]):
         """Yield the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
@@ -149,7 +155,7 @@ class RenderReport(ReportWriter):
         manifest = current_manifest(self.dump)
         diffs, slices = chain_work(manifest)
         yield from self.schedule(pipeline_order(diffs, slices))
-        target = ReportTarget(self.report, self.fingerprint([manifest]))
+        target = self.report_target(self.fingerprint([manifest]))
         if not target.exists():
             payload = assemble_payload(manifest, diffs, slices, self.context, self.ignore)
             summary = {**summarize(payload), "trace": trace_summary(payload)}

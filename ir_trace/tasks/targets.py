@@ -36,9 +36,10 @@ class ReportTarget(luigi.Target):
     run renamed over ours afterwards can never pass for ours: its state differs.
     """
 
-    def __init__(self, path: str, fingerprint: str | None):
+    def __init__(self, path: str, fingerprint: str | None, label: str = "--report"):
         self.path = str(Path(path).absolute())
         self.fingerprint = fingerprint
+        self.label = label  # the argument that named the path, first in a write error
 
     def _last_write(self) -> dict | None:
         """What the last write at this path recorded, whatever its fingerprint."""
@@ -73,7 +74,9 @@ class ReportTarget(luigi.Target):
     def write(self, html: str, details: dict) -> dict:
         """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
         written: dict = {}
-        size = write_output(Path(self.path), html, before_rename=lambda info: written.update(state=state_of(info)))
+        size = write_output(
+            Path(self.path), html, label=self.label, before_rename=lambda info: written.update(state=state_of(info))
+        )
         record = {**details, "fingerprint": self.fingerprint, "state": written.get("state"), "bytes": size}
         shared_cache().put(report_key(self.path), record)
         return record
