@@ -431,7 +431,10 @@ const IRTracePanels = (() => {
   function openHelp() {
     helpReturnFocus = document.activeElement;
     $('help').hidden = false;
-    $('help-close').focus();
+    // Close is at the bottom: focusing it must not scroll a box taller than the window past its
+    // title and the first keys.
+    $('help-close').focus({ preventScroll: true });
+    document.querySelector('#help .overlay-box').scrollTop = 0;
   }
   function closeHelp() {
     $('help').hidden = true;
