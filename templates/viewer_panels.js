@@ -33,7 +33,7 @@ const IRTracePanels = (() => {
       title.append(el('span', 'idx', e.label || String(e.index)), el('span', 'pass-name', e.name),
         statsNode(counts.inserted, counts.deleted));
       if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
-      title.title = title.textContent;   // the name may be cut to keep the counts in sight
+      title.title = [...title.children].map((part) => part.textContent).join(' ');   // the name may be cut
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
