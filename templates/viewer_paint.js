@@ -256,9 +256,20 @@ const IRTracePainter = (() => {
       return 0;
     }
 
+    /** scrollTop that shows change b: LEAD_ROWS rows of context above it, or from the fold whose
+     *  hunk header names its function when that fold is at most one row further up (as it is
+     *  with the default --context 3: the header would otherwise sit just out of sight). */
+    function blockTop(b) {
+      const start = blocks[b][0];
+      for (let i = start - 1; i >= Math.max(0, start - LEAD_ROWS - 1); i--) {
+        if (items[i].kind === FOLD) return rowTop(i);
+      }
+      return Math.max(0, rowTop(start) - LEAD_ROWS * ROW_HEIGHT);
+    }
+
     function goToBlock(b) {
       cursor = b;
-      scrollBoth(Math.max(0, rowTop(blocks[b][0]) - LEAD_ROWS * ROW_HEIGHT), blockLeft(blocks[b]));
+      scrollBoth(blockTop(b), blockLeft(blocks[b]));
       render(true);
       report();
     }
@@ -271,12 +282,11 @@ const IRTracePainter = (() => {
     function stepChange(delta) {
       if (!blocks.length) return false;
       const sc = leader.scroller, top = sc.scrollTop;
-      const anchor = (b) => Math.max(0, rowTop(blocks[b][0]) - LEAD_ROWS * ROW_HEIGHT);
       const shown = cursor >= 0 && rowTop(blocks[cursor][0]) >= top && rowTop(blocks[cursor][0]) < top + sc.clientHeight;
       let target = -1;
       if (shown) target = cursor + delta;
-      else if (delta > 0) target = blocks.findIndex((_, b) => anchor(b) > top + 1);
-      else for (let b = blocks.length - 1; b >= 0 && target < 0; b--) if (anchor(b) < top - 1) target = b;
+      else if (delta > 0) target = blocks.findIndex((_, b) => blockTop(b) > top + 1);
+      else for (let b = blocks.length - 1; b >= 0 && target < 0; b--) if (blockTop(b) < top - 1) target = b;
       if (target < 0 || target >= blocks.length) return false;
       goToBlock(target);
       return true;

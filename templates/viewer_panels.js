@@ -33,7 +33,7 @@ const IRTracePanels = (() => {
       title.append(el('span', 'idx', e.label || String(e.index)), el('span', 'pass-name', e.name),
         statsNode(counts.inserted, counts.deleted));
       if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
-      title.title = title.textContent;   // the name may be cut to keep the counts in sight
+      title.title = [...title.children].map((part) => part.textContent).join(' ');   // the name may be cut
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
@@ -431,7 +431,10 @@ const IRTracePanels = (() => {
   function openHelp() {
     helpReturnFocus = document.activeElement;
     $('help').hidden = false;
-    $('help-close').focus();
+    // Close is at the bottom: focusing it must not scroll a box taller than the window past its
+    // title and the first keys.
+    $('help-close').focus({ preventScroll: true });
+    document.querySelector('#help .overlay-box').scrollTop = 0;
   }
   function closeHelp() {
     $('help').hidden = true;

@@ -206,6 +206,29 @@ def test_thirty_code_rows_at_1280x800_with_every_panel(browser, logs_report):
 
 
 @pytest.mark.samples
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_toolbar_names_the_pass_in_full(browser, qwen_report, size):
+    """The toolbar's heading is what a reader checks first: the longest pass name is never cut."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    try:
+        log = open_report(page, qwen_report)
+        k, name = page.evaluate(
+            """() => window.__irTrace.payload.passes.map((p, k) => [k, p.name])
+                                 .reduce((x, y) => (y[1].length > x[1].length ? y : x))"""
+        )
+        pass_button(page, k).click()
+        heading = page.get_by_role("heading", name=re.compile(name))
+        expect(heading).to_contain_text(name)
+        name_box = heading.get_by_text(name, exact=True)
+        assert name_box.evaluate("(e) => e.scrollWidth <= e.clientWidth"), f"{name} is cut in the toolbar"
+        expect(heading).to_have_attribute("title", re.compile(rf"^{k} {name} \+\d+ \u2212\d+"))
+        log.assert_clean()
+    finally:
+        context.close()
+
+
+@pytest.mark.samples
 def test_warnings_panel_says_more_follow(page, logs_report):
     log = open_report(page, logs_report)
     pass_button(page, changed_pass_with_warnings(page)).click()

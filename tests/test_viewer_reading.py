@@ -176,6 +176,16 @@ def test_help_says_which_keys_scroll_and_which_switch(long_page):
     expect(dialog).to_contain_text("switch passes even inside a code pane")
 
 
+def test_help_opens_at_its_title_and_first_keys_in_a_short_window(long_page):
+    page = long_page
+    page.keyboard.press("?")
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(dialog.get_by_role("button", name="Close")).to_be_focused()
+    # The box is taller than a 720-px window: focusing Close must not scroll its top away.
+    expect(dialog.get_by_role("heading", name="Keyboard shortcuts")).to_be_in_viewport()
+    expect(dialog.get_by_text("switch passes even inside a code pane")).to_be_in_viewport()
+
+
 def test_unified_pane_scrolls_to_its_end_alone(long_page):
     page = long_page
     page.get_by_role("button", name="Unified").click()
@@ -263,6 +273,29 @@ def test_edge_markers_point_at_changes_out_of_sight_and_bring_them_back(long_pag
 
 
 # ---------- item 4: hunk headers ----------
+
+
+def hunk_header(page, region: str, name: str):
+    """The hunk header of the fold leading into function `name`'s change."""
+    return page.get_by_role("region", name=region).locator(".row.fold .hunk-head", has_text=name)
+
+
+@pytest.mark.parametrize("layout", ["Side by side", "Unified"])
+def test_a_change_is_shown_with_the_hunk_header_above_it(long_page, layout):
+    page = long_page
+    page.set_viewport_size({"width": 1280, "height": 420})  # the folded pass no longer fits
+    page.get_by_role("button", name=layout).click()
+    region = "Unified diff" if layout == "Unified" else "After snapshot"
+    pass_button(page, 2).click()
+    pass_button(page, 1).click()  # opening a pass shows its first change: kernel_3's
+    expect(page.get_by_role("group", name="Changes in this pass")).to_contain_text("change 1 of 3")
+    expect(hunk_header(page, region, "Program.kernel_3")).to_be_in_viewport()
+    for name in ("Program.kernel_7", "Program.kernel_10"):
+        page.keyboard.press("]")
+        expect(hunk_header(page, region, name)).to_be_in_viewport()
+    page.keyboard.press("[")
+    expect(page.get_by_role("group", name="Changes in this pass")).to_contain_text("change 2 of 3")
+    expect(hunk_header(page, region, "Program.kernel_7")).to_be_in_viewport()
 
 
 @pytest.mark.parametrize("layout", ["Side by side", "Stacked", "Unified"])
