@@ -6,7 +6,7 @@
 const IRTracePainter = (() => {
   'use strict';
 
-  const { DEL, FOLD } = IRTraceModel;
+  const { DEL, FOLD, INS } = IRTraceModel;
   const { unifyRows, changeBlocks, lineColumns, wrapBreaks } = IRTraceLayout;
   const { rowElement, rangesOf, sideOf, el } = IRTraceRows;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
@@ -232,12 +232,15 @@ const IRTracePainter = (() => {
       return line >= 0 ? (text === 'a' ? view.before : view.after)[line] : '';
     }
 
-    /** Where a row's emphasised ranges lie on `side`, in columns. */
+    /** Where a row's changed text lies on `side`, in columns: its emphasised ranges, or for a line
+     *  with no partner all of it after the indentation (the whole line is new, or gone). */
     function changedColumns(item, side) {
-      const ranges = rangesOf(item, side);
-      if (!ranges || !ranges.length) return [];
-      const text = textOf(item, side);
-      return ranges.map((r) => columnsOf(text, r));
+      if (item.kind === FOLD || sideOf(item, side).line < 0) return [];
+      const ranges = rangesOf(item, side), text = textOf(item, side);
+      if (ranges) return ranges.map((r) => columnsOf(text, r));
+      if (item.kind !== INS && item.kind !== DEL) return [];
+      const indent = text.length - text.trimStart().length;
+      return indent < text.length ? [columnsOf(text, [indent, text.length])] : [];
     }
 
     /** scrollLeft that shows the first emphasised range of a block (0 when it starts a line). */

@@ -16,6 +16,7 @@ from browser_support import (
     open_report,
     pane,
     pass_button,
+    viewing,
     write_dump,
 )
 from playwright.sync_api import expect
@@ -270,6 +271,30 @@ def test_edge_markers_point_at_changes_out_of_sight_and_bring_them_back(long_pag
     wait_scrolled(page, "after", "s.scrollLeft > 500")
     expect(after.locator(".edge")).to_have_count(0)
     assert visible_in_pane(page, "after", ".row.ins .em")[0]
+
+
+def test_lines_inserted_beside_a_far_right_change_point_left_at_their_text(page, tmp_path):
+    """The pass opens on its first change, far right on a long line; the short lines it inserts
+    just below are then out of sight to the left: each says so, and a click brings them back."""
+    inserted = [f"        mem_vec_{i}: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, {4096 * (i + 1)})" for i in range(5)]
+    before = explicit_like(set())
+    marker = statement(0, 1)
+    after = before.replace(marker, "\n".join([statement(0, 1, "pl.mul"), *inserted]), 1)
+    report = build_report(
+        write_dump(tmp_path / "Program", [("frontend", before), ("Alloc", after)]),
+        tmp_path / "r.html",
+        "--no-cache",
+        "-q",
+    )
+    with viewing(page, report):
+        wait_scrolled(page, "after", "s.scrollLeft > 500")  # opened on the pl.mul far right
+        after_pane = page.get_by_role("region", name="After snapshot")
+        marks = after_pane.locator(".edge.left.ins")
+        expect(marks).to_have_count(len(inserted))
+        marks.first.click()
+        wait_scrolled(page, "after", "s.scrollLeft === 0")
+        expect(after_pane.locator(".edge.left")).to_have_count(0)
+        expect(after_pane.get_by_text(inserted[0].strip())).to_be_visible()
 
 
 # ---------- item 4: hunk headers ----------
