@@ -150,6 +150,7 @@ const IRTraceDiff = (() => {
     kept = kept || [[0, line.length]];
     const texts = [], edges = [];
     let k = 0;
+    TOKEN.lastIndex = 0;   // matchAll starts where the shared regex was last left (operation() uses exec)
     for (const m of line.matchAll(TOKEN)) {
       const start = m.index, end = start + m[0].length;
       while (k < kept.length && kept[k][1] <= start) k++;

@@ -109,6 +109,7 @@ const IRTraceNormalize = (() => {
   /** [start, end] of each non-empty match of the global regex `re` (the text `replace` removes). */
   function matchSpans(line, re) {
     const spans = [];
+    re.lastIndex = 0;   // matchAll starts at the regex's lastIndex
     for (const m of line.matchAll(re)) if (m[0]) spans.push([m.index, m.index + m[0].length]);
     return spans;
   }
