@@ -144,9 +144,7 @@ def apply_hunks(a: list[str], b: list[str], hunks: list[Hunk]) -> list[str]:
     return out + a[at:]
 
 
-def check_hunks(
-    before: str, after: str, a: list[str], b: list[str], hunks: list[Hunk], key=None, pieces=None
-) -> None:
+def check_hunks(before: str, after: str, a: list[str], b: list[str], hunks: list[Hunk], key=None, pieces=None) -> None:
     """Every invariant of one diff; AssertionError names the first broken one. `key` and
     `pieces`: an ignore mode's normaliser and kept pieces (normalize.IgnoreModes)."""
     key = key or (lambda line: line)
