@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ir_trace.functions import slice_functions
-from ir_trace.intraline import changed_ranges
+from ir_trace.intraline import changed_ranges, changed_ranges_ignoring
 from ir_trace.matching import match_sequences
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
@@ -91,13 +91,15 @@ def diff_snapshots(
     a_functions=_COMPUTE,
     b_functions=_COMPUTE,
     line_key: Callable[[str], str] | None = None,
+    line_pieces: Callable[[str], list[tuple[int, int]] | None] | None = None,
 ) -> list[Hunk]:
     """Hunks turning `a` into `b`.
 
     `a_functions` / `b_functions`: the snapshots' (key, start, end) functions as in the report
     (None when a snapshot cannot be sliced); sliced here when not given. `line_key` maps a line
     to the key it is compared by (lines with equal keys count as unchanged), so an ignore mode
-    can normalise lines; by default a line is its own key.
+    can normalise lines; by default a line is its own key. `line_pieces` (with `line_key`: the
+    same modes' `IgnoreModes.kept_pieces`) keeps the emphasis of edited lines off ignored text.
     """
     a_keys, b_keys = _line_keys(a, a_eol, line_key), _line_keys(b, b_eol, line_key)
     if a_keys == b_keys:
@@ -107,7 +109,15 @@ def diff_snapshots(
     blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b)
     paired = [(block, _pair_block(a, b, *block)) for block in blocks]
     moves = _moves(a, b, a_keys, b_keys, paired)
-    return [_hunk(a, b, a_eol, b_eol, block, pairs, moves) for block, pairs in paired]
+    emphasis = _emphasis(line_pieces)
+    return [_hunk(a, b, a_eol, b_eol, block, pairs, moves, emphasis) for block, pairs in paired]
+
+
+def _emphasis(line_pieces) -> Callable[[str, str], tuple[Ranges, Ranges]]:
+    """Changed ranges of a paired line: exact, or skipping what `line_pieces` leaves out."""
+    if line_pieces is None:
+        return changed_ranges
+    return lambda x, y: changed_ranges_ignoring(x, y, line_pieces(x), line_pieces(y))
 
 
 def _line_keys(lines: list[str], eol: bool, line_key: Callable[[str], str] | None = None) -> list:
@@ -363,7 +373,7 @@ def _substantial(line: str) -> bool:
     return len(line) - line.count(" ") - line.count("\t") >= 3
 
 
-def _hunk(a, b, a_eol: bool, b_eol: bool, block, pairs, moves) -> Hunk:
+def _hunk(a, b, a_eol: bool, b_eol: bool, block, pairs, moves, emphasis) -> Hunk:
     a0, a1, b0, b1 = block
     moved = tuple(m for m in moves if a0 <= m[0] < a1 or b0 <= m[1] < b1)
     a_open = a1 == len(a) and a1 > a0 and not a_eol
@@ -375,7 +385,7 @@ def _hunk(a, b, a_eol: bool, b_eol: bool, block, pairs, moves) -> Hunk:
         a1,
         b0,
         b1,
-        tuple(LinePair(i, j, *changed_ranges(a[i], b[j])) for i, j in pairs),
+        tuple(LinePair(i, j, *emphasis(a[i], b[j])) for i, j in pairs),
         moved,
         (a_open, b_open) if a_open or b_open else None,
         (bom_a, bom_b) if at_top and bom_a != bom_b else None,

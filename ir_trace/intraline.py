@@ -24,6 +24,7 @@ _SPACE = frozenset(" \t\r\f\v")
 _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
 
 Ranges = tuple[tuple[int, int], ...]
+Spans = list[tuple[int, int]]  # normalize.Spans: the pieces of a line an ignore mode keeps
 
 
 _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
@@ -58,6 +59,54 @@ def changed_ranges(a: str, b: str) -> tuple[Ranges, Ranges]:
     edges = (4 if start == 0 else 3, 4 if end_a == len(a) else 3)
     _slide_runs(ta, tb, changed_a, changed_b, edges)
     return _utf16(a, _char_ranges(ta, changed_a, start)), _utf16(b, _char_ranges(tb, changed_b, start))
+
+
+def changed_ranges_ignoring(a: str, b: str, kept_a: Spans | None, kept_b: Spans | None) -> tuple[Ranges, Ranges]:
+    """`changed_ranges` when an ignore mode is on: `kept_a` / `kept_b` are the pieces of each
+    line its key is made of (None: all of it). Tokens are the printed line's; each is compared
+    by its kept characters and one with none is skipped, so a difference in ignored text is
+    never marked while a changed token is marked whole, at the printed line's word edges.
+    Exactly `changed_ranges` when the modes remove nothing from either line."""
+    if kept_a is None and kept_b is None:
+        return changed_ranges(a, b)
+    texts_a, edges_a = _kept_tokens(a, kept_a)
+    texts_b, edges_b = _kept_tokens(b, kept_b)
+    changed_a, changed_b = bytearray(b"\1") * len(texts_a), bytearray(b"\1") * len(texts_b)
+    for i, j in match_sequences(texts_a, texts_b, MAX_TOKEN_EDITS):
+        changed_a[i] = changed_b[j] = 0
+    _slide_runs(texts_a, texts_b, changed_a, changed_b, (4, 4))
+    return _utf16(a, _run_ranges(edges_a, changed_a)), _utf16(b, _run_ranges(edges_b, changed_b))
+
+
+def _kept_tokens(line: str, kept: Spans | None) -> tuple[list[str], list[int]]:
+    """The kept characters of each token of `line` that keeps any, and its [start, end) in the
+    line (flat). One merge of tokens and pieces: each piece is read once per token it overlaps."""
+    kept = [(0, len(line))] if kept is None else kept
+    texts, edges, k = [], [], 0
+    for match in TOKEN.finditer(line):
+        start, end = match.span()
+        while k < len(kept) and kept[k][1] <= start:
+            k += 1
+        parts, q = [], k
+        while q < len(kept) and kept[q][0] < end:
+            parts.append(line[max(start, kept[q][0]) : min(end, kept[q][1])])
+            q += 1
+        if parts:
+            texts.append("".join(parts))
+            edges += (start, end)
+    return texts, edges
+
+
+def _run_ranges(edges: list[int], changed: bytearray) -> list[tuple[int, int]]:
+    """Each run of changed tokens as one range, from its first token's start to its last's end
+    (ignored text between them included)."""
+    ranges = []
+    start = changed.find(1)
+    while start >= 0:
+        end = _run_end(changed, start)
+        ranges.append((edges[2 * start], edges[2 * end - 1]))
+        start = changed.find(1, end)
+    return ranges
 
 
 def _token_start(a: str, b: str, p: int) -> int:

@@ -49,25 +49,43 @@ _LOWER_DIGITS = _LOWER | frozenset("0123456789")
 _DIGITS = frozenset("0123456789")
 _MEMREF = "pl.MemRef("
 
+Spans = list[tuple[int, int]]  # sorted, disjoint [start, end) character ranges of a line
+
+
+def without_spans(line: str, spans: Spans) -> str:
+    """`line` with the `spans` (sorted, disjoint) cut out."""
+    if not spans:
+        return line
+    parts, kept = [], 0
+    for start, end in spans:
+        parts.append(line[kept:start])
+        kept = end
+    parts.append(line[kept:])
+    return "".join(parts)
+
 
 # ---------- SSA version suffixes ----------
 
 
 def strip_ssa_versions(line: str) -> str:
     """`line` without its `__<kind>_v<N>` suffixes."""
+    return without_spans(line, ssa_version_spans(line))
+
+
+def ssa_version_spans(line: str) -> Spans:
+    """[start, end) of each `__<kind>_v<N>` suffix of `line`, in order."""
     if "__" not in line:
-        return line
-    out, kept, at = [], 0, line.find("__")
+        return []
+    spans, at = [], line.find("__")
     while at >= 0:
         end = _ssa_suffix_end(line, at)
         if end > at and at > 0 and line[at - 1] in _NAME_CHARS:
-            out.append(line[kept:at])
-            kept = at = end
+            spans.append((at, end))
+            at = end
         else:
             at += 1
         at = line.find("__", at)
-    out.append(line[kept:])
-    return "".join(out)
+    return spans
 
 
 def _ssa_suffix_end(line: str, at: int) -> int:
@@ -97,9 +115,14 @@ def _ssa_suffix_end(line: str, at: int) -> int:
 
 def strip_memrefs(line: str) -> str:
     """`line` without its `pl.MemRef(...)` arguments (and their ", " separators)."""
+    return without_spans(line, memref_spans(line))
+
+
+def memref_spans(line: str) -> Spans:
+    """[start, end) of each `pl.MemRef(...)` argument of `line` with its ", " separator, in order."""
     if _MEMREF not in line:
-        return line
-    out, kept, at = [], 0, line.find(_MEMREF)
+        return []
+    spans, kept, at = [], 0, line.find(_MEMREF)
     while at >= 0:
         if at > 0 and (line[at - 1] in _NAME_CHARS or line[at - 1] == "."):
             at = line.find(_MEMREF, at + 1)
@@ -112,11 +135,10 @@ def strip_memrefs(line: str) -> str:
             start -= 2
         elif line.startswith(", ", end):
             end += 2
-        out.append(line[kept:start])
+        spans.append((start, end))
         kept = end
         at = line.find(_MEMREF, end)
-    out.append(line[kept:])
-    return "".join(out)
+    return spans
 
 
 def _closing_paren(line: str, i: int) -> int:
@@ -148,6 +170,10 @@ def strip_whitespace(line: str) -> str:
     return line.translate(_DROP_SPACES)
 
 
+def whitespace_spans(line: str) -> Spans:
+    return [m.span() for m in _SPACE_RUNS.finditer(line)]
+
+
 # ---------- custom regex ----------
 
 
@@ -177,6 +203,10 @@ class CustomRegex:
     def strip(self, line: str) -> str:
         return self.compiled().sub("", line)
 
+    def spans(self, line: str) -> Spans:
+        """The matches `strip` removes (empty ones remove nothing)."""
+        return [m.span() for m in self.compiled().finditer(line) if m.end() > m.start()]
+
 
 _ESCAPABLE = set("^$\\.*+?()[]{}|/")
 _CLASS_ESCAPES = {"d", "D", "w", "W", "s", "t", "n", "r", "f", "v"}
@@ -184,6 +214,7 @@ _ESCAPES = _CLASS_ESCAPES | {"S", "b", "B"}
 _CONTROL = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\v"}
 _PY_SPACE_CLASS = "".join(f"\\u{ord(c):04x}" for c in JS_SPACES)
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
+_SPACE_RUNS = re.compile(f"[{_PY_SPACE_CLASS}]+")
 
 
 def check_regex(pattern: str) -> str:
@@ -417,24 +448,67 @@ class IgnoreModes:
         words = [MODE_LABELS[m] for m in self.names]
         return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
-    def normaliser(self) -> Callable[[str], str]:
-        """line -> key. Order: the custom regex sees the printed text; whitespace goes last."""
-        steps: list[Callable[[str], str]] = []
+    def _steps(self) -> list[tuple[Callable[[str], str], Callable[[str], Spans]]]:
+        """(strip, spans) per mode on. Order: the custom regex sees the printed text; whitespace goes last."""
+        steps = []
         if self.regex:
-            steps.append(CustomRegex(self.regex).strip)
+            custom = CustomRegex(self.regex)
+            steps.append((custom.strip, custom.spans))
         if "memref" in self.modes:
-            steps.append(strip_memrefs)
+            steps.append((strip_memrefs, memref_spans))
         if "ssa" in self.modes:
-            steps.append(strip_ssa_versions)
+            steps.append((strip_ssa_versions, ssa_version_spans))
         if "whitespace" in self.modes:
-            steps.append(strip_whitespace)
+            steps.append((strip_whitespace, whitespace_spans))
+        return steps
+
+    def normaliser(self) -> Callable[[str], str]:
+        """line -> key."""
+        strips = [strip for strip, _spans in self._steps()]
 
         def key(line: str) -> str:
-            for step in steps:
-                line = step(line)
+            for strip in strips:
+                line = strip(line)
             return line
 
         return key
+
+    def kept_pieces(self) -> Callable[[str], Spans | None]:
+        """line -> the [start, end) pieces of it that its key is made of (the key is their
+        concatenation), or None when the modes remove nothing from it. Lets the emphasis of
+        an edited line skip what the modes ignore while still pointing into the printed text."""
+        finders = [spans for _strip, spans in self._steps()]
+
+        def pieces(line: str) -> Spans | None:
+            kept, text = None, line
+            for find in finders:
+                spans = find(text)
+                if spans:
+                    kept = _cut_pieces([(0, len(line))] if kept is None else kept, spans)
+                    text = without_spans(text, spans)
+            return kept
+
+        return pieces
+
+
+def _cut_pieces(pieces: Spans, spans: Spans) -> Spans:
+    """`pieces` of a line (whose concatenation is a text) minus `spans` of that text: one merge."""
+    out, k, at = [], 0, 0  # at: where the current piece starts in the text
+    for start, end in pieces:
+        top = at + end - start
+        cur = at
+        while k < len(spans) and spans[k][0] < top:
+            s, e = spans[k]
+            if s > cur:
+                out.append((start + cur - at, start + s - at))
+            cur = max(cur, min(e, top))
+            if e > top:
+                break  # the span goes on into the next piece
+            k += 1
+        if cur < top:
+            out.append((start + cur - at, end))
+        at = top
+    return out
 
 
 def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None) -> Callable[[str], str]:
@@ -447,6 +521,19 @@ def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None) -> Callable
         if value is None:
             value = memo[line] = key(line)
         return value
+
+    return memoised
+
+
+def line_pieces(modes: IgnoreModes, memo: dict | None = None) -> Callable[[str], Spans | None]:
+    """The modes' `kept_pieces`, remembered per line in `memo` (for diff's `line_pieces`)."""
+    pieces = modes.kept_pieces()
+    memo = {} if memo is None else memo
+
+    def memoised(line: str) -> Spans | None:
+        if line not in memo:
+            memo[line] = pieces(line)
+        return memo[line]
 
     return memoised
 

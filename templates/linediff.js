@@ -131,6 +131,48 @@ const IRTraceDiff = (() => {
     return [charRanges(ta, changedA, start), charRanges(tb, changedB, start)];
   }
 
+  /** intraline.py's changed_ranges_ignoring: keptA / keptB are each line's pieces its key is
+   *  made of (null: all of it); tokens are compared by their kept characters, a token with none
+   *  is skipped, and each run of changed tokens is marked from its first token's start to its
+   *  last one's end in the printed line. */
+  function changedRangesIgnoring(a, b, keptA, keptB) {
+    if (!keptA && !keptB) return changedRanges(a, b);
+    const [ta, edgesA] = keptTokens(a, keptA), [tb, edgesB] = keptTokens(b, keptB);
+    const changedA = new Uint8Array(ta.length).fill(1), changedB = new Uint8Array(tb.length).fill(1);
+    const matches = matchSeq(ta, tb, 0, ta.length, 0, tb.length, MAX_TOKEN_EDITS, []);
+    for (let t = 0; t < matches.length; t += 2) { changedA[matches[t]] = 0; changedB[matches[t + 1]] = 0; }
+    slideRuns(ta, tb, changedA, changedB, [4, 4]);
+    return [runRanges(edgesA, changedA), runRanges(edgesB, changedB)];
+  }
+
+  /** The kept characters of each token of `line` that keeps any, and its [start, end) (flat). */
+  function keptTokens(line, kept) {
+    kept = kept || [[0, line.length]];
+    const texts = [], edges = [];
+    let k = 0;
+    TOKEN.lastIndex = 0;   // matchAll starts where the shared regex was last left (operation() uses exec)
+    for (const m of line.matchAll(TOKEN)) {
+      const start = m.index, end = start + m[0].length;
+      while (k < kept.length && kept[k][1] <= start) k++;
+      let text = '';
+      for (let q = k; q < kept.length && kept[q][0] < end; q++) {
+        text += line.slice(Math.max(start, kept[q][0]), Math.min(end, kept[q][1]));
+      }
+      if (text) { texts.push(text); edges.push(start, end); }
+    }
+    return [texts, edges];
+  }
+
+  function runRanges(edges, changed) {
+    const ranges = [];
+    for (let start = changed.indexOf(1); start >= 0; ) {
+      const end = runEnd(changed, start);
+      ranges.push([edges[2 * start], edges[2 * end - 1]]);
+      start = changed.indexOf(1, end);
+    }
+    return ranges;
+  }
+
   function tokenStart(a, b, p) {
     if (p === 0) return 0;
     for (const inClass of [isWord, isSpace]) {
@@ -438,9 +480,13 @@ const IRTraceDiff = (() => {
     return found.sort((x, y) => x[0] - y[0]);
   }
 
-  function hunk(A, B, [a0, a1, b0, b1], pairs, moved) {
+  /** Changed ranges of a paired line: exact, or skipping what linePieces(line) leaves out. */
+  const emphasis = (linePieces) => (linePieces
+    ? (x, y) => changedRangesIgnoring(x, y, linePieces(x), linePieces(y)) : changedRanges);
+
+  function hunk(A, B, [a0, a1, b0, b1], pairs, moved, emphasise) {
     const a = A.lines, b = B.lines;
-    const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...changedRanges(a[i], b[j])])];
+    const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...emphasise(a[i], b[j])])];
     const extras = {};
     const mine = moved.filter(([i, j]) => (a0 <= i && i < a1) || (b0 <= j && j < b1));
     if (mine.length) extras.moved = mine;
@@ -468,13 +514,15 @@ const IRTraceDiff = (() => {
   /** Hunks (payload form, as diff.py's hunks_to_json) turning snapshot A into snapshot B;
    *  A, B = { lines, ids, fns, eol }: ids equal exactly for equal lines (a last line without "\n"
    *  apart), fns the report's [key, start, end] functions or null, eol false when the text does
-   *  not end with "\n". options.lineKey(line) -> string, when given, replaces the ids. */
+   *  not end with "\n". options.lineKey(line) -> string, when given, replaces the ids;
+   *  options.linePieces (IRTraceNormalize.keptPieces of the same modes) keeps the emphasis off
+   *  ignored text. */
   function diffSnapshots(A, B, options = {}) {
     if (options.lineKey) [A, B] = keyedIds(A, B, options.lineKey);
     const paired = changedBlocks(A, B).map((block) => [block, pairBlock(A.lines, B.lines, ...block)]);
-    const moved = moves(A, B, paired);
-    return paired.map(([block, pairs]) => hunk(A, B, block, pairs, moved));
+    const moved = moves(A, B, paired), emphasise = emphasis(options.linePieces);
+    return paired.map(([block, pairs]) => hunk(A, B, block, pairs, moved, emphasise));
   }
 
-  return { diffSnapshots, changedRanges, pairBlock };
+  return { diffSnapshots, changedRanges, changedRangesIgnoring, pairBlock };
 })();

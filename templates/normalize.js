@@ -16,20 +16,23 @@ const IRTraceNormalize = (() => {
 
   /* ---------- SSA version suffixes: `__<kind>_v<N>` ---------- */
 
-  function stripSsaVersions(line) {
-    if (line.indexOf('__') < 0) return line;
-    let out = '', kept = 0, at = line.indexOf('__');
+  const stripSsaVersions = (line) => withoutSpans(line, ssaVersionSpans(line));
+
+  /** [start, end] of each `__<kind>_v<N>` suffix of `line`, in order. */
+  function ssaVersionSpans(line) {
+    const spans = [];
+    let at = line.indexOf('__');
     while (at >= 0) {
       const end = ssaSuffixEnd(line, at);
       if (end > at && at > 0 && isNameChar(line.charCodeAt(at - 1))) {
-        out += line.slice(kept, at);
-        kept = at = end;
+        spans.push([at, end]);
+        at = end;
       } else {
         at += 1;
       }
       at = line.indexOf('__', at);
     }
-    return out + line.slice(kept);
+    return spans;
   }
 
   /** End of `__word(_word)*_vN` at `at` (vN ends the name or is followed by "_"), else `at`.
@@ -61,9 +64,12 @@ const IRTraceNormalize = (() => {
 
   /* ---------- memory annotations: `pl.MemRef(...)` arguments ---------- */
 
-  function stripMemrefs(line) {
-    if (line.indexOf(MEMREF) < 0) return line;
-    let out = '', kept = 0, at = line.indexOf(MEMREF);
+  const stripMemrefs = (line) => withoutSpans(line, memrefSpans(line));
+
+  /** [start, end] of each `pl.MemRef(...)` argument of `line` with its ", " separator, in order. */
+  function memrefSpans(line) {
+    const spans = [];
+    let kept = 0, at = line.indexOf(MEMREF);
     while (at >= 0) {
       const before = at > 0 ? line.charCodeAt(at - 1) : 32;
       if (isNameChar(before) || before === 46) { at = line.indexOf(MEMREF, at + 1); continue; }
@@ -72,11 +78,11 @@ const IRTraceNormalize = (() => {
       let start = at, end = close + 1;
       if (start - 2 >= kept && line.startsWith(', ', start - 2)) start -= 2;
       else if (line.startsWith(', ', end)) end += 2;
-      out += line.slice(kept, start);
+      spans.push([start, end]);
       kept = end;
       at = line.indexOf(MEMREF, end);
     }
-    return out + line.slice(kept);
+    return spans;
   }
 
   /** Index of the ")" closing a "(" just before i; string literals are skipped. -1 if none. */
@@ -98,6 +104,23 @@ const IRTraceNormalize = (() => {
 
   const SPACES = /\s+/gu;   // ECMAScript WhiteSpace + LineTerminator: normalize.JS_SPACES
   const stripWhitespace = (line) => line.replace(SPACES, '');
+  const whitespaceSpans = (line) => matchSpans(line, SPACES);
+
+  /** [start, end] of each non-empty match of the global regex `re` (the text `replace` removes). */
+  function matchSpans(line, re) {
+    const spans = [];
+    re.lastIndex = 0;   // matchAll starts at the regex's lastIndex
+    for (const m of line.matchAll(re)) if (m[0]) spans.push([m.index, m.index + m[0].length]);
+    return spans;
+  }
+
+  /** `line` with the `spans` (sorted, disjoint) cut out. */
+  function withoutSpans(line, spans) {
+    if (!spans.length) return line;
+    let out = '', kept = 0;
+    for (const [start, end] of spans) { out += line.slice(kept, start); kept = end; }
+    return out + line.slice(kept);
+  }
 
   /* ---------- custom regex: a subset both engines read the same way ---------- */
 
@@ -210,24 +233,66 @@ const IRTraceNormalize = (() => {
     return words.length < 3 ? words.join(' and ') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
   }
 
-  /** line -> key under `spec`; same order as normalize.py (regex first, whitespace last). */
-  function normaliser(spec) {
-    const steps = [];
+  /** [strip, spans] per mode on; same order as normalize.py (regex first, whitespace last). */
+  function steps(spec) {
+    const out = [];
     if (spec.regex) {
       const re = new RegExp(spec.regex, 'gu');
-      steps.push((line) => line.replace(re, ''));
+      out.push([(line) => line.replace(re, ''), (line) => matchSpans(line, re)]);
     }
-    if (spec.modes.includes('memref')) steps.push(stripMemrefs);
-    if (spec.modes.includes('ssa')) steps.push(stripSsaVersions);
-    if (spec.modes.includes('whitespace')) steps.push(stripWhitespace);
+    if (spec.modes.includes('memref')) out.push([stripMemrefs, memrefSpans]);
+    if (spec.modes.includes('ssa')) out.push([stripSsaVersions, ssaVersionSpans]);
+    if (spec.modes.includes('whitespace')) out.push([stripWhitespace, whitespaceSpans]);
+    return out;
+  }
+
+  /** line -> key under `spec`. */
+  function normaliser(spec) {
+    const strips = steps(spec).map(([strip]) => strip);
     return (line) => {
-      for (const step of steps) line = step(line);
+      for (const strip of strips) line = strip(line);
       return line;
     };
   }
 
+  /** line -> the [start, end] pieces of it its key is made of, or null when `spec` removes
+   *  nothing from it (normalize.py's kept_pieces): the emphasis skips what is ignored. */
+  function keptPieces(spec) {
+    const finders = steps(spec).map(([, spans]) => spans);
+    return (line) => {
+      let kept = null, text = line;
+      for (const find of finders) {
+        const spans = find(text);
+        if (!spans.length) continue;
+        kept = cutPieces(kept || [[0, line.length]], spans);
+        text = withoutSpans(text, spans);
+      }
+      return kept;
+    };
+  }
+
+  /** `pieces` of a line (whose concatenation is a text) minus `spans` of that text: one merge. */
+  function cutPieces(pieces, spans) {
+    const out = [];
+    let k = 0, at = 0;   // at: where the current piece starts in the text
+    for (const [start, end] of pieces) {
+      const top = at + end - start;
+      let cur = at;
+      while (k < spans.length && spans[k][0] < top) {
+        const [s, e] = spans[k];
+        if (s > cur) out.push([start + cur - at, start + s - at]);
+        cur = Math.max(cur, Math.min(e, top));
+        if (e > top) break;   // the span goes on into the next piece
+        k++;
+      }
+      if (cur < top) out.push([start + cur - at, end]);
+      at = top;
+    }
+    return out;
+  }
+
   return {
     MODES, LABELS, stripSsaVersions, firstSsaSuffix, stripMemrefs, stripWhitespace, checkRegex, cleanModes, isOn, names, describe,
-    normaliser,
+    normaliser, keptPieces,
   };
 })();

@@ -53,7 +53,7 @@
   }
 
   function startViewer(payload) {
-    const model = createModel(payload, IRTraceDiff.diffSnapshots);
+    const model = createModel(payload, IRTraceDiff.diffSnapshots, IRTraceDiff.changedRangesIgnoring);
     const { against, runs, main, entries, firstEntry, lastEntry } = model;
     const finder = createFinder(model);
 

@@ -257,8 +257,9 @@ const IRTraceModel = (() => {
     return n > 0 ? n : 0;
   }
 
-  /** Everything derived from the payload; `diffSnapshots` (IRTraceDiff) diffs pairs it does not hold. */
-  function createModel(payload, diffSnapshots) {
+  /** Everything derived from the payload; `diffSnapshots` (IRTraceDiff) diffs pairs it does not hold,
+   *  `emphasise` (IRTraceDiff.changedRangesIgnoring) re-marks the payload's edited lines under the modes. */
+  function createModel(payload, diffSnapshots, emphasise = null) {
     const against = payload.mode === 'against';
     const lineIds = new Map();
     const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds)) : [makeRun(payload, '', lineIds)];
@@ -269,6 +270,7 @@ const IRTraceModel = (() => {
     let ignore = null;            // { modes, regex } while a mode is on, else null
     let ignoreKey = '';           // part of every cache key that depends on the modes
     let lineKey = null;           // line -> its key under the modes, memoised
+    let linePieces = null;        // line -> the pieces of it its key is made of (null: all), memoised
     const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
 
     /** Turn modes on ({ modes, regex }) or off (null / nothing on): the exact diff comes back. */
@@ -280,6 +282,11 @@ const IRTraceModel = (() => {
         let key = memo.get(line);
         if (key === undefined) memo.set(line, (key = normalise(line)));
         return key;
+      } : null;
+      const kept = new Map(), pieces = ignore ? IRTraceNormalize.keptPieces(ignore) : null;
+      linePieces = ignore ? (line) => {
+        if (!kept.has(line)) kept.set(line, pieces(line));
+        return kept.get(line);
       } : null;
       keyedCache.clear();
       specCache.clear();
@@ -298,11 +305,23 @@ const IRTraceModel = (() => {
         const A = runs[r].snapshot(j), B = runs[r].snapshot(k), own = j === k - 1;
         let hunks;
         if (own && !runs[r].passes[k].changed) hunks = [];
-        else if (keysKeepLinesApart(A.lines, B.lines)) hunks = own ? runs[r].passes[k].hunks || [] : diffSnapshots(A, B);
-        else hunks = diffSnapshots(A, B, { lineKey });
+        else if (!keysKeepLinesApart(A.lines, B.lines)) hunks = diffSnapshots(A, B, { lineKey, linePieces });
+        else if (own) hunks = withoutIgnoredEmphasis(runs[r].passes[k].hunks || [], A.lines, B.lines);
+        else hunks = diffSnapshots(A, B, { linePieces });
         keyedCache.set(key, hunks);
       }
       return keyedCache.get(key);
+    }
+
+    /** The payload's exact hunks with each pair touching ignored text emphasised under the modes
+     *  (`emphasise`: IRTraceDiff.changedRangesIgnoring); the other pairs keep their exact ranges. */
+    function withoutIgnoredEmphasis(hunks, a, b) {
+      if (!emphasise) return hunks;
+      const pair = ([i, j, ra, rb]) => {
+        const ka = linePieces(a[i]), kb = linePieces(b[j]);
+        return ka || kb ? [i, j, ...emphasise(a[i], b[j], ka, kb)] : [i, j, ra, rb];
+      };
+      return hunks.map((h) => [...h.slice(0, 5), h[5].map(pair), ...h.slice(6)]);
     }
 
     /** Whether lineKey is one-to-one on the lines of both snapshots. */

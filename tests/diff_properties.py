@@ -10,6 +10,8 @@ import random
 
 from ir_trace.diff import Hunk, diff_snapshots, split_lines
 
+WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
 # Few distinct lines, so a random text repeats lines, has near-duplicates and moves.
 VOCABULARY = [
     "def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32]):",
@@ -122,10 +124,12 @@ def cases(seed: int, count: int) -> list[tuple[str, str]]:
     return [random_case(rng) for _ in range(count)]
 
 
-def python_diff(before: str, after: str, line_key=None, functions=(None, None)) -> tuple[list, list, list[Hunk]]:
+def python_diff(
+    before: str, after: str, line_key=None, functions=(None, None), line_pieces=None
+) -> tuple[list, list, list[Hunk]]:
     """Lines of each side and the hunks; `functions`: each side's (key, start, end) list or None."""
     (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
-    return a, b, diff_snapshots(a, b, a_eol, b_eol, *functions, line_key)
+    return a, b, diff_snapshots(a, b, a_eol, b_eol, *functions, line_key, line_pieces)
 
 
 # ---------- invariants ----------
@@ -140,8 +144,9 @@ def apply_hunks(a: list[str], b: list[str], hunks: list[Hunk]) -> list[str]:
     return out + a[at:]
 
 
-def check_hunks(before: str, after: str, a: list[str], b: list[str], hunks: list[Hunk], key=None) -> None:
-    """Every invariant of one diff; AssertionError names the first broken one."""
+def check_hunks(before: str, after: str, a: list[str], b: list[str], hunks: list[Hunk], key=None, pieces=None) -> None:
+    """Every invariant of one diff; AssertionError names the first broken one. `key` and
+    `pieces`: an ignore mode's normaliser and kept pieces (normalize.IgnoreModes)."""
     key = key or (lambda line: line)
     if not hunks:
         assert [key(x) for x in a] == [key(y) for y in b], "no hunk, yet the lines differ"
@@ -151,7 +156,7 @@ def check_hunks(before: str, after: str, a: list[str], b: list[str], hunks: list
         applied = apply_hunks(a, b, hunks)
         assert [key(x) for x in applied] == [key(y) for y in b], "the hunks do not turn before into after"
     for h in hunks:
-        check_pairs(a, b, h)
+        check_pairs(a, b, h, pieces)
         check_moves(a, b, h, hunks, key)
     check_end_of_file(before, after, a, b, hunks, key)
     moves = [m for h in hunks for m in h.moved]
@@ -170,13 +175,15 @@ def check_cover(a: list[str], b: list[str], hunks: list[Hunk], key) -> None:
     assert len(a) - ia == len(b) - ib and [key(x) for x in a[ia:]] == [key(y) for y in b[ib:]]
 
 
-def check_pairs(a: list[str], b: list[str], h: Hunk) -> None:
+def check_pairs(a: list[str], b: list[str], h: Hunk, pieces=None) -> None:
     last = (h.a0 - 1, h.b0 - 1)
     for p in h.pairs:
         assert h.a0 <= p.a < h.a1 and h.b0 <= p.b < h.b1, "a pair leaves its hunk"
         assert p.a > last[0] and p.b > last[1], "pairs cross or repeat"
         last = (p.a, p.b)
-        check_ranges(a[p.a], b[p.b], p.a_ranges, p.b_ranges)
+        x, y = a[p.a], b[p.b]
+        kept = (None, None) if pieces is None else (kept_units(x, pieces(x)), kept_units(y, pieces(y)))
+        check_ranges(x, y, p.a_ranges, p.b_ranges, *kept)
 
 
 def utf16(line: str) -> str:
@@ -185,21 +192,44 @@ def utf16(line: str) -> str:
     return "".join(chr(int.from_bytes(data[k : k + 2], "little")) for k in range(0, len(data), 2))
 
 
-def check_ranges(x: str, y: str, x_ranges, y_ranges) -> None:
-    """Ranges sorted, disjoint, inside the line, on code point edges; the unmarked text is common."""
-    kept = []
-    for line, ranges in ((x, x_ranges), (y, y_ranges)):
-        units, end, rest = utf16(line), 0, []
+def kept_units(line: str, pieces) -> list[bool]:
+    """Per UTF-16 unit of `line`: whether an ignore mode keeps it (`pieces`: its kept pieces, None: all)."""
+    if pieces is None:
+        return [True] * len(utf16(line))
+    kept = [False] * len(line)
+    for s, e in pieces:
+        kept[s:e] = [True] * (e - s)
+    return [flag for c, flag in zip(line, kept) for _unit in range(2 if ord(c) > 0xFFFF else 1)]
+
+
+def check_ranges(x: str, y: str, x_ranges, y_ranges, x_kept=None, y_kept=None) -> None:
+    """Ranges sorted, disjoint, inside the line, on code point edges; the unmarked text is common.
+
+    Under an ignore mode (`x_kept` / `y_kept` from `kept_units`): no range lies wholly in ignored
+    text or starts or ends inside a word, and the unmarked text the mode keeps is common."""
+    unmarked, whole = [], []  # per side: the kept text not marked, and all the kept text
+    for line, ranges, kept in ((x, x_ranges, x_kept), (y, y_ranges, y_kept)):
+        units, end = utf16(line), 0
+        kept = [True] * len(units) if kept is None else kept
+        marked = [False] * len(units)
         for s, e in ranges:
             assert end <= s < e <= len(units), f"range {s, e} out of order or outside {line!r}"
             for edge in (s, e):
                 assert not (0 < edge < len(units) and 0xDC00 <= ord(units[edge]) <= 0xDFFF), "splits a surrogate pair"
-            rest.append(units[end:s])
+            assert any(kept[s:e]), f"range {s, e} lies wholly in ignored text of {line!r}"
+            if x_kept is not None:
+                assert not _in_word(units, s) and not _in_word(units, e), f"range {s, e} cuts a word of {line!r}"
+            marked[s:e] = [True] * (e - s)
             end = e
-        rest.append(units[end:])
-        kept.append("".join(rest))
-    assert kept[0] == kept[1], f"unmarked text differs: {x!r} {x_ranges} / {y!r} {y_ranges}"
-    assert x_ranges or y_ranges or x == y, "an edited pair with nothing marked"
+        unmarked.append("".join(u for u, k, m in zip(units, kept, marked) if k and not m))
+        whole.append("".join(u for u, k in zip(units, kept) if k))
+    assert unmarked[0] == unmarked[1], f"unmarked text differs: {x!r} {x_ranges} / {y!r} {y_ranges}"
+    assert bool(x_ranges or y_ranges) == (whole[0] != whole[1]), f"marked iff the kept text differs: {x!r} / {y!r}"
+
+
+def _in_word(units: str, edge: int) -> bool:
+    """Whether `edge` falls between two ASCII word characters."""
+    return 0 < edge < len(units) and units[edge - 1] in WORD and units[edge] in WORD
 
 
 def check_moves(a: list[str], b: list[str], h: Hunk, hunks: list[Hunk], key) -> None:

@@ -20,15 +20,27 @@ SPECS = ["", "ssa", "memref", "whitespace", "ssa,memref,whitespace"]
 CASES = 300
 
 
+def mode_functions(spec: str):
+    """(line key, kept pieces) of the modes in `spec`; (None, None) for the exact diff."""
+    if not spec:
+        return None, None
+    modes = IgnoreModes.parse(spec)
+    return modes.normaliser(), modes.kept_pieces()
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s or "exact")
 def test_every_invariant_holds_on_random_pairs(spec):
-    key = IgnoreModes.parse(spec).normaliser() if spec else None
-    changed = 0
+    """Under a mode also: no emphasis lies wholly in ignored text or cuts a word, the unmarked
+    kept text is common, and a pair is marked exactly when its keys differ."""
+    key, pieces = mode_functions(spec)
+    changed = touched = 0
     for before, after in cases(seed=14, count=CASES):
-        a, b, hunks = python_diff(before, after, key)
-        check_hunks(before, after, a, b, hunks, key)
+        a, b, hunks = python_diff(before, after, key, line_pieces=pieces)
+        check_hunks(before, after, a, b, hunks, key, pieces)
         changed += bool(hunks)
+        touched += sum(bool(pieces(a[p.a]) or pieces(b[p.b])) for h in hunks for p in h.pairs) if pieces else 0
     assert changed > CASES // 2  # the generator makes real changes
+    assert touched > 20 or not spec  # and pairs holding text the mode ignores
 
 
 def test_random_pairs_exercise_pairs_moves_and_end_of_file_markers():
@@ -56,7 +68,8 @@ BATCH = """(cases) => cases.map(([before, after, modes, fnsA, fnsB]) => {
   };
   const N = IRTraceNormalize, spec = N.cleanModes(modes, null);
   const lineKey = N.isOn(spec) ? N.normaliser(spec) : (line) => line;
-  return IRTraceDiff.diffSnapshots(snap(before, fnsA), snap(after, fnsB), { lineKey });
+  const linePieces = N.isOn(spec) ? N.keptPieces(spec) : undefined;
+  return IRTraceDiff.diffSnapshots(snap(before, fnsA), snap(after, fnsB), { lineKey, linePieces });
 })"""
 
 
@@ -71,11 +84,11 @@ def functions_of(text: str):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s or "exact")
 def test_linediff_js_gives_the_same_hunks_on_random_pairs(page, spec):
     page.add_script_tag(content=SCRIPTS + "\nwindow.IRTraceDiff = IRTraceDiff;")
-    key = IgnoreModes.parse(spec).normaliser() if spec else None
+    key, pieces = mode_functions(spec)
     batch, expected = [], []
     for before, after in cases(seed=14, count=CASES):
         fns_a, fns_b = functions_of(before), functions_of(after)
-        a, b, hunks = python_diff(before, after, key, (fns_a, fns_b))
+        a, b, hunks = python_diff(before, after, key, (fns_a, fns_b), pieces)
         batch.append([before, after, [m for m in spec.split(",") if m], fns_a, fns_b])
         expected.append(json.loads(json.dumps(hunks_to_json(hunks, b))))
     got = page.evaluate(BATCH, batch)

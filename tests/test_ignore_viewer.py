@@ -15,7 +15,10 @@ from browser_support import REPO, SAMPLES, build_report, open_report, pass_butto
 from conftest import real_dumps
 from playwright.sync_api import expect
 
+from ir_trace.normalize import memref_spans
+
 LLAMA = SAMPLES / "real" / "llama_mini_explicit" / "passes_dump"
+QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
 SETTLED = "() => document.getElementById('pass-nav').dataset.ignoring === 'done'"
 # pass: (as printed, ignoring SSA versions, ignoring memory annotations), + and - lines together
 TABLE = {4: (324, 0, 324), 32: (405, 405, 105), 34: (108, 108, 32), 35: (78, 78, 0)}
@@ -270,4 +273,59 @@ def test_each_mode_on_a_real_sample_counts_as_the_json_summary(page, tmp_path, a
     assert any(p["changed"] and not p["ignoring"]["changed"] for p in passes) or args[1] == "whitespace"
     toggle(page, checkbox, on=False)  # and off, the exact counts
     assert all(counts(page, p["index"]) == (p["inserted"], p["deleted"], not p["changed"]) for p in passes)
+    log.assert_clean()
+
+
+SHOWN_EMPHASIS = """() => [...document.querySelectorAll('.row.del .code, .row.ins .code')].map((code) => {
+  const range = document.createRange();
+  return [code.textContent, [...code.querySelectorAll('.em')].map((em) => {
+    range.setStart(code, 0);
+    range.setEndBefore(em);
+    const start = range.toString().length;
+    return [start, start + em.textContent.length];
+  })];
+})"""
+
+
+def emphasis_inside_memrefs(page) -> tuple[int, int]:
+    """(emphasised spans on screen, those lying wholly inside a `pl.MemRef(...)` argument); the
+    page's offsets count UTF-16 units, the sample's text is ASCII."""
+    shown = page.evaluate(SHOWN_EMPHASIS)
+    spans = inside = 0
+    for text, ems in shown:
+        assert text.isascii()
+        memrefs = memref_spans(text)
+        spans += len(ems)
+        inside += sum(any(s <= start and end <= e for s, e in memrefs) for start, end in ems)
+    return spans, inside
+
+
+@pytest.mark.samples
+def test_with_memory_annotations_ignored_no_emphasis_marks_a_memref(page, tmp_path):
+    """qwen3 MemoryReuse renames buffers (`mem_vec_20` -> `mem_vec_11`) on lines that also change
+    otherwise: as printed those renames are marked; ignoring memory annotations, only the rest
+    (llama_mini's MemoryReuse has no such line: what it changes besides memrefs is unpaired)."""
+    report = build_report(QWEN3, tmp_path / "qwen3.html")
+    log = open_report(page, report, "#pass=34")
+    spans, inside = emphasis_inside_memrefs(page)
+    assert inside > 0  # as printed, the renames inside pl.MemRef(...) are marked
+    toggle(page, "Ignore memory annotations")
+    spans, inside = emphasis_inside_memrefs(page)
+    assert spans > 0 and inside == 0
+    toggle(page, "Ignore memory annotations", on=False)
+    assert emphasis_inside_memrefs(page)[1] > 0  # off: the exact emphasis again
+    log.assert_clean()
+
+
+def test_a_pass_the_modes_do_not_merge_lines_in_is_re_marked_under_them(page, tmp_path):
+    """No two lines share a key here, so the page reuses the payload's exact hunks: their
+    emphasis must still be recomputed under the mode, not shown as printed."""
+    before = "def f(a):\n    t: pl.Tile[[8], pl.FP32, pl.MemRef(mem_vec_1, 0, 64)] = pl.exp(a)\n    return t\n"
+    after = before.replace("mem_vec_1", "mem_vec_2").replace("pl.exp", "pl.log")
+    dump = write_dump(tmp_path / "demo", [("frontend", before), ("MemoryReuse", after)])
+    log = open_report(page, build_report(dump, tmp_path / "r.html"), "#pass=1")
+    marks = lambda: page.locator(".row.del .em, .row.ins .em").all_inner_texts()  # noqa: E731
+    assert sorted(marks()) == ["exp", "log", "mem_vec_1", "mem_vec_2"]
+    toggle(page, "Ignore memory annotations")
+    assert sorted(marks()) == ["exp", "log"]
     log.assert_clean()

@@ -155,12 +155,14 @@ const lines = {
   calls: 'a.b('.repeat(250000), percent: '%'.repeat(1000000), ssaSuffixes: '_ssa_v'.repeat(170000),
   ssaNames: 'x__ssa_v0'.repeat(110000), memrefNames: 'mem_vec_'.repeat(125000),
   memrefCalls: 'pl.MemRef('.repeat(100000), emoji: Array.from({ length: 100000 }, (_, i) => emoji(i)).join(''),
+  spaced: 'a '.repeat(500000),
 };
-const ignoreAll = IRTraceNormalize.normaliser({ modes: ['ssa', 'memref', 'whitespace'], regex: '_v\\d+' });
+const all = { modes: ['ssa', 'memref', 'whitespace'], regex: '_v\\d+' };
+const ignoreAll = IRTraceNormalize.normaliser(all), piecesAll = IRTraceNormalize.keptPieces(all);
 const ids = new Map();
 const id = (line) => ids.get(line) ?? (ids.set(line, ids.size), ids.size - 1);
 const snap = (ls) => ({ lines: ls, ids: Int32Array.from(ls, id), fns: null });
-for (const options of [{}, { lineKey: ignoreAll }]) {
+for (const options of [{}, { lineKey: ignoreAll, linePieces: piecesAll }]) {
   for (const [name, line] of Object.entries(lines)) {
     const half = line.length >> 1, edited = line.slice(0, half) + 'Z' + line.slice(half + 1);
     const before = snap(['def f():', line, '    return 1']), after = snap(['def f():', edited, '    return 2']);
