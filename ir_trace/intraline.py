@@ -87,6 +87,10 @@ def _kept_tokens(line: str, kept: Spans | None) -> tuple[list[str], list[int]]:
         start, end = match.span()
         while k < len(kept) and kept[k][1] <= start:
             k += 1
+        if k < len(kept) and kept[k][0] <= start and end <= kept[k][1]:  # the usual case: all kept
+            texts.append(match.group())
+            edges += (start, end)
+            continue
         parts, q = [], k
         while q < len(kept) and kept[q][0] < end:
             parts.append(line[max(start, kept[q][0]) : min(end, kept[q][1])])

@@ -155,8 +155,11 @@ const IRTraceDiff = (() => {
       const start = m.index, end = start + m[0].length;
       while (k < kept.length && kept[k][1] <= start) k++;
       let text = '';
-      for (let q = k; q < kept.length && kept[q][0] < end; q++) {
-        text += line.slice(Math.max(start, kept[q][0]), Math.min(end, kept[q][1]));
+      if (k < kept.length && kept[k][0] <= start && end <= kept[k][1]) text = m[0];   // the usual case: all kept
+      else {
+        for (let q = k; q < kept.length && kept[q][0] < end; q++) {
+          text += line.slice(Math.max(start, kept[q][0]), Math.min(end, kept[q][1]));
+        }
       }
       if (text) { texts.push(text); edges.push(start, end); }
     }
