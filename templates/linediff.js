@@ -487,9 +487,9 @@ const IRTraceDiff = (() => {
   const emphasis = (linePieces) => (linePieces
     ? (x, y) => changedRangesIgnoring(x, y, linePieces(x), linePieces(y)) : changedRanges);
 
-  function hunk(A, B, [a0, a1, b0, b1], pairs, moved, emphasise) {
+  function hunk(A, B, [a0, a1, b0, b1], pairs, moved, mark) {
     const a = A.lines, b = B.lines;
-    const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...emphasise(a[i], b[j])])];
+    const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...mark(a[i], b[j])])];
     const extras = {};
     const mine = moved.filter(([i, j]) => (a0 <= i && i < a1) || (b0 <= j && j < b1));
     if (mine.length) extras.moved = mine;
@@ -524,7 +524,10 @@ const IRTraceDiff = (() => {
     if (options.lineKey) [A, B] = keyedIds(A, B, options.lineKey);
     const paired = changedBlocks(A, B).map((block) => [block, pairBlock(A.lines, B.lines, ...block)]);
     const moved = moves(A, B, paired), emphasise = emphasis(options.linePieces);
-    return paired.map(([block, pairs]) => hunk(A, B, block, pairs, moved, emphasise));
+    // options.lazyMarks (the viewer): a pair's ranges are null and its fifth element works them
+    // out, so only the rows shown pay for their emphasis.
+    const mark = options.lazyMarks ? (x, y) => [null, null, () => emphasise(x, y)] : emphasise;
+    return paired.map(([block, pairs]) => hunk(A, B, block, pairs, moved, mark));
   }
 
   return { diffSnapshots, changedRanges, changedRangesIgnoring, pairBlock };

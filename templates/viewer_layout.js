@@ -5,7 +5,7 @@
 const IRTraceLayout = (() => {
   'use strict';
 
-  const { EQ, DEL, INS, FOLD, functionAt } = IRTraceModel;
+  const { EQ, DEL, INS, FOLD, functionAt, settleMarks } = IRTraceModel;
   const isChange = (r) => r.kind !== EQ && r.kind !== FOLD;
 
   /** Unified rows (GitHub's unified view): each block of changed rows becomes its − rows, then
@@ -19,7 +19,7 @@ const IRTraceLayout = (() => {
       let j = i;
       while (j < n && isChange(display[j])) j++;
       for (let t = i; t < j; t++) {
-        const r = display[t];
+        const r = settleMarks(display[t]);
         if (r.a >= 0) out.push({ kind: DEL, a: r.a, b: -1, ar: r.ar });
       }
       for (let t = i; t < j; t++) {

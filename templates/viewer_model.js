@@ -65,16 +65,23 @@ const IRTraceModel = (() => {
     let a = 0, b = 0;
     for (const [a0, a1, , b1, , pairs] of hunks) {
       while (a < a0) rows.push({ kind: EQ, a: a++, b: b++ });
-      for (const [ai, bi, ar, br] of pairs || []) {
+      for (const [ai, bi, ar, br, marks] of pairs || []) {
         while (a < ai) push({ kind: DEL, a: a++, b: -1 });
         while (b < bi) push({ kind: INS, a: -1, b: b++ });
-        push({ kind: CHG, a: a++, b: b++, ar, br });
+        push(marks ? { kind: CHG, a: a++, b: b++, marks } : { kind: CHG, a: a++, b: b++, ar, br });
       }
       while (a < a1) push({ kind: DEL, a: a++, b: -1 });
       while (b < b1) push({ kind: INS, a: -1, b: b++ });
     }
     while (a < beforeCount) rows.push({ kind: EQ, a: a++, b: b++ });
     return rows;
+  }
+
+  /** A changed row's emphasis (ar, br), worked out on first use when the row holds `marks`
+   *  instead (a pair re-marked under the ignore modes: only the rows shown pay for it). */
+  function settleMarks(row) {
+    if (row.marks) { [row.ar, row.br] = row.marks(); row.marks = null; }
+    return row;
   }
 
   /** The hunks' extras (hunk[6], see diff.py's hunks_to_json) by line, or null when none has any. */
@@ -305,22 +312,23 @@ const IRTraceModel = (() => {
         const A = runs[r].snapshot(j), B = runs[r].snapshot(k), own = j === k - 1;
         let hunks;
         if (own && !runs[r].passes[k].changed) hunks = [];
-        else if (!keysKeepLinesApart(A.lines, B.lines)) hunks = diffSnapshots(A, B, { lineKey, linePieces });
+        else if (!keysKeepLinesApart(A.lines, B.lines)) hunks = diffSnapshots(A, B, { lineKey, linePieces, lazyMarks: true });
         else if (own) hunks = withoutIgnoredEmphasis(runs[r].passes[k].hunks || [], A.lines, B.lines);
-        else hunks = diffSnapshots(A, B, { linePieces });
+        else hunks = diffSnapshots(A, B, { linePieces, lazyMarks: true });
         keyedCache.set(key, hunks);
       }
       return keyedCache.get(key);
     }
 
-    /** The payload's exact hunks with each pair touching ignored text emphasised under the modes
-     *  (`emphasise`: IRTraceDiff.changedRangesIgnoring); the other pairs keep their exact ranges. */
+    /** The payload's exact hunks, each pair re-marked under the modes when first shown
+     *  (`emphasise`: IRTraceDiff.changedRangesIgnoring, for a pair touching ignored text; the
+     *  others keep their exact ranges). Lazily: a pass of 600 long pairs redraws at once. */
     function withoutIgnoredEmphasis(hunks, a, b) {
       if (!emphasise) return hunks;
-      const pair = ([i, j, ra, rb]) => {
+      const pair = ([i, j, ra, rb]) => [i, j, null, null, () => {
         const ka = linePieces(a[i]), kb = linePieces(b[j]);
-        return ka || kb ? [i, j, ...emphasise(a[i], b[j], ka, kb)] : [i, j, ra, rb];
-      };
+        return ka || kb ? emphasise(a[i], b[j], ka, kb) : [ra, rb];
+      }];
       return hunks.map((h) => [...h.slice(0, 5), h[5].map(pair), ...h.slice(6)]);
     }
 
@@ -372,7 +380,7 @@ const IRTraceModel = (() => {
       const key = `${r}:${j}>${r}:${k}${ignoreKey}`;
       if (specCache.has(key)) return specCache.get(key);
       const started = performance.now();
-      const hunks = ignore ? keyedHunks(r, j, k) : diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k));
+      const hunks = ignore ? keyedHunks(r, j, k) : diffSnapshots(runs[r].snapshot(j), runs[r].snapshot(k), { lazyMarks: true });
       const spec = { key, before: { run: r, pos: j }, after: { run: r, pos: k }, hunks };
       timings.lastRangeDiffMs = performance.now() - started;
       if (specCache.size > 8) specCache.delete(specCache.keys().next().value);
@@ -531,7 +539,7 @@ const IRTraceModel = (() => {
 
   return {
     EQ, DEL, INS, CHG, FOLD,
-    parseWarnings, applyHunks, countHunks, alignHunks, shortName, restrictRows, foldRows, functionAt,
+    parseWarnings, applyHunks, countHunks, alignHunks, settleMarks, shortName, restrictRows, foldRows, functionAt,
     makeRun, buildEntries, createModel,
   };
 })();

@@ -6,7 +6,7 @@
 const IRTraceRows = (() => {
   'use strict';
 
-  const { DEL, INS, CHG, FOLD } = IRTraceModel;
+  const { DEL, INS, CHG, FOLD, settleMarks } = IRTraceModel;
   const { hunkHeader } = IRTraceLayout;
   const NO_BREAKS = [];
 
@@ -119,6 +119,7 @@ const IRTraceRows = (() => {
 
   /** What a row shows on one side: 'a' (Before), 'b' (After) or 'u' (Unified, one column). */
   function sideOf(item, side) {
+    settleMarks(item);
     if (side === 'u') {
       const line = item.kind === DEL ? item.a : item.b;
       return { line, text: item.kind === DEL ? 'a' : 'b', ranges: item.kind === DEL ? item.ar : item.br };
