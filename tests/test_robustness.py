@@ -8,6 +8,7 @@ naming the file; never a traceback, a hang, a half-written report or a leftover 
 from __future__ import annotations
 
 import ast
+import contextlib
 import ctypes
 import hashlib
 import os
@@ -449,14 +450,21 @@ def mount_tmpfs(mount: Path, options: str) -> Path:
     return mount
 
 
-@pytest.fixture
-def small_tmpfs(tmp_path: Path):
-    """A real 512 KiB filesystem, mounted for the test."""
-    mount = mount_tmpfs(tmp_path / "full", "size=512k,mode=0755")
+@contextlib.contextmanager
+def tmpfs_mounted(mount: Path, options: str):
+    """mount_tmpfs for the length of a `with`, unmounted after."""
+    mount_tmpfs(mount, options)
     try:
         yield mount
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path: Path):
+    """A real 512 KiB filesystem, mounted for the test."""
+    with tmpfs_mounted(tmp_path / "full", "size=512k,mode=0755") as mount:
+        yield mount
 
 
 def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_path: Path, small_tmpfs: Path):
@@ -791,11 +799,8 @@ def _unwritable_read_only_mount(tmp: Path) -> tuple[Path, dict]:
 
 @pytest.fixture
 def read_only_tmpfs(tmp_path: Path):
-    mount = mount_tmpfs(tmp_path / "ro", "ro,size=64k")
-    try:
+    with tmpfs_mounted(tmp_path / "ro", "ro,size=64k") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_outputs_on_a_read_only_mount_are_refused_saying_why(tmp_path: Path, read_only_tmpfs: Path):
