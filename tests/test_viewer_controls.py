@@ -165,6 +165,28 @@ def test_function_filter_narrows_the_select_as_you_type(page, tmp_path):
     log.assert_clean()
 
 
+def test_function_filter_without_a_match_says_so_and_keeps_the_choice(page, demo_report):
+    log = open_report(page, demo_report, "#pass=3&fn=Demo.kernel")
+    select, box, hint = (
+        function_select(page),
+        page.get_by_label("Filter functions"),
+        page.get_by_text("no function matches"),
+    )
+    every = select.locator("option").count()
+    box.fill("zzz")
+    expect(hint).to_be_visible()
+    expect(box).to_have_attribute("aria-invalid", "true")
+    expect(select).to_have_value("Demo.kernel")
+    expect(select.locator("option")).to_have_text(["Whole file", re.compile("kernel")])
+    box.fill("mai")  # a match: the hint goes
+    expect(hint).to_be_hidden()
+    expect(select).to_have_value("Demo.kernel")
+    box.fill("")
+    expect(select.locator("option")).to_have_count(every)
+    expect(box).to_have_attribute("aria-invalid", "false")
+    log.assert_clean()
+
+
 # ---------- item 7: density ----------
 
 
