@@ -386,6 +386,19 @@ def test_runs_at_different_levels_say_so(page, levels_report):
 
 
 @pytest.mark.samples
+def test_run_against_run_summary_fits_one_line_and_says_everything_on_hover(page, levels_report):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log = open_report(page, levels_report)
+    line = page.locator("#report-sub")
+    expect(line).to_have_text("49 passes compared \u00b7 39 differ")  # no pass renamed nor only in one run
+    expect(line).to_have_attribute(
+        "title", re.compile(r"39 differ \u00b7 0 renamed \u00b7 0 only in A \u00b7 0 only in B$")
+    )
+    assert line.evaluate("(span) => span.getClientRects().length") == 1
+    log.assert_clean()
+
+
+@pytest.mark.samples
 def test_differs_badges_leave_pass_names_whole(page, levels_report):
     log = open_report(page, levels_report)
     cut = page.evaluate(
