@@ -234,12 +234,13 @@ class _Translator:
 
     def __init__(self, pattern: str):
         self.p, self.i, self.out = pattern, 0, []
-        # per open group: [start index in out, holds a quantifier]
-        self.groups: list[list] = [[0, False]]
+        # per open group: [start index in out, holds a quantifier, position of its '(' in the pattern]
+        self.groups: list[list] = [[0, False, 0]]
         self.atom = None  # (start index in out, is a group holding a quantifier) of the last atom
 
-    def fail(self, why: str):
-        raise IgnoreRegexError(f"{why} at position {self.i + 1} of {self.p!r}")
+    def fail(self, why: str, at: int | None = None):
+        """Refuse the pattern; `at` (0-based, default: the current index) is shown 1-based."""
+        raise IgnoreRegexError(f"{why} at position {(self.i if at is None else at) + 1}")
 
     def run(self) -> str:
         p = self.p
@@ -272,7 +273,7 @@ class _Translator:
                 self.put_atom(re.escape(c))
                 self.i += 1
         if len(self.groups) > 1:
-            self.fail("unclosed '('")
+            self.fail("unclosed '('", at=self.groups[-1][2])
         return "".join(self.out)
 
     def put_atom(self, text: str, nested: bool = False) -> None:
@@ -330,13 +331,13 @@ class _Translator:
             self.i = start
             self.fail("unclosed '['")
         if not items:
-            self.fail("an empty class")
+            self.fail("an empty class", at=start)
         self.i += 1
         parts.append("]")
         self.put_atom("".join(parts))
 
     def open_group(self) -> None:
-        p = self.p
+        p, start = self.p, self.i
         if p.startswith("(?:", self.i):
             self.out.append("(?:")
             self.i += 3
@@ -345,20 +346,20 @@ class _Translator:
         else:
             self.out.append("(")
             self.i += 1
-        self.groups.append([len(self.out) - 1, False])
+        self.groups.append([len(self.out) - 1, False, start])
         self.atom = None
 
     def close_group(self) -> None:
         if len(self.groups) == 1:
             self.fail("unbalanced ')'")
-        start, holds_quantifier = self.groups.pop()
+        start, holds_quantifier, _ = self.groups.pop()
         self.groups[-1][1] = self.groups[-1][1] or holds_quantifier
         self.out.append(")")
         self.i += 1
         self.atom = (start, holds_quantifier)
 
     def quantifier(self) -> None:
-        p = self.p
+        p, start = self.p, self.i
         if self.atom is None:
             self.fail("nothing to repeat")
         if p[self.i] == "{":
@@ -375,7 +376,7 @@ class _Translator:
             text += "?"
             self.i += 1
         if self.atom[1]:
-            self.fail("a quantifier on a group that holds a quantifier (it can take exponential time)")
+            self.fail("a quantifier on a group that holds a quantifier (it can take exponential time)", at=start)
         if self.i < len(p) and p[self.i] in "*+?{":
             self.fail("nothing to repeat")
         self.out.append(text)

@@ -144,8 +144,9 @@ const IRTraceNormalize = (() => {
   /** One left-to-right pass, as normalize.py's _Translator, throwing on anything outside the subset. */
   function subsetCheck(p) {
     let i = 0, atom = null;          // atom: null, or { nested } for the last repeatable item
-    const groups = [false];          // per open group: holds a quantifier
-    const fail = (why) => { throw new Error(`${why} at position ${i + 1} of '${p}'`); };
+    const groups = [{ held: false, at: 0 }];   // per open group: holds a quantifier; where its '(' is
+    // The message names the 1-based position of the offending character (`at`, default: the current one).
+    const fail = (why, at = i) => { throw new Error(`${why} at position ${at + 1}`); };
     const escape = (inClass) => {
       if (i + 1 >= p.length) fail("a trailing '\\'");
       const c = p[i + 1];
@@ -171,19 +172,20 @@ const IRTraceNormalize = (() => {
           items++;
         }
         if (i >= p.length) { i = start; fail("unclosed '['"); }
-        if (!items) fail('an empty class');
+        if (!items) fail('an empty class', start);
         i++;
         atom = { nested: false };
       } else if (c === '(') {
+        const start = i;
         if (p.startsWith('(?:', i)) i += 3;
         else if (p.startsWith('(?', i)) fail('lookaround, named groups and inline flags are not supported');
         else i++;
-        groups.push(false);
+        groups.push({ held: false, at: start });
         atom = null;
       } else if (c === ')') {
         if (groups.length === 1) fail("unbalanced ')'");
-        const held = groups.pop();
-        groups[groups.length - 1] = groups[groups.length - 1] || held;
+        const { held } = groups.pop();
+        groups[groups.length - 1].held ||= held;
         i++;
         atom = { nested: held };
       } else if (c === '|' || c === '^' || c === '$') {
@@ -191,6 +193,7 @@ const IRTraceNormalize = (() => {
         atom = null;
       } else if (c === '*' || c === '+' || c === '?' || c === '{') {
         if (!atom) fail('nothing to repeat');
+        const start = i;
         if (c === '{') {
           QUANTIFIER.lastIndex = i;
           const m = QUANTIFIER.exec(p);
@@ -199,9 +202,9 @@ const IRTraceNormalize = (() => {
           i += m[0].length;
         } else i++;
         if (p[i] === '?') i++;
-        if (atom.nested) fail('a quantifier on a group that holds a quantifier (it can take exponential time)');
+        if (atom.nested) fail('a quantifier on a group that holds a quantifier (it can take exponential time)', start);
         if ('*+?{'.includes(p[i] || '\u0000')) fail('nothing to repeat');
-        groups[groups.length - 1] = true;
+        groups[groups.length - 1].held = true;
         atom = null;
       } else if (c === ']' || c === '}') {
         fail(`unescaped '${c}'`);
@@ -210,7 +213,7 @@ const IRTraceNormalize = (() => {
         atom = { nested: false };
       }
     }
-    if (groups.length > 1) fail("unclosed '('");
+    if (groups.length > 1) fail("unclosed '('", groups[groups.length - 1].at);
   }
 
   /* ---------- modes together ---------- */

@@ -314,16 +314,73 @@
       return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
     }
 
-    /** What a fragment names that the report does not have: shown in a note, dropped from the fragment. */
-    function missingInHash(params) {
-      if (against) return `pass ${['a', 'b'].filter((n) => params.has(n)).map((n) => `${n.toUpperCase()}${params.get(n)}`).join(' / ')}`;
-      return `pass ${params.get('pass')}`;
+    /** The keys updateHash writes; a fragment's other keys are named in the link notice. */
+    const HASH_KEYS = ['pass', 'from', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case', 'a', 'b', 'view'];
+    const LAYOUT_NAMES = { side: 'side by side', stacked: 'stacked', unified: 'unified' };
+    const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass" };
+
+    /** One sentence of the link notice: what the fragment asked for, and what is shown instead. */
+    function linkProblem(asked, instead) {
+      return `This link ${asked}: ${instead}.`;
     }
 
-    /** Restore the view from the fragment; false when it names no pass (or one the report lacks). */
+    function passWords(k) {
+      return `pass ${against ? entries[k].label : entries[k].index}`;
+    }
+
+    /** Why the fragment's pass cannot be shown (it names one, and none of this report's entries is it). */
+    function missingPass(params) {
+      if (against) {
+        const asked = ['a', 'b'].filter((n) => params.has(n)).map((n) => `${n.toUpperCase()}${params.get(n)}`);
+        return `names pass ${asked.join(' / ')}, which this report does not have`;
+      }
+      const asked = params.get('pass');
+      if (asked.trim() === '') return 'names no pass (pass= is empty)';
+      if (Number(asked) === 0) return 'names pass 0, the frontend, which is not a pass';
+      return `names pass ${asked}, which this report does not have`;
+    }
+
+    /** The fragment's keys this viewer does not read, and its layout and run view when they name none. */
+    function unreadKeys(params) {
+      const problems = [];
+      for (const [key, value] of params) {
+        if (!HASH_KEYS.includes(key)) problems.push(linkProblem(`has ${key}=${value}, which this viewer does not read`, 'ignoring it'));
+      }
+      if (params.has('layout') && !LAYOUTS.includes(params.get('layout'))) {
+        problems.push(linkProblem(`names layout ${params.get('layout')}, which this viewer does not have`,
+          `showing ${LAYOUT_NAMES[state.layout]}`));
+      }
+      if (against && params.has('view') && !Object.hasOwn(RUN_VIEW_NAMES, params.get('view'))) {
+        problems.push(linkProblem(`names view ${params.get('view')}, which this viewer does not have`, `showing ${RUN_VIEW_NAMES.ab}`));
+      }
+      return problems;
+    }
+
+    /** Compare with: the position of the fragment's `from` before entry k, else -1 and why not in `problems`. */
+    function fromOfHash(params, k, problems) {
+      if (!params.has('from')) return -1;
+      const asked = params.get('from'), j = asked.trim() === '' ? -1 : main.passes.findIndex((p) => p.index === Number(asked));
+      if (j >= 0 && j < k) return j;
+      const why = asked.trim() === '' ? 'compares with no pass (from= is empty)'
+        : j < 0 ? `compares with pass ${asked}, which this report does not have`
+          : `compares ${passWords(k)} with pass ${asked}, which is not before it`;
+      problems.push(linkProblem(why, `comparing with pass ${main.passes[k - 1].index}, the previous one`));
+      return -1;
+    }
+
+    /** Show every problem of the fragment in the link notice, or hide a notice about an earlier link. */
+    function noteLinkProblems(problems) {
+      if (problems.length) panels.showLinkNote(problems.join(' '));
+      else panels.hideLinkNote();
+    }
+
+    /** Restore the view from the fragment; false when it names neither a pass nor a function (the
+     *  caller picks the pass). Whatever it names that the report lacks is said in the link notice and
+     *  left out of the fragment, which updateHash rewrites for what is shown. */
     function applyHash() {
       const params = new URLSearchParams(location.hash.slice(1));
       if (params.has('layout')) setLayout(params.get('layout'));
+      const problems = unreadKeys(params);
       const ignore = ignoreFromParams(params);
       if (!against && ignore !== undefined && ignoreKeyOf(ignore) !== ignoreKeyOf(state.ignore)) {
         writeIgnoreControls(ignore || null);
@@ -336,32 +393,32 @@
         $('find-case').checked = params.get('case') === '1';
         runFind();
       }
-      const k = entryFromHash(params);
       const namesPass = against ? params.has('a') || params.has('b') : params.has('pass');
+      if (!namesPass && !params.has('fn')) {
+        noteLinkProblems(problems);
+        if (problems.length && state.sel >= 0) updateHash();
+        return false;
+      }
+      let k = entryFromHash(params);
       if (k < firstEntry) {
-        if (!namesPass) return false;
-        panels.showLinkNote(`This link names ${missingInHash(params)}, which this report does not have` +
-          `${state.sel >= 0 ? '' : ': showing the first pass that changed'}.`);
-        if (state.sel < 0) return false;
-        updateHash();   // stay where the reader was; the fragment names that pass again
-        return true;
+        const current = state.sel >= 0;
+        k = current ? state.sel : firstChanged();
+        const instead = current ? `staying on ${passWords(k)}` : `showing ${passWords(k)}, the first that changed`;
+        problems.unshift(linkProblem(namesPass ? missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
       }
       state.fn = params.get('fn') || '';
       if (state.fn && !model.functionExists(state.fn)) {
-        panels.showLinkNote(`This link names function ${state.fn}, which no snapshot of this report has: showing the whole file.`);
+        problems.push(linkProblem(`names function ${state.fn}, which no snapshot of this report has`, 'showing the whole file'));
         state.fn = '';
       }
       state.fnOnly = params.get('history') === '1';
       $('filter-fn').checked = state.fnOnly;
-      if (against) {
-        state.runView = ['ab', 'a', 'b'].includes(params.get('view')) ? params.get('view') : 'ab';
-      } else {
-        const from = params.has('from') ? main.passes.findIndex((p) => p.index === Number(params.get('from'))) : -1;
-        state.from = from >= 0 && from < k ? from : -1;
-      }
+      if (against) state.runView = Object.hasOwn(RUN_VIEW_NAMES, params.get('view')) ? params.get('view') : 'ab';
+      else state.from = fromOfHash(params, k, problems);
       state.sel = -1;         // force a full rebuild even when the pass is unchanged
       selectPass(k, { initial: true });
       if (state.fnOnly) sidebar.applyFilters();
+      noteLinkProblems(problems);
       return true;
     }
 

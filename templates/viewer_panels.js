@@ -160,11 +160,24 @@ const IRTracePanels = (() => {
     let selectSignature = null;
     let shownChoices = [];
 
+    function filterQuery() {
+      return $('fn-filter').value.trim().toLowerCase();
+    }
+
     /** Options matching the Function filter box; the shown function stays listed whatever it says. */
     function filteredChoices(choice) {
-      const query = $('fn-filter').value.trim().toLowerCase();
+      const query = filterQuery();
       if (!query) return shownChoices;
       return shownChoices.filter((c) => c === choice || c.key.toLowerCase().includes(query));
+    }
+
+    /** "No function matches": the select then lists only what is shown, which the filter may not match. */
+    function showFilterHint(listed) {
+      const query = filterQuery();
+      const none = query !== '' && !listed.some((c) => c.key.toLowerCase().includes(query));
+      $('fn-filter').setAttribute('aria-invalid', String(none));
+      $('fn-hint').textContent = none ? 'no function matches' : '';
+      $('fn-hint').hidden = !none;
     }
 
     /** Fill the Function select for this view. `choice`: the selected function here, null when the
@@ -186,6 +199,7 @@ const IRTracePanels = (() => {
       const filtering = listed.length !== choices.length;
       select.title = filtering ? `${listed.length} of ${choices.length} functions match the filter` : `${choices.length} functions`;
       $('fn-filter').disabled = Boolean(error);
+      showFilterHint(listed);
       showFunctionNote(error, choice);
     }
 

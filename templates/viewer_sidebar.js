@@ -72,19 +72,25 @@ const IRTraceSidebar = (() => {
       return button;
     }
 
+    /** The summary under the report title, and its full wording for the tooltip: run against run,
+     *  the line leaves out the counts that are zero, so that it fits the sidebar on one line. */
     function summary() {
       if (against) {
         // The first match is the frontend: not a pass, so it is named apart when it differs.
         const [frontend, ...ms] = model.payload.matches, both = ms.filter((m) => m.a != null && m.b != null);
         const differ = both.filter((m) => m.differs).length;
         const count = (s) => ms.filter((m) => m.status === s).length;
-        return `${ms.length} passes compared \u00b7 ${differ} differ \u00b7 ${count('renamed')} renamed` +
-          ` \u00b7 ${count('only-a')} only in A \u00b7 ${count('only-b')} only in B${frontend.differs ? ' \u00b7 the frontends differ' : ''}`;
+        const counts = [[count('renamed'), 'renamed'], [count('only-a'), 'only in A'], [count('only-b'), 'only in B']];
+        const words = (list) => list.map(([n, what]) => `${n} ${what}`);
+        const head = [`${ms.length} passes compared`, `${differ} differ`], tail = frontend.differs ? ['the frontends differ'] : [];
+        const line = [...head, ...words(counts.filter(([n]) => n)), ...tail].join(' \u00b7 ');
+        return { line, full: [...head, ...words(counts), ...tail].join(' \u00b7 ') };
       }
       const changed = entries.slice(1).filter((e) => e.changed).length;
       const n = model.main.last, ignore = model.ignoring();
       const when = ignore ? ` when ignoring ${IRTraceNormalize.describe(ignore)}` : '';
-      return `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op${when}`;
+      const line = `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op${when}`;
+      return { line, full: line };
     }
 
     /** Entry k's counts or badges changed (ignore modes): repaint its button, keep its marks. */
@@ -97,7 +103,9 @@ const IRTraceSidebar = (() => {
     }
 
     function refreshSummary() {
-      $('report-sub').textContent = summary();
+      const { line, full } = summary();
+      $('report-sub').textContent = line;
+      $('report-sub').title = full;
     }
 
     function build() {
@@ -107,7 +115,7 @@ const IRTraceSidebar = (() => {
         item.appendChild((passButtons[k] = passButton(k)));
         list.appendChild(item);
       }
-      $('report-sub').textContent = summary();
+      refreshSummary();
       buildOverview();
     }
 

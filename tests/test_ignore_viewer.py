@@ -161,6 +161,8 @@ def test_whitespace_and_regex_modes(page, tmp_path):
     page.get_by_label("Ignore regex pattern").fill(r"(a+)+")  # outside the subset: refused, says why
     expect(page.locator("#ignore-status")).to_contain_text("quantifier on a group")
     expect(page.get_by_label("Ignore regex pattern")).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Ignore regex pattern").fill("x(")  # the position is the unclosed paren's, 1-based
+    expect(page.locator("#ignore-status")).to_have_text("Regex not used: unclosed '(' at position 2")
     assert counts(page, 2) == (2, 2, False)
     page.get_by_label("Ignore regex pattern").fill(r"_\d+")  # typing turns the regex mode on
     expect(page.get_by_label("Ignore regex", exact=True)).to_be_checked()

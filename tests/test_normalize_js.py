@@ -97,6 +97,31 @@ def test_the_same_regexes_are_accepted_and_refused(js):
     assert 4 < sum(python) < len(python) - 4  # both kinds are exercised
 
 
+# A refused pattern and the 1-based position of the character at fault.
+REFUSED_AT = [
+    ("(", 1),
+    ("a(b(c)", 2),
+    (")", 1),
+    ("[", 1),
+    ("[]", 1),
+    ("a{2", 2),
+    ("*a", 1),
+    ("a**", 3),
+    ("(a*)*", 5),
+    ("(?<", 1),
+    ("\\", 1),
+    ("x\\q", 2),
+]
+
+
+@pytest.mark.parametrize("pattern, position", REFUSED_AT)
+def test_a_refused_regex_names_the_position_at_fault_alike(js, pattern, position):
+    with pytest.raises(IgnoreRegexError) as refused:
+        check_regex(pattern)
+    assert str(refused.value).endswith(f" at position {position}")
+    assert js.evaluate("(p) => IRTraceNormalize.checkRegex(p)", pattern) == str(refused.value)
+
+
 @pytest.mark.parametrize("pattern, line, expected", REGEX_SEMANTICS)
 def test_regex_semantics_match_javascript(js, pattern, line, expected):
     assert _js_keys(js, [line], "", pattern) == [expected]

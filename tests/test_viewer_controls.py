@@ -24,7 +24,7 @@ from browser_support import (
     program,
     write_dump,
 )
-from conftest import generate_dump, run_cli
+from conftest import demo_passes, generate_dump, run_cli
 from playwright.sync_api import expect
 from test_viewer_model import PAYLOAD, evaluate, model_page  # noqa: F401  (model_page: a fixture used by name)
 
@@ -162,6 +162,28 @@ def test_function_filter_narrows_the_select_as_you_type(page, tmp_path):
     expect(page.locator("#pass-title .fn-scope")).to_contain_text("in ")
     box.press("Escape")
     expect(select.locator("option")).to_have_count(every)
+    log.assert_clean()
+
+
+def test_function_filter_without_a_match_says_so_and_keeps_the_choice(page, demo_report):
+    log = open_report(page, demo_report, "#pass=3&fn=Demo.kernel")
+    select, box, hint = (
+        function_select(page),
+        page.get_by_label("Filter functions"),
+        page.get_by_text("no function matches"),
+    )
+    every = select.locator("option").count()
+    box.fill("zzz")
+    expect(hint).to_be_visible()
+    expect(box).to_have_attribute("aria-invalid", "true")
+    expect(select).to_have_value("Demo.kernel")
+    expect(select.locator("option")).to_have_text(["Whole file", re.compile("kernel")])
+    box.fill("mai")  # a match: the hint goes
+    expect(hint).to_be_hidden()
+    expect(select).to_have_value("Demo.kernel")
+    box.fill("")
+    expect(select.locator("option")).to_have_count(every)
+    expect(box).to_have_attribute("aria-invalid", "false")
     log.assert_clean()
 
 
@@ -364,6 +386,19 @@ def test_runs_at_different_levels_say_so(page, levels_report):
 
 
 @pytest.mark.samples
+def test_run_against_run_summary_fits_one_line_and_says_everything_on_hover(page, levels_report):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log = open_report(page, levels_report)
+    line = page.locator("#report-sub")
+    expect(line).to_have_text("49 passes compared \u00b7 39 differ")  # no pass renamed nor only in one run
+    expect(line).to_have_attribute(
+        "title", re.compile(r"39 differ \u00b7 0 renamed \u00b7 0 only in A \u00b7 0 only in B$")
+    )
+    assert line.evaluate("(span) => span.getClientRects().length") == 1
+    log.assert_clean()
+
+
+@pytest.mark.samples
 def test_differs_badges_leave_pass_names_whole(page, levels_report):
     log = open_report(page, levels_report)
     cut = page.evaluate(
@@ -415,6 +450,64 @@ def test_link_to_a_missing_pass_or_function_says_so_and_is_corrected(page, demo_
     expect(page).to_have_url(re.compile(r"#pass=3&layout=side$"))
     page.get_by_role("button", name="Dismiss the link notice").click()
     expect(page.get_by_role("status").filter(has_text="pass 42")).to_be_hidden()
+    log.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def demo_report(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("demo-links")
+    dump = write_dump(root / "dump", [("frontend", demo_passes()[0]), *demo_passes()[1:]])
+    return build_report(dump, root / "demo.html", "--no-cache", "-q")
+
+
+@pytest.mark.parametrize(
+    "fragment, notice, shown, corrected",
+    [
+        ("#pass=", "names no pass (pass= is empty): showing pass 1, the first that changed.", 1, "#pass=1&layout=side"),
+        ("#pass=0", "pass 0, the frontend, which is not a pass", 1, "#pass=1&layout=side"),
+        (
+            "#pass=3&from=999",
+            "compares with pass 999, which this report does not have: comparing with pass 2, the previous one.",
+            3,
+            "#pass=3&layout=side",
+        ),
+        ("#pass=2&from=3", "compares pass 2 with pass 3, which is not before it", 2, "#pass=2&layout=side"),
+        (
+            "#fn=Demo.kernel",
+            "names function Demo.kernel but no pass: showing pass 1, the first that changed.",
+            1,
+            "#pass=1&fn=Demo.kernel&layout=side",
+        ),
+        (
+            "#pass=3&colour=red",
+            "has colour=red, which this viewer does not read: ignoring it.",
+            3,
+            "#pass=3&layout=side",
+        ),
+        (
+            "#layout=diagonal",
+            "names layout diagonal, which this viewer does not have: showing side by side.",
+            1,
+            "#pass=1&layout=side",
+        ),
+    ],
+)
+def test_a_link_the_report_cannot_follow_says_what_is_shown_instead(
+    page, demo_report, fragment, notice, shown, corrected
+):
+    log = open_report(page, demo_report, fragment)
+    expect(page.get_by_role("status").filter(has_text=notice)).to_be_visible()
+    expect(pass_button(page, shown)).to_have_attribute("aria-current", "true")
+    expect(page).to_have_url(re.compile(f"{re.escape(corrected)}$"))
+    log.assert_clean()
+
+
+def test_a_later_link_the_report_can_follow_hides_the_notice(page, demo_report):
+    log = open_report(page, demo_report, "#pass=3&from=999")
+    expect(page.get_by_role("status")).to_contain_text("pass 999")
+    page.evaluate("location.hash = '#pass=3&from=1'")
+    expect(page.get_by_role("status")).to_be_hidden()
+    expect(page.get_by_label("Compare with")).to_have_value("1")
     log.assert_clean()
 
 
