@@ -297,6 +297,22 @@ def test_lines_inserted_beside_a_far_right_change_point_left_at_their_text(page,
         expect(after_pane.get_by_text(inserted[0].strip())).to_be_visible()
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_code_scrolled_sideways_never_shows_through_the_line_numbers(long_page, theme):
+    """The gutter stays put while the code scrolls under it: every changed row's gutter must be
+    opaque (the dark theme tints it with a translucent colour)."""
+    page = long_page
+    if page.locator("html").get_attribute("data-theme") != theme:
+        page.get_by_role("button", name="Theme").click()
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    wait_scrolled(page, "after", "s.scrollLeft > 500")  # opened on a change far right
+    colours = page.evaluate(
+        """() => [...document.querySelectorAll('.row.ins .ln, .row.del .ln')]
+                 .map((ln) => getComputedStyle(ln).backgroundColor)"""
+    )
+    assert colours and all(colour.startswith("rgb(") for colour in colours), colours  # rgba(...) lets code through
+
+
 # ---------- item 4: hunk headers ----------
 
 
