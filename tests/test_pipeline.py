@@ -165,8 +165,8 @@ def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypa
     adopt_cache(open_cache(tmp_path / "cache"))  # what the CLI does for its run
     out = tmp_path / "r.html"
 
-    def write_then_lose_the_race(path, html, before_rename=None):
-        size = write_output(path, html, before_rename=before_rename)
+    def write_then_lose_the_race(path, html, before_rename=None, **options):
+        size = write_output(path, html, before_rename=before_rename, **options)
         write_output(path, "<html>dump B</html>")  # the other run's rename lands here
         return size
 

@@ -174,7 +174,8 @@ class SweepDump(PipelineTask):
         self.set_status_message(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
 
     def _build(self) -> dict:
-        render = RenderReport(dump=self.dump, report=str(self.report_path()), context=self.context, ignore=self.ignore)
+        report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
+        render = RenderReport(dump=self.dump, report=report, report_flag="", context=self.context, ignore=self.ignore)
         ran: list = []
         before = render.output().written_state()
         try:
