@@ -427,6 +427,21 @@ def test_the_frontend_is_not_counted_as_a_pass(page, tmp_path):
     log.assert_clean()
 
 
+def test_the_runs_banner_never_contradicts_the_pane_labels(page, tmp_path):
+    """Run A's pass shows run A on both sides: the banner must not say that After is run B."""
+    base = program({"kernel": ["return a"]})
+    grown = base.replace("return a", "return pl.add(a, a)")
+    a = write_dump(tmp_path / "nightly", [("frontend", base), ("P1", grown)])
+    b = write_dump(tmp_path / "patched", [("frontend", base), ("P1", base)])
+    log = open_report(page, build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q"))
+    banner = page.locator("#runs-banner")
+    expect(banner).to_have_text("Run against run \u00b7 run A: nightly \u00b7 run B: patched")
+    page.get_by_role("button", name="Run A's pass").click()
+    expect(page.get_by_role("region", name="After snapshot")).to_contain_text("After \u00b7 run A")
+    expect(banner).not_to_contain_text("After is run B")
+    log.assert_clean()
+
+
 # ---------- item 11: links naming what the report lacks; --context ----------
 
 
