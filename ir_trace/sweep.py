@@ -431,7 +431,7 @@ def program_entry(
         entry["status"] = "diverged" if entry["baseline"]["diverged"] else "same"
     if entry["baseline"]:
         first = entry["baseline"]["first_divergent_pass"]
-        entry["baseline"]["link"] = None if first is None else deep_link(record["report"], first)
+        entry["baseline"]["link"] = None if first is None else deep_link(record["report"], first, record["passes"])
     return entry
 
 
@@ -448,8 +448,11 @@ def _against_invalid(record: dict) -> dict:
     }
 
 
-def deep_link(report: str, index: int) -> str:
-    """The report opened at a pass; pass 0 (the frontend) has no diff of its own to open."""
+def deep_link(report: str, index: int, passes: list[dict]) -> str:
+    """The report opened at a pass; pass 0 (the frontend) has no diff of its own to open. A pass
+    only the baseline had (the pipeline got shorter) opens the last pass this run has, where the
+    two part: the report has no page for a pass it lacks."""
+    index = min(index, len(passes) - 1)
     return f"{report}#pass={index}" if index > 0 else report
 
 

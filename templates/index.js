@@ -21,9 +21,9 @@
   ];
   if (hasBaseline) {
     COLUMNS.push(
-      { key: 'first', label: 'First divergent pass', value: compared((b) => b.first_divergent_pass), num: true },
-      { key: 'differing', label: 'Differing passes', value: compared((b) => b.differing_passes), num: true },
-      { key: 'firstdiff', label: 'First pass vs baseline', value: compared((b) => (b.first_diff ? b.first_diff.inserted + b.first_diff.deleted : null)), num: true },
+      { key: 'first', label: 'First divergent pass', value: compared((b) => b.first_divergent_pass), wrap: true },
+      { key: 'differing', label: 'Differing passes', value: compared((b) => b.differing_passes), num: true, wrap: true },
+      { key: 'firstdiff', label: 'First pass vs baseline', value: compared((b) => (b.first_diff ? b.first_diff.inserted + b.first_diff.deleted : null)), num: true, wrap: true },
     );
   }
 
@@ -53,7 +53,7 @@
     if (ignored.length) add('Ignored', ignored.join('   '));
     if (hasBaseline) add('Baseline', `${data.baseline.path} (${data.baseline.created || 'time unknown'})`);
     const t = data.totals;
-    const parts = [`${t.programs} programs`];
+    const parts = [`${t.programs} program${t.programs === 1 ? '' : 's'}`];
     if (hasBaseline) parts.push(`${t.diverged} diverged`, `${t.same} same`, `${t.new} new`, `${t.gone} gone`);
     parts.push(`${t.invalid} invalid`);
     document.getElementById('totals').textContent = parts.join(' · ');
@@ -66,6 +66,8 @@
       th.scope = 'col';
       th.dataset.key = column.key;
       th.setAttribute('aria-sort', 'none');
+      // Only the baseline's long headings wrap (between words), so that its columns fit 1280 px.
+      th.className = [column.num && 'num', column.wrap && 'wrap'].filter(Boolean).join(' ');
       const button = el('button', column.label);
       button.type = 'button';
       button.addEventListener('click', () => sortBy(column.key));
@@ -92,6 +94,8 @@
     if (b.first_divergent_pass === null) return [el('td', '—'), differing, el('td')];
     const first = el('td');
     first.append(link(`${b.first_divergent_pass} ${b.first_divergent_name}`, b.link));
+    // The run got shorter: its report ends before this pass, and the link opens its last one.
+    if (b.first_divergent_pass > row.summary.passes) first.append(el('span', ' (only in the baseline)', 'muted'));
     // The size of the first difference tells noise (hundreds of renamed lines) from a real change.
     const size = b.first_diff ? `+${b.first_diff.inserted} −${b.first_diff.deleted} lines` : 'baseline kept no text';
     return [first, differing, el('td', size, 'num')];
@@ -100,7 +104,7 @@
   function buildRow(row) {
     const tr = el('tr', null, row.status);
     tr.dataset.name = row.name;
-    const name = el('td');
+    const name = el('td', null, 'program');
     name.append(row.report ? link(row.name, row.report) : el('span', row.name));
     tr.append(name, statusCell(row));
     if (!row.summary) {
@@ -138,7 +142,8 @@
       const sorted = th.dataset.key === state.key;
       th.setAttribute('aria-sort', sorted ? (state.descending ? 'descending' : 'ascending') : 'none');
     }
-    document.getElementById('count').textContent = `${rows.length} of ${data.rows.length} programs`;
+    // Rows, not programs: gone programs have a row but are not counted among the sweep's programs.
+    document.getElementById('count').textContent = `${rows.length} of ${data.rows.length} rows`;
     const empty = document.getElementById('empty');
     empty.hidden = rows.length > 0;
     empty.textContent = data.rows.length ? 'No program matches the filter.' : `No passes_dump/ directory under ${data.options.root}.`;

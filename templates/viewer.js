@@ -302,13 +302,13 @@
 
     function entryFromHash(params) {
       if (against) {
-        if (!params.has('a') && !params.has('b')) return -1;
-        const want = (name) => (params.has(name) ? Number(params.get(name)) : null);
-        const a = want('a'), b = want('b');
-        return entries.findIndex((e) => {
-          const m = e.match;
-          return (m.a != null ? runs[0].passes[m.a].index : null) === a && (m.b != null ? runs[1].passes[m.b].index : null) === b;
-        });
+        // One side names the entry (each run's pass is in one entry): `#a=15` is run A's pass 15
+        // whatever it is matched with, and a pass-by-pass report's `#pass=15` reads as `#a=15`.
+        const side = (name) => (params.has(name) ? Number(params.get(name)) : null);
+        const a = side('a') ?? (params.has('b') ? null : side('pass')), b = side('b');
+        if (a === null && b === null) return -1;
+        const indexIn = (run, pos) => (pos != null ? runs[run].passes[pos].index : null);
+        return entries.findIndex(({ match: m }) => (a === null || indexIn(0, m.a) === a) && (b === null || indexIn(1, m.b) === b));
       }
       const index = Number(params.get('pass'));
       return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
@@ -332,6 +332,7 @@
     function missingPass(params) {
       if (against) {
         const asked = ['a', 'b'].filter((n) => params.has(n)).map((n) => `${n.toUpperCase()}${params.get(n)}`);
+        if (!asked.length) asked.push(`A${params.get('pass')}`);   // a pass-by-pass link's pass=N
         return `names pass ${asked.join(' / ')}, which this report does not have`;
       }
       const asked = params.get('pass');
@@ -393,7 +394,7 @@
         $('find-case').checked = params.get('case') === '1';
         runFind();
       }
-      const namesPass = against ? params.has('a') || params.has('b') : params.has('pass');
+      const namesPass = params.has('pass') || (against && (params.has('a') || params.has('b')));
       if (!namesPass && !params.has('fn')) {
         noteLinkProblems(problems);
         if (problems.length && state.sel >= 0) updateHash();

@@ -330,7 +330,9 @@ const IRTracePanels = (() => {
       const banner = $('runs-banner');
       const where = (run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop() || run.data.dump;
       banner.hidden = false;
-      banner.textContent = `Run against run: Before is run A (${where(runs[0])}), After is run B (${where(runs[1])}).`;
+      // Which side shows which run depends on the run view (Run A's pass shows run A on both): the
+      // pane labels say that; the banner says only what is always true.
+      banner.textContent = `Run against run \u00b7 run A: ${where(runs[0])} \u00b7 run B: ${where(runs[1])}`;
       banner.title = `run A: ${runs[0].data.dump}\nrun B: ${runs[1].data.dump}`;
       const [a, b] = runs.map((run) => run.data.level);
       if (a === b || a === 'UNKNOWN' || b === 'UNKNOWN' || !a || !b) return false;

@@ -300,6 +300,27 @@ def test_new_and_gone_programs_are_reported(nightly, tmp_path):
     assert document["totals"]["gone"] == 3
 
 
+@pytest.fixture(scope="module")
+def shortened(nightly, tmp_path_factory):
+    """Against the nightly baseline: alpha lost its last pass; beta, deep and broken are gone; a
+    program with a long name (as real ones have) is new."""
+    tmp = tmp_path_factory.mktemp("shortened")
+    root, out = tmp / "root", tmp / "out"
+    alpha = root / "alpha" / "passes_dump"
+    shutil.copytree(nightly.dumps["alpha"], alpha)
+    shutil.copytree(nightly.dumps["deep"], root / "nightly_qwen3_decode_explicit_paged_attention" / "passes_dump")
+    for path in alpha.glob("08_after_*"):
+        path.unlink()
+    sweep(nightly.env, root, out, "--baseline", nightly.prev / "sweep.json")
+    return out
+
+
+def test_a_pass_only_in_the_baseline_links_to_the_last_pass_the_report_has(shortened):
+    alpha = programs(shortened)["alpha"]["baseline"]
+    assert (alpha["first_divergent_pass"], alpha["differing_passes"]) == (8, 1)
+    assert alpha["link"] == "alpha.html#pass=7"  # the report has no pass 8 to open
+
+
 # ---------- reruns ----------
 
 
@@ -644,6 +665,39 @@ def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, br
     assert page.url.startswith((nightly.out / "beta.html").as_uri())
     assert errors == [] and requests == []
     page.close()
+
+
+def test_index_with_a_baseline_fits_1280_and_counts_rows_as_rows(shortened, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((shortened / "index.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # no column cut at the right
+    for heading in ("Passes", "−Deleted", "Differing passes"):
+        cell = page.locator("tr[data-name=alpha] td").nth(COLUMN_ORDER.index(heading))
+        header = page.get_by_role("columnheader", name=heading, exact=True)
+        assert header.evaluate("(th) => getComputedStyle(th).textAlign") == cell.evaluate(
+            "(td) => getComputedStyle(td).textAlign"
+        )
+    # five rows (three of them gone), while the totals count two programs: never "5 of 5 programs"
+    assert page.locator("#count").inner_text() == "5 of 5 rows"
+    assert page.locator("#totals").inner_text().startswith("2 programs ·")
+    first = page.locator("tr[data-name=alpha] td").nth(COLUMN_ORDER.index("First divergent pass"))
+    assert first.inner_text().endswith("(only in the baseline)")
+    page.close()
+
+
+COLUMN_ORDER = [
+    "Program",
+    "Status",
+    "Passes",
+    "Changed",
+    "No-op",
+    "Warnings",
+    "+Inserted",
+    "−Deleted",
+    "First divergent pass",
+    "Differing passes",
+    "First pass vs baseline",
+]
 
 
 def test_ignore_modes_make_a_rename_only_regression_not_a_divergence(tmp_path):

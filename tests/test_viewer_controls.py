@@ -427,6 +427,40 @@ def test_the_frontend_is_not_counted_as_a_pass(page, tmp_path):
     log.assert_clean()
 
 
+def test_the_runs_banner_never_contradicts_the_pane_labels(page, tmp_path):
+    """Run A's pass shows run A on both sides: the banner must not say that After is run B."""
+    base = program({"kernel": ["return a"]})
+    grown = base.replace("return a", "return pl.add(a, a)")
+    a = write_dump(tmp_path / "nightly", [("frontend", base), ("P1", grown)])
+    b = write_dump(tmp_path / "patched", [("frontend", base), ("P1", base)])
+    log = open_report(page, build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q"))
+    banner = page.locator("#runs-banner")
+    expect(banner).to_have_text("Run against run \u00b7 run A: nightly \u00b7 run B: patched")
+    page.get_by_role("button", name="Run A's pass").click()
+    expect(page.get_by_role("region", name="After snapshot")).to_contain_text("After \u00b7 run A")
+    expect(banner).not_to_contain_text("After is run B")
+    log.assert_clean()
+
+
+@pytest.fixture
+def shifted_report(tmp_path) -> Path:
+    """Run B has a pass run A lacks, so run A's pass 2 is matched with run B's pass 3."""
+    base = program({"kernel": ["return a"]})
+    grown = base.replace("return a", "return pl.add(a, a)")
+    a = write_dump(tmp_path / "a", [("frontend", base), ("P1", base), ("P2", grown)])
+    b = write_dump(tmp_path / "b", [("frontend", base), ("P1", base), ("Extra", base), ("P2", base)])
+    return build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q")
+
+
+@pytest.mark.parametrize("fragment", ["#a=2", "#pass=2"])
+def test_a_link_naming_one_run_s_pass_opens_the_entry_it_is_matched_in(page, shifted_report, fragment):
+    log = open_report(page, shifted_report, fragment + "&layout=stacked")
+    expect(page.locator("#pass-title")).to_contain_text("P2")
+    page.wait_for_function("location.hash === '#a=2&b=3&layout=stacked'")
+    expect(page.locator("#link-note")).to_be_hidden()
+    log.assert_clean()
+
+
 # ---------- item 11: links naming what the report lacks; --context ----------
 
 
