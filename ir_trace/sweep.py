@@ -514,6 +514,7 @@ def index_payload(sweep: dict) -> dict:
     rows += [
         {
             "name": g["name"],
+            "label": program_label(g["name"], g["dump"]),
             "status": "gone",
             "report": None,
             "error": None,
@@ -534,7 +535,16 @@ def index_payload(sweep: dict) -> dict:
 
 
 def _index_row(program: dict) -> dict:
-    return {key: program[key] for key in ("name", "status", "report", "error", "summary", "baseline", "dump")}
+    row = {key: program[key] for key in ("name", "status", "report", "error", "summary", "baseline", "dump")}
+    return {**row, "label": program_label(row["name"], row["dump"])}
+
+
+def program_label(name: str, dump: str | None) -> str:
+    """What the index shows for a program: its report name, with the program's own directory
+    name first when the report name differs from it (made file-safe, `café (caf)`, `模型 (program)`,
+    or told apart from a namesake, `model (a__model)`)."""
+    title = program_title(Path(dump)) if dump else name
+    return name if title == name else f"{title} ({name})"
 
 
 def render_index(payload: dict) -> str:

@@ -10,7 +10,7 @@
   const compared = (get) => (row) => (row.baseline ? get(row.baseline) : null);
 
   const COLUMNS = [
-    { key: 'name', label: 'Program', value: (row) => row.name.toLowerCase() },
+    { key: 'name', label: 'Program', value: (row) => row.label.toLowerCase() },
     { key: 'status', label: 'Status', value: (row) => RANK[row.status] },
     { key: 'passes', label: 'Passes', value: summary('passes'), num: true },
     { key: 'changed', label: 'Changed', value: summary('changed'), num: true },
@@ -105,7 +105,7 @@
     const tr = el('tr', null, row.status);
     tr.dataset.name = row.name;
     const name = el('td', null, 'program');
-    name.append(row.report ? link(row.name, row.report) : el('span', row.name));
+    name.append(row.report ? link(row.label, row.report) : el('span', row.label));
     tr.append(name, statusCell(row));
     if (!row.summary) {
       const note = el('td', row.error || (row.status === 'gone' ? `gone since the baseline (${row.dump || ''})` : ''),
@@ -134,7 +134,7 @@
   function render() {
     const column = COLUMNS.find((c) => c.key === state.key);
     const needle = state.filter.toLowerCase();
-    let rows = data.rows.filter((row) => row.name.toLowerCase().includes(needle));
+    let rows = data.rows.filter((row) => row.label.toLowerCase().includes(needle));
     if (column) rows = rows.slice().sort(compareRows(column));
     const body = document.getElementById('rows');
     body.replaceChildren(...rows.map(buildRow));

@@ -510,6 +510,22 @@ def test_any_directory_name_and_symlink_loops(tmp_path):
     assert "caf" in (out / "index.html").read_text(encoding="utf-8")
 
 
+def test_index_shows_a_program_by_its_own_name_when_the_report_name_differs(tmp_path, browser):
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
+    for program in ("café", "模型", "plain"):
+        write_dump(root / program / "passes_dump", [FRONTEND, FRONTEND + "x = 1\n"])
+    sweep(env, root, out)
+    assert sorted(programs(out)) == ["caf", "plain", "program"]  # file-safe report names
+    page = browser.new_page()
+    page.goto((out / "index.html").as_uri())
+    table = page.get_by_role("table", name="Programs")
+    for label, report in (("café (caf)", "caf.html"), ("模型 (program)", "program.html"), ("plain", "plain.html")):
+        assert table.get_by_role("link", name=label, exact=True).get_attribute("href") == report
+    page.get_by_role("searchbox", name="Filter programs").fill("模")
+    assert row_names(page) == ["program"]
+    page.close()
+
+
 # ---------- claims ----------
 
 
