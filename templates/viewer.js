@@ -76,12 +76,13 @@
       runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
       ignore: null,             // ignore modes { modes, regex } while any is on
     };
-    let view = null;            // { spec, choice, rows, display, before, after, warnMarks, flash }
+    let view = null;            // { spec, choice, rows, display, before, after, fns, warnMarks, flash }
 
     const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), {
       hits: (text) => (finder.re ? finder.ranges(text) : null),
       follows: (text) => followRanges(text),
       onCursor: showChangePosition,
+      unfold: unfoldLine,
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
@@ -156,8 +157,8 @@
     /** Recompute folding and hunk headers, then paint; keepScroll leaves the scroll position alone. */
     function refreshDisplay(keepScroll) {
       const { before, after } = view.spec;
-      view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll),
-        runs[before.run].fns(before.pos).list, runs[after.run].fns(after.pos).list, view.rows);
+      view.fns = { a: runs[before.run].fns(before.pos).list, b: runs[after.run].fns(after.pos).list };
+      view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll), view.fns.a, view.fns.b, view.rows);
       painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
     }
 
@@ -176,17 +177,21 @@
         buildView();
         updateHash();
       }
-      if (!view.display.some((r) => r.kind !== FOLD && r.b === line)) {
-        const ri = view.rows.findIndex((r) => r.b === line);
-        const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
-        if (!fold) return;
-        state.expanded.add(fold.start);
-        refreshDisplay(true);
-      }
+      if (!view.display.some((r) => r.kind !== FOLD && r.b === line) && !unfoldLine('b', line)) return;
       view.flash = line;
       clearTimeout(view.flashTimer);
       view.flashTimer = setTimeout(() => { if (view) view.flash = -1; }, 1800);
       painter.scrollToAfterLine(line);
+    }
+
+    /** Open the fold hiding line `line` of side 'a' (Before) or 'b' (After); false when none does. */
+    function unfoldLine(side, line) {
+      const ri = view.rows.findIndex((r) => r[side] === line);
+      const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
+      if (!fold) return false;
+      state.expanded.add(fold.start);
+      refreshDisplay(true);
+      return true;
     }
 
     function setFrom(j) {
