@@ -162,10 +162,18 @@
       painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
     }
 
-    /** "change 2 of 7" beside the After pane's name, and the buttons that walk them. */
+    /** "2/7" beside the After pane's name (compact: the file name keeps the room; "change 2 of 7"
+     *  for screen readers and on hover), and the buttons that walk them. */
     function showChangePosition(index, count) {
-      const text = index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
-      $('change-pos').textContent = count ? text : 'no change';
+      const full = !count ? 'no change' : index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
+      const short = !count ? 'no change' : `${index >= 0 ? index + 1 : '\u2013'}/${count}`;
+      const shown = document.createElement('span'), spoken = document.createElement('span');
+      shown.textContent = short;
+      shown.setAttribute('aria-hidden', 'true');
+      spoken.className = 'sr-only';
+      spoken.textContent = full;
+      $('change-pos').replaceChildren(shown, spoken);
+      $('change-pos').title = index >= 0 ? `${full}: ] next, [ previous` : full;
       $('change-prev').disabled = count < 2;
       $('change-next').disabled = count < 2;
     }
