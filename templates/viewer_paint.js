@@ -260,9 +260,16 @@ const IRTracePainter = (() => {
       const text = sources[side].lines[def];
       const code = el('span', 'context-code');
       paintCode(code, text, null, null, null, null);
-      button.replaceChildren(el('span', 'context-ln', String(def + 1)), el('span', 'mk'), code);
+      button.replaceChildren(el('span', 'context-ln', contextNumber(side, def)), el('span', 'mk'), code);
       button.title = `${text.trim()}\n\nLine ${def + 1}: click to scroll to it`;
       button.setAttribute('aria-label', `Enclosing function ${key}, line ${def + 1}`);
+    }
+
+    /** The def line's number; in the Unified gutter under its side's column (old, new), as rows have it. */
+    function contextNumber(side, def) {
+      if (!mode.unified) return String(def + 1);
+      const d = digits(), number = String(def + 1).padStart(d), blank = ' '.repeat(d);
+      return side === 'a' ? `${number} ${blank}` : `${blank} ${number}`;
     }
 
     /** Put the function's def line at the top of the panes, opening the fold that hides it. */
