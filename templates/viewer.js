@@ -76,12 +76,13 @@
       runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
       ignore: null,             // ignore modes { modes, regex } while any is on
     };
-    let view = null;            // { spec, choice, rows, display, before, after, warnMarks, flash }
+    let view = null;            // { spec, choice, rows, display, before, after, fns, warnMarks, flash }
 
     const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), {
       hits: (text) => (finder.re ? finder.ranges(text) : null),
       follows: (text) => followRanges(text),
       onCursor: showChangePosition,
+      unfold: unfoldLine,
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
@@ -156,15 +157,23 @@
     /** Recompute folding and hunk headers, then paint; keepScroll leaves the scroll position alone. */
     function refreshDisplay(keepScroll) {
       const { before, after } = view.spec;
-      view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll),
-        runs[before.run].fns(before.pos).list, runs[after.run].fns(after.pos).list, view.rows);
+      view.fns = { a: runs[before.run].fns(before.pos).list, b: runs[after.run].fns(after.pos).list };
+      view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll), view.fns.a, view.fns.b, view.rows);
       painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
     }
 
-    /** "change 2 of 7" beside the After pane's name, and the buttons that walk them. */
+    /** "2/7" beside the After pane's name (compact: the file name keeps the room; "change 2 of 7"
+     *  for screen readers and on hover), and the buttons that walk them. */
     function showChangePosition(index, count) {
-      const text = index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
-      $('change-pos').textContent = count ? text : 'no change';
+      const full = !count ? 'no change' : index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
+      const short = !count ? 'no change' : `${index >= 0 ? index + 1 : '\u2013'}/${count}`;
+      const shown = document.createElement('span'), spoken = document.createElement('span');
+      shown.textContent = short;
+      shown.setAttribute('aria-hidden', 'true');
+      spoken.className = 'sr-only';
+      spoken.textContent = full;
+      $('change-pos').replaceChildren(shown, spoken);
+      $('change-pos').title = index >= 0 ? `${full}: ] next, [ previous` : full;
       $('change-prev').disabled = count < 2;
       $('change-next').disabled = count < 2;
     }
@@ -176,17 +185,21 @@
         buildView();
         updateHash();
       }
-      if (!view.display.some((r) => r.kind !== FOLD && r.b === line)) {
-        const ri = view.rows.findIndex((r) => r.b === line);
-        const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
-        if (!fold) return;
-        state.expanded.add(fold.start);
-        refreshDisplay(true);
-      }
+      if (!view.display.some((r) => r.kind !== FOLD && r.b === line) && !unfoldLine('b', line)) return;
       view.flash = line;
       clearTimeout(view.flashTimer);
       view.flashTimer = setTimeout(() => { if (view) view.flash = -1; }, 1800);
       painter.scrollToAfterLine(line);
+    }
+
+    /** Open the fold hiding line `line` of side 'a' (Before) or 'b' (After); false when none does. */
+    function unfoldLine(side, line) {
+      const ri = view.rows.findIndex((r) => r[side] === line);
+      const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
+      if (!fold) return false;
+      state.expanded.add(fold.start);
+      refreshDisplay(true);
+      return true;
     }
 
     function setFrom(j) {

@@ -1,11 +1,12 @@
 /* pypto-ir-trace viewer, part 3 of 9: pure display-row layout (IRTraceLayout).
  * What the painter draws, computed without the DOM: the Unified layout's rows, the change
- * blocks that `]` / `[` walk, the hunk headers folded runs carry, and where a long line wraps.
+ * blocks that `]` / `[` walk, the hunk headers folded runs carry, the function a pane's context
+ * line names, and where a long line wraps.
  * Rows are the model's ({ kind, a, b, ar?, br? }, folds { kind: FOLD, start, end }). */
 const IRTraceLayout = (() => {
   'use strict';
 
-  const { EQ, DEL, INS, FOLD, functionAt, settleMarks } = IRTraceModel;
+  const { EQ, DEL, INS, FOLD, functionAt, functionEntryAt, settleMarks } = IRTraceModel;
   const isChange = (r) => r.kind !== EQ && r.kind !== FOLD;
 
   /** Unified rows (GitHub's unified view): each block of changed rows becomes its − rows, then
@@ -75,6 +76,40 @@ const IRTraceLayout = (() => {
     return `@@ \u2212${h.a},${h.an} +${h.b},${h.bn} @@`;
   }
 
+  const DEF_LINE = /^\s*(?:async\s+)?def\s/;
+
+  /** The line a display item shows on `side` ('a', 'b', or 'u': a removed row's Before line,
+   *  else its After line) as { side: 'a' | 'b', line }; line -1 for a filler. */
+  function lineOn(item, side) {
+    if (side === 'u') return item.kind === DEL ? { side: 'a', line: item.a } : { side: 'b', line: item.b };
+    return { side, line: side === 'a' ? item.a : item.b };
+  }
+
+  /** Index of function f's `def` line: its first line after the decorators (f[1] if none reads so). */
+  function defLineOf([, start, end], lines) {
+    for (let i = start; i < end; i++) if (DEF_LINE.test(lines[i])) return i;
+    return start;
+  }
+
+  /** The function enclosing the first line shown on `side` from display item `top` on (fillers
+   *  skipped, up to item `limit`): { side, def, key }, `def` the index of its `def` line (after
+   *  any decorators). null when that line is outside every function, is the def line or above it,
+   *  or a fold comes first (its hunk header names the function already). `sources`: per side
+   *  'a' / 'b', { fns (the sorted function index, or null), lines }. Sticky scroll's context line. */
+  function enclosingFunction(items, top, limit, side, sources) {
+    for (let i = top; i < Math.min(limit, items.length); i++) {
+      if (items[i].kind === FOLD) return null;
+      const at = lineOn(items[i], side);
+      if (at.line < 0) continue;
+      const { fns, lines } = sources[at.side];
+      const f = fns ? functionEntryAt(fns, at.line) : null;
+      if (!f) return null;
+      const def = defLineOf(f, lines);
+      return at.line > def ? { side: at.side, def, key: f[0] } : null;
+    }
+    return null;
+  }
+
   /** Display columns of one UTF-16 code unit: wide (CJK) characters take two. */
   const unitColumns = (code) => (code >= 0x1100 && (code < 0xd800 || code > 0xdfff) ? 2 : 1);
 
@@ -131,5 +166,5 @@ const IRTraceLayout = (() => {
     return { breaks, hang };
   }
 
-  return { unifyRows, changeBlocks, labelHunks, hunkHeader, lineColumns, wrapBreaks, isChange };
+  return { unifyRows, changeBlocks, labelHunks, hunkHeader, enclosingFunction, lineColumns, wrapBreaks, isChange };
 })();

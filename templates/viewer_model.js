@@ -150,14 +150,20 @@ const IRTraceModel = (() => {
     return display;
   }
 
-  /** Key of the function [key, start, end] holding `line` in a sorted function index, else null. */
-  function functionAt(list, line) {
+  /** The function [key, start, end] holding `line` in a sorted function index, else null. */
+  function functionEntryAt(list, line) {
     let lo = 0, hi = list.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1, f = list[mid];
-      if (line < f[1]) hi = mid - 1; else if (line >= f[2]) lo = mid + 1; else return f[0];
+      if (line < f[1]) hi = mid - 1; else if (line >= f[2]) lo = mid + 1; else return f;
     }
     return null;
+  }
+
+  /** Key of the function holding `line` in a sorted function index, else null. */
+  function functionAt(list, line) {
+    const f = functionEntryAt(list, line);
+    return f ? f[0] : null;
   }
 
   /* ---------- runs: snapshots, function indexes, warnings ---------- */
@@ -539,7 +545,7 @@ const IRTraceModel = (() => {
 
   return {
     EQ, DEL, INS, CHG, FOLD,
-    parseWarnings, applyHunks, countHunks, alignHunks, settleMarks, shortName, restrictRows, foldRows, functionAt,
+    parseWarnings, applyHunks, countHunks, alignHunks, settleMarks, shortName, restrictRows, foldRows, functionAt, functionEntryAt,
     makeRun, buildEntries, createModel,
   };
 })();

@@ -1,14 +1,15 @@
 /* pypto-ir-trace viewer, part 5 of 9: the panes (IRTracePainter).
  * Paints a view's rows (viewer_rows.js) into the Before and After panes, or into one pane in the
  * Unified layout: pane geometry (width, wrapped heights known in advance), virtual scrolling (only
- * rows near the viewport are in the DOM), the panes kept in sync, walking the changes of a pass
- * and the edge markers that point at a change scrolled out of sight sideways. */
+ * rows near the viewport are in the DOM), the panes kept in sync, walking the changes of a pass,
+ * the edge markers that point at a change scrolled out of sight sideways, and the context line
+ * pinned atop each pane that names the function its first visible row belongs to. */
 const IRTracePainter = (() => {
   'use strict';
 
   const { DEL, FOLD, INS } = IRTraceModel;
-  const { unifyRows, changeBlocks, lineColumns, wrapBreaks } = IRTraceLayout;
-  const { rowElement, rangesOf, sideOf, el } = IRTraceRows;
+  const { unifyRows, changeBlocks, enclosingFunction, lineColumns, wrapBreaks } = IRTraceLayout;
+  const { rowElement, rangesOf, sideOf, paintCode, el } = IRTraceRows;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
   const OPEN_OVERSCAN = 2;    // ... until the first paint: the opening frame styles and lays out
@@ -18,17 +19,21 @@ const IRTracePainter = (() => {
 
   /** A painter over two scroll containers (each holding .sizer > .rows). options: hits(text) gives
    *  the find ranges of a line or null, follows(text) those of a followed value; onCursor(index,
-   *  count) hears which change is shown. */
-  function createPainter(beforeScroller, afterScroller, { hits, onCursor, follows = () => null }) {
+   *  count) hears which change is shown; unfold(side, line) opens the fold hiding a line (true
+   *  when one did: the view is shown again). */
+  function createPainter(beforeScroller, afterScroller, { hits, onCursor, unfold, follows = () => null }) {
     const pane = (scroller, side) => {
       const edges = el('div', 'edge-marks');
       edges.setAttribute('aria-hidden', 'true');
-      scroller.parentElement.appendChild(edges);
-      return { scroller, rows: scroller.querySelector('.rows'), side, expect: null, edges };
+      const p = { scroller, rows: scroller.querySelector('.rows'), side, expect: null, edges, context: contextButton() };
+      p.context.addEventListener('click', () => goToContext(p));
+      scroller.parentElement.append(edges, p.context);
+      return p;
     };
     const panes = { before: pane(beforeScroller, 'a'), after: pane(afterScroller, 'b') };
     for (const p of Object.values(panes)) p.geo = { width: 0, height: 0, top: 0 };
     let view = null, items = [], blocks = [], cursor = -1;
+    let sources = null;         // per side, the function index and lines the context line reads
     let mode = { wrap: false, unified: false };
     let active = [panes.before, panes.after];
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
@@ -47,6 +52,8 @@ const IRTracePainter = (() => {
       active = unified ? [panes.after] : [panes.before, panes.after];
       items = unified ? unifyRows(view.display) : view.display;
       blocks = changeBlocks(items);
+      sources = { a: { fns: view.fns.a, lines: view.before }, b: { fns: view.fns.b, lines: view.after } };
+      for (const p of Object.values(panes)) p.contextShown = null;
       cursor = -1;
       // Drop the old rows first: resizing and scrolling then lays out almost nothing.
       for (const p of Object.values(panes)) { p.rows.textContent = ''; p.edges.textContent = ''; }
@@ -103,7 +110,7 @@ const IRTracePainter = (() => {
         const sizer = p.scroller.firstElementChild;
         p.scroller.classList.toggle('wrap', mode.wrap);
         p.scroller.classList.toggle('unified', mode.unified);
-        sizer.style.setProperty('--gutter', `calc(${gutter + 2}ch + 12px)`);
+        for (const box of [sizer, p.context]) box.style.setProperty('--gutter', `calc(${gutter + 2}ch + 12px)`);
         sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + 28px)`;
       }
       measure();
@@ -132,7 +139,11 @@ const IRTracePainter = (() => {
       if (cols !== metrics.cols) wrapCache = new Map();
       metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
       // Read now, while the panes are empty and layout is cheap: painting never has to ask again.
-      for (const p of active) p.geo = { width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop };
+      for (const p of active) {
+        p.geo = { width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop };
+        p.context.style.top = `${p.geo.top}px`;
+        p.context.style.width = `${p.geo.width}px`;
+      }
     }
 
     /** Continuation breaks of a line at the current width (memoised by text). */
@@ -217,6 +228,56 @@ const IRTracePainter = (() => {
         }
       }
       paintEdges(scrollTop, scrollLeft);
+      paintContext(top, bottom);
+    }
+
+    /* ---------- the context line (sticky scroll) ---------- */
+
+    function contextButton() {
+      const button = el('button', 'context-line');
+      button.type = 'button';
+      button.hidden = true;
+      return button;
+    }
+
+    /** Name the function of each active pane's first visible row, over that row (it is inside the
+     *  function, past its def line: enclosingFunction says null otherwise). Called by render(), so
+     *  it reads no layout; the DOM changes only when the function shown does. */
+    function paintContext(top, bottom) {
+      for (const p of Object.values(panes)) {
+        const found = active.includes(p) ? enclosingFunction(items, top, bottom, mode.unified ? 'u' : p.side, sources) : null;
+        const shown = found ? `${found.side}:${found.def}` : '';
+        if (shown === p.contextShown) continue;
+        p.contextShown = shown;
+        p.contextTarget = found;
+        p.context.hidden = !found;
+        if (found) fillContext(p.context, found);
+      }
+    }
+
+    /** The def line as printed (cut to the pane by CSS; whole in the tooltip) and its number. */
+    function fillContext(button, { side, def, key }) {
+      const text = sources[side].lines[def];
+      const code = el('span', 'context-code');
+      paintCode(code, text, null, null, null, null);
+      button.replaceChildren(el('span', 'context-ln', contextNumber(side, def)), el('span', 'mk'), code);
+      button.title = `${text.trim()}\n\nLine ${def + 1}: click to scroll to it`;
+      button.setAttribute('aria-label', `Enclosing function ${key}, line ${def + 1}`);
+    }
+
+    /** The def line's number; in the Unified gutter under its side's column (old, new), as rows have it. */
+    function contextNumber(side, def) {
+      if (!mode.unified) return String(def + 1);
+      const d = digits(), number = String(def + 1).padStart(d), blank = ' '.repeat(d);
+      return side === 'a' ? `${number} ${blank}` : `${blank} ${number}`;
+    }
+
+    /** Put the function's def line at the top of the panes, opening the fold that hides it. */
+    function goToContext(p) {
+      const target = p.contextTarget;
+      if (!target) return;
+      if (!showLineAtTop(target.side, target.def) && unfold && unfold(target.side, target.def)) showLineAtTop(target.side, target.def);
+      p.scroller.focus({ preventScroll: true });   // the button hides: keys keep scrolling this pane
     }
 
     /* ---------- changes: walking them, and the edge markers ---------- */
@@ -345,11 +406,23 @@ const IRTracePainter = (() => {
       render(true);
     }
 
-    /** Scroll to line `line` of side 'a' (Before) or 'b' (After) if a row shows it; false when folded away. */
+    /** The display row showing line `line` of side 'a' (Before) or 'b' (After), -1 when folded away. */
+    const rowOfLine = (side, line) => items.findIndex((r) => r.kind !== FOLD && (side === 'a' ? r.a : r.b) === line);
+
+    /** Scroll to line `line` of side 'a' or 'b' if a row shows it; false when folded away. */
     function showLine(side, line) {
-      const at = items.findIndex((r) => r.kind !== FOLD && (side === 'a' ? r.a : r.b) === line);
+      const at = rowOfLine(side, line);
       if (at < 0) return false;
       scrollToRow(at);
+      return true;
+    }
+
+    /** Put the row of a line at the top of the panes, scrolled fully left; false when folded away. */
+    function showLineAtTop(side, line) {
+      const at = rowOfLine(side, line);
+      if (at < 0) return false;
+      scrollBoth(rowTop(at), 0);
+      render(true);
       return true;
     }
 

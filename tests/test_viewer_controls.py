@@ -251,6 +251,32 @@ def test_the_toolbar_names_the_pass_in_full(browser, qwen_report, size):
 
 
 @pytest.mark.samples
+def test_the_after_pane_names_its_file_in_full_beside_a_compact_change_counter(browser, qwen_report):
+    """At 1280x800 the pass with the most hunks: its counter reads 1/N ("change 1 of N" on hover and
+    for screen readers), leaving the After pane's file name the room it needs."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        log = open_report(page, qwen_report)
+        k = page.evaluate(
+            """() => window.__irTrace.payload.passes.map((p, k) => [k, (p.hunks || []).length])
+                                 .reduce((x, y) => (y[1] > x[1] ? y : x))[0]"""
+        )
+        pass_button(page, k).click()
+        group = page.get_by_role("group", name="Changes in this pass")
+        expect(group).to_contain_text(re.compile(r"change 1 of \d{3}"))  # what a screen reader hears
+        counter = group.get_by_text(re.compile(r"^1/\d{3}$"))
+        expect(counter).to_be_visible()
+        expect(page.locator("#change-pos")).to_have_attribute("title", re.compile(r"^change 1 of \d{3}"))
+        file_name = page.get_by_role("region", name="After snapshot").locator(".pane-file")
+        expect(file_name).to_have_text(re.compile(r"_after_"))
+        assert file_name.evaluate("(e) => e.scrollWidth <= e.clientWidth"), "the After file name is cut"
+        log.assert_clean()
+    finally:
+        context.close()
+
+
+@pytest.mark.samples
 def test_warnings_panel_says_more_follow(page, logs_report):
     log = open_report(page, logs_report)
     pass_button(page, changed_pass_with_warnings(page)).click()

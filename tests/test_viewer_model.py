@@ -301,6 +301,37 @@ def test_change_blocks_and_hunk_headers_name_the_enclosing_function(layout_page)
     assert result["heads"] == [["@@ \u22123,1 +3,1 @@", "f"], ["@@ \u22126,0 +7,2 @@", "h"]]  # git's -6,0: after line 6
 
 
+def test_the_context_line_names_the_function_of_the_first_line_shown_past_its_def(layout_page):
+    """Before: f (decorated) at 0-3 and g at 4-6 with a module-level line between; After inserts
+    line 2 into f. Rows: fold, 2 (body of f), filler / INS, 3, 4 (module), 5 (def g), 6 (body of g)."""
+    script = """
+      const [EQ, INS, FOLD] = [M.EQ, M.INS, M.FOLD];
+      const a = ['@dec', 'def f():', '    x = 1', '    return x', 'y = 0', 'def g():', '    pass'];
+      const b = [...a.slice(0, 2), '    w = 0', ...a.slice(2)];
+      const fns = { a: [['f', 0, 4], ['g', 5, 7]], b: [['f', 0, 5], ['g', 6, 8]] };
+      const sources = { a: { fns: fns.a, lines: a }, b: { fns: fns.b, lines: b } };
+      const items = [{ kind: FOLD, start: 0, end: 2 }, { kind: EQ, a: 1, b: 1 }, { kind: INS, a: -1, b: 2 },
+                     { kind: EQ, a: 2, b: 3 }, { kind: EQ, a: 4, b: 5 }, { kind: EQ, a: 5, b: 6 },
+                     { kind: EQ, a: 6, b: 7 }];
+      const at = (top, side, src = sources) => {
+        const found = L.enclosingFunction(items, top, items.length, side, src);
+        return found && [found.key, found.side, found.def];
+      };
+      const unsliced = { ...sources, a: { fns: null, lines: a } };
+      return { fold: at(0, 'b'), def: at(1, 'b'), inserted: at(2, 'b'), filler: at(2, 'a'), unified: at(2, 'u'),
+               module: at(4, 'a'), defG: at(5, 'b'), bodyG: at(6, 'a'), unsliced: at(3, 'a', unsliced) };
+    """
+    found = layout(layout_page, script)
+    assert found["fold"] is None  # a fold heads the pane: its hunk header names the function
+    assert found["def"] is None  # the def line is on top: nothing to pin
+    assert found["inserted"] == ["f", "b", 1]  # the def line after the decorator
+    assert found["filler"] == ["f", "a", 1]  # a filler reads as the next line of its side
+    assert found["unified"] == ["f", "b", 1]
+    assert found["module"] is None and found["defG"] is None
+    assert found["bodyG"] == ["g", "a", 5]
+    assert found["unsliced"] is None  # a side without a function index names nothing
+
+
 def test_wrap_breaks_fall_between_tokens_with_a_hanging_indent(layout_page):
     line = "        t1: pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, 25600, 32768)] = pl.add(t0, t0)"
     result = layout(layout_page, "return L.wrapBreaks(arg, 40);", line)

@@ -13,6 +13,7 @@ import pytest
 from browser_support import (
     PAINTED,
     build_report,
+    function_select,
     open_report,
     pane,
     pass_button,
@@ -94,11 +95,23 @@ def wait_scrolled(page, which: str, condition: str, agree: bool = True) -> dict:
 
 
 def press_and_settle(page, which: str, key: str, agree: bool = True) -> dict:
-    """Press `key`, then wait until the pane has moved and held still for ten frames: its smooth
+    """Press `key`, then wait until the pane's smooth scroll has finished (see settle_after)."""
+    return settle_after(page, which, lambda: page.keyboard.press(key), agree)
+
+
+def wheel_and_settle(page, which: str, delta: int, agree: bool = True) -> dict:
+    """Turn the mouse wheel over pane `which` by `delta` px, then wait until its scroll has finished."""
+    box = page.locator(f"#scroll-{which}").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return settle_after(page, which, lambda: page.mouse.wheel(0, delta), agree)
+
+
+def settle_after(page, which: str, act, agree: bool) -> dict:
+    """Do `act`, then wait until the pane has moved and held still for ten frames: its smooth
     scroll has finished. (A `scrollend` left over from an earlier programmatic scroll could end
     the wait too soon; stillness after a move cannot.)"""
     start = positions(page)[which]["top"]
-    page.keyboard.press(key)
+    act()
     page.wait_for_function(
         """([id, start]) => {
              const top = document.getElementById(id).scrollTop;
@@ -461,3 +474,105 @@ def test_wrapped_lines_rewrap_when_the_window_narrows(long_page):
                  .map((r) => [r.offsetTop, r.offsetHeight]))"""
     )
     assert geometry[0] == geometry[1]
+
+
+# ---------- the context line: the enclosing function stays named (sticky scroll) ----------
+
+HEADER = 5  # module-level lines before the first kernel (explicit_like)
+SPAN = BODY + 3  # a kernel's lines: decorator, def, the t0 load, BODY - 1 statements, return
+
+
+def kernel_of(line: int) -> int:
+    """The kernel whose body holds 1-based `line` of explicit_like; fails on a decorator, a def or
+    a module-level line, where the context line names nothing."""
+    n, offset = divmod(line - 1 - HEADER, SPAN)
+    assert line - 1 >= HEADER and offset >= 2, f"line {line} is outside every kernel's body"
+    return n
+
+
+def def_line(n: int) -> int:
+    """1-based number of kernel n's def line."""
+    return HEADER + n * SPAN + 2
+
+
+def context_line(page, region: str):
+    return page.get_by_role("region", name=region).get_by_role("button", name="Enclosing function")
+
+
+def top_line(page, which: str) -> int:
+    """The line number of the row at the top edge of a pane (the row the context line lies over)."""
+    numbers = page.evaluate(
+        """(id) => { const s = document.getElementById(id), y = s.getBoundingClientRect().top + 1;
+             const row = [...s.querySelectorAll('.row:not(.fold)')].find((r) => {
+               const b = r.getBoundingClientRect(); return b.top <= y && b.bottom > y; });
+             return row.querySelector('.ln').textContent.trim().split(/\\s+/); }""",
+        f"scroll-{which}",
+    )
+    return int(numbers[-1])  # Unified rows carry both numbers: equal in this dump
+
+
+def expect_names(page, region: str, n: int) -> None:
+    context = context_line(page, region)
+    expect(context).to_contain_text(f"{def_line(n)}    def kernel_{n}(a: pl.Tensor")
+    expect(context).to_have_accessible_name(f"Enclosing function Program.kernel_{n}, line {def_line(n)}")
+
+
+@pytest.mark.parametrize("layout", ["Side by side", "Stacked"])
+def test_the_context_line_names_the_function_scrolled_into_on_both_panes(long_page, layout):
+    page = long_page
+    page.get_by_role("button", name=layout).click()
+    page.get_by_role("button", name="Expand all").click()  # no fold, so no hunk header, is left
+    wheel_and_settle(page, "after", 1500)
+    n = kernel_of(top_line(page, "after"))
+    for region in ("Before snapshot", "After snapshot"):
+        expect_names(page, region, n)
+    wheel_and_settle(page, "after", -50_000)  # back to the module's first lines
+    assert top_line(page, "after") == 1
+    for region in ("Before snapshot", "After snapshot"):
+        expect(context_line(page, region)).to_be_hidden()
+
+
+def test_clicking_the_context_line_brings_the_def_line_to_the_top(long_page):
+    page = long_page
+    page.get_by_role("button", name="Expand all").click()
+    wheel_and_settle(page, "before", 1000)
+    n = kernel_of(top_line(page, "before"))
+    context_line(page, "Before snapshot").click()
+    wait_scrolled(page, "before", f"top === {(def_line(n) - 1) * 20}")  # both panes
+    assert top_line(page, "after") == def_line(n)
+    for region in ("Before snapshot", "After snapshot"):
+        expect(context_line(page, region)).to_be_hidden()  # the def line itself is on top
+    expect(pane(page, "Before")).to_be_focused()  # keys go on scrolling the pane
+
+
+def test_the_context_line_opens_the_fold_that_hides_the_def_line(long_page):
+    page = long_page
+    page.set_viewport_size({"width": 1280, "height": 420})  # the folded pass no longer fits
+    wheel_and_settle(page, "after", 60)  # from kernel_3's hunk header to its first rows
+    expect_names(page, "After snapshot", 3)
+    context_line(page, "After snapshot").click()
+    wait_scrolled(page, "after", f"top === {(def_line(3) - 1) * 20}")  # its fold is open
+    assert top_line(page, "after") == def_line(3)
+
+
+@pytest.mark.parametrize(
+    "buttons", [["Unified"], ["Wrap lines"], ["Unified", "Wrap lines"]], ids=["unified", "wrap", "unified-wrap"]
+)
+def test_the_context_line_follows_the_row_shown_in_unified_and_wrapped_views(long_page, buttons):
+    page = long_page
+    for name in [*buttons, "Expand all"]:
+        page.get_by_role("button", name=name).click()
+    region = "Unified diff" if "Unified" in buttons else "After snapshot"
+    for delta in (1500, 2500):  # wrapped rows are several lines tall: the second turn crosses kernels
+        wheel_and_settle(page, "after", delta, agree="Unified" not in buttons)
+        expect_names(page, region, kernel_of(top_line(page, "after")))
+
+
+def test_the_context_line_names_the_selected_function(long_page):
+    page = long_page
+    function_select(page).select_option(label="kernel_7")
+    page.get_by_role("button", name="Expand all").click()
+    wheel_and_settle(page, "after", -300)  # it opened on its change, at the end of the function
+    assert kernel_of(top_line(page, "after")) == 7
+    expect_names(page, "After snapshot", 7)
+    expect_names(page, "Before snapshot", 7)
