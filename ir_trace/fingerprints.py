@@ -26,8 +26,8 @@ from ir_trace import __version__
 from ir_trace.normalize import NORMALIZE_VERSION
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
-DIFF_VERSION = "diff-6-issue10"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
-SLICER_VERSION = "slice-1"  # function slicing and its JSON layout
+DIFF_VERSION = "diff-7-unicode"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
+SLICER_VERSION = "slice-2"  # function slicing and its JSON layout
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json

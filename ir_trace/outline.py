@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_DEF = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
-_CLASS = re.compile(r"class\s+([A-Za-z_]\w*)")
+# Python identifiers: a letter (of any script) or `_`, then word characters.
+_NAME = r"([^\W\d]\w*)"
+_DEF = re.compile(r"(?:async\s+)?def\s+" + _NAME)
+_CLASS = re.compile(r"class\s+" + _NAME)
 
 
 @dataclass(frozen=True)

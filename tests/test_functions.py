@@ -29,6 +29,13 @@ def test_top_level_functions_decorators_and_nested_defs():
     assert slice_functions(split_lines(text)[0]) == slice_with_ast(text)
 
 
+def test_non_ascii_names_are_functions_too():
+    # Python identifiers may be Chinese (or any letters); the printer keeps them as written.
+    text = "@pl.program\nclass 程序:\n    @pl.function\n    def 核函数(a):\n        return a\ndef café():\n    pass\n"
+    assert keys(text) == ["程序.核函数", "café"]
+    assert slice_functions(split_lines(text)[0]) == slice_with_ast(text)
+
+
 def test_unbalanced_text_cannot_be_sliced():
     slices = slice_functions(["def f(:", "    return (1"])
     assert slices.functions is None and "unclosed" in slices.error
