@@ -216,6 +216,21 @@ def test_keys_are_ignored_while_typing_in_the_filter_box(demo_page):
     expect(pass_button(demo_page, 2)).to_have_attribute("aria-current", "true")
 
 
+def test_j_and_k_switch_passes_from_a_focused_select_whose_arrow_keys_change_its_option(demo_page):
+    """A select keeps focus after a pick: it is no text field, so j / k must not be lost in it."""
+    page = demo_page
+    select = function_select(page)
+    select.focus()
+    page.keyboard.press("ArrowDown")
+    expect(select).to_have_value("Program.kernel")
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    page.keyboard.press("j")
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    page.keyboard.press("k")
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    expect(select).to_have_value("Program.kernel")
+
+
 def test_question_mark_opens_the_key_overlay_and_escape_closes_it(demo_page):
     dialog = demo_page.get_by_role("dialog", name="Keyboard shortcuts")
     expect(dialog).to_be_hidden()
