@@ -415,6 +415,8 @@ def test_function_select_disabled_with_reason_when_a_snapshot_cannot_be_sliced(p
     note = page.locator("#fn-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text("after snapshot")
+    expect(select).to_have_accessible_description(re.compile("after snapshot cannot be sliced"))
+    expect(select).to_have_attribute("title", re.compile("after snapshot cannot be sliced"))
     expect(pane(page, "After")).to_contain_text("pl.load(a, [0, 0], [64, 128]")  # whole file shown
     page.keyboard.press("j")
     expect(select).to_be_disabled()  # the before side of pass 2 is the broken one
