@@ -23,6 +23,7 @@ from browser_support import (
     viewing,
     write_dump,
 )
+from conftest import FRONTEND
 from playwright.sync_api import expect
 
 LONG_TYPE = (
@@ -479,6 +480,20 @@ def test_pass_warnings_region_shows_the_log(demo_page):
     expect(region).to_contain_text("03_after_InitMemRef.log")
     pass_button(page, 5).click()
     expect(region).to_be_hidden()
+
+
+def test_a_blank_log_gives_no_warning_badge_and_no_panel(page, tmp_path):
+    """Empty or whitespace-only: the pass emitted no warning, so nothing may claim it did."""
+    snapshots = [("frontend", FRONTEND), ("Empty", FRONTEND), ("Blank", FRONTEND), ("Warns", FRONTEND)]
+    dump = write_dump(tmp_path / "blank", snapshots, logs={1: "", 2: " \n\n", 3: "warning: real\n"})
+    log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
+    expect(pass_button(page, 3)).to_contain_text("warning")
+    for k in (1, 2):
+        expect(pass_button(page, k)).not_to_contain_text("warning")
+    pass_button(page, 2).click()
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    expect(page.get_by_role("region", name="Pass warnings")).to_be_hidden()
+    log.assert_clean()
 
 
 def test_theme_toggle_and_initial_preference(demo_page, browser, demo):
