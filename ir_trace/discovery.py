@@ -102,6 +102,8 @@ def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], No
         if index in logs and log_file is None:
             raise DumpError(f"warning log does not match its snapshot: {folder / logs[index]} (snapshot is {file})")
         log = _read_bytes(folder / log_file).decode("utf-8", errors="replace") if log_file else None
+        if log is not None and not log.strip():
+            log_file = log = None  # a blank .log reports no warning: no badge, no panel, not counted
         result.append(Snapshot(index, name, file, sha, log_file, log))
     return Manifest(str(folder), program_title(folder), tuple(result))
 

@@ -28,6 +28,7 @@ from ir_trace.render import TEMPLATE_FILES, templates_dir
 
 DIFF_VERSION = "diff-7-unicode"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
 SLICER_VERSION = "slice-2"  # function slicing and its JSON layout
+DISCOVERY_VERSION = "discover-2"  # what a validated manifest holds (2: a blank .log is no log)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
@@ -38,6 +39,7 @@ def versions() -> tuple[str, ...]:
     return (
         DIFF_VERSION,
         SLICER_VERSION,
+        DISCOVERY_VERSION,
         NORMALIZE_VERSION,
         f"payload-{PAYLOAD_SCHEMA}",
         f"summary-{SUMMARY_SCHEMA}",
@@ -175,7 +177,7 @@ def sweep_fingerprint(
 
 def manifest_key(dump: str, state: str) -> str:
     """A dump's validated manifest, for as long as its files are in this state."""
-    return f"manifest/{digest(dump, state)}"
+    return f"manifest/{DISCOVERY_VERSION}/{digest(dump, state)}"
 
 
 def diff_key(before_sha: str, after_sha: str) -> str:

@@ -440,7 +440,7 @@
 
     function isTyping(target) {
       if (!target || !target.tagName) return false;
-      if (target.isContentEditable || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') return true;
+      if (target.isContentEditable || target.tagName === 'TEXTAREA') return true;
       return target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
     }
 
@@ -465,9 +465,11 @@
       }
       if (isTyping(event.target)) { onFieldKey(event); return; }
       if (lastEntry < firstEntry && event.key !== '?') return;
-      // Inside a focused code pane the arrow keys scroll it (the browser's own smooth scrolling).
-      const inPane = event.target.classList && event.target.classList.contains('scroller');
-      if (inPane && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) return;
+      // The arrow keys keep their own meaning where they have one: a focused code pane scrolls (the
+      // browser's smooth scrolling), a focused select (`Function` just picked) changes its option.
+      // `j` / `k` still switch passes there.
+      const ownsArrows = event.target.tagName === 'SELECT' || (event.target.classList && event.target.classList.contains('scroller'));
+      if (ownsArrows && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) return;
       switch (event.key) {
         case 'j': case 'ArrowDown': event.preventDefault(); sidebar.stepPass(1); break;
         case 'k': case 'ArrowUp': event.preventDefault(); sidebar.stepPass(-1); break;

@@ -197,7 +197,8 @@ const IRTracePanels = (() => {
       select.value = choice ? choice.key : '';
       select.disabled = Boolean(error);
       const filtering = listed.length !== choices.length;
-      select.title = filtering ? `${listed.length} of ${choices.length} functions match the filter` : `${choices.length} functions`;
+      const count = filtering ? `${listed.length} of ${choices.length} functions match the filter` : `${choices.length} functions`;
+      select.title = error || count;   // a disabled select says why on hover, not "0 functions"
       $('fn-filter').disabled = Boolean(error);
       showFilterHint(listed);
       showFunctionNote(error, choice);

@@ -136,6 +136,11 @@ def test_log_without_snapshot(tmp_path):
     assert "05_after_X.log" in error_of(dump)
 
 
+def test_a_blank_log_is_no_log(tmp_path):
+    dump = write_dump(tmp_path / "d", [FRONTEND] * 3, logs={1: "", 2: "\n \n"})
+    assert [(s.log_file, s.log) for s in discover_snapshots(dump).snapshots] == [(None, None)] * 3
+
+
 def test_frontend_only_is_valid(tmp_path):
     manifest = discover_snapshots(write_dump(tmp_path / "d", [FRONTEND]))
     assert len(manifest.snapshots) == 1

@@ -23,6 +23,7 @@ from browser_support import (
     viewing,
     write_dump,
 )
+from conftest import FRONTEND
 from playwright.sync_api import expect
 
 LONG_TYPE = (
@@ -216,6 +217,21 @@ def test_keys_are_ignored_while_typing_in_the_filter_box(demo_page):
     expect(pass_button(demo_page, 2)).to_have_attribute("aria-current", "true")
 
 
+def test_j_and_k_switch_passes_from_a_focused_select_whose_arrow_keys_change_its_option(demo_page):
+    """A select keeps focus after a pick: it is no text field, so j / k must not be lost in it."""
+    page = demo_page
+    select = function_select(page)
+    select.focus()
+    page.keyboard.press("ArrowDown")
+    expect(select).to_have_value("Program.kernel")
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    page.keyboard.press("j")
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    page.keyboard.press("k")
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    expect(select).to_have_value("Program.kernel")
+
+
 def test_question_mark_opens_the_key_overlay_and_escape_closes_it(demo_page):
     dialog = demo_page.get_by_role("dialog", name="Keyboard shortcuts")
     expect(dialog).to_be_hidden()
@@ -400,6 +416,8 @@ def test_function_select_disabled_with_reason_when_a_snapshot_cannot_be_sliced(p
     note = page.locator("#fn-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text("after snapshot")
+    expect(select).to_have_accessible_description(re.compile("after snapshot cannot be sliced"))
+    expect(select).to_have_attribute("title", re.compile("after snapshot cannot be sliced"))
     expect(pane(page, "After")).to_contain_text("pl.load(a, [0, 0], [64, 128]")  # whole file shown
     page.keyboard.press("j")
     expect(select).to_be_disabled()  # the before side of pass 2 is the broken one
@@ -462,6 +480,20 @@ def test_pass_warnings_region_shows_the_log(demo_page):
     expect(region).to_contain_text("03_after_InitMemRef.log")
     pass_button(page, 5).click()
     expect(region).to_be_hidden()
+
+
+def test_a_blank_log_gives_no_warning_badge_and_no_panel(page, tmp_path):
+    """Empty or whitespace-only: the pass emitted no warning, so nothing may claim it did."""
+    snapshots = [("frontend", FRONTEND), ("Empty", FRONTEND), ("Blank", FRONTEND), ("Warns", FRONTEND)]
+    dump = write_dump(tmp_path / "blank", snapshots, logs={1: "", 2: " \n\n", 3: "warning: real\n"})
+    log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
+    expect(pass_button(page, 3)).to_contain_text("warning")
+    for k in (1, 2):
+        expect(pass_button(page, k)).not_to_contain_text("warning")
+    pass_button(page, 2).click()
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    expect(page.get_by_role("region", name="Pass warnings")).to_be_hidden()
+    log.assert_clean()
 
 
 def test_theme_toggle_and_initial_preference(demo_page, browser, demo):
