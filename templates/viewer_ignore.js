@@ -116,8 +116,9 @@ const IRTraceIgnore = (() => {
     /** Above the panes: what the modes did to this pass. */
     function showIgnoreNote() {
       const note = $('ignore-note'), ignore = model.ignoring();
-      const e = entries[state.sel], exact = !against && model.exactOf(state.sel);
+      const exact = !against && model.exactOf(state.sel);
       if (!ignore || !exact || !exact.changed || model.fromOf(state.sel, state.from) !== state.sel - 1) { note.hidden = true; return; }
+      const e = model.refreshEntry(state.sel);   // counted under the modes (a link's modes: not yet, at start)
       const words = NORM.describe(ignore);
       note.textContent = e.changed
         ? `Ignoring ${words}: +${e.inserted} \u2212${e.deleted} lines (as printed +${exact.inserted} \u2212${exact.deleted}).`

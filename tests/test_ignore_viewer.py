@@ -127,6 +127,8 @@ def test_modes_are_in_the_fragment_and_persist(page, context, llama):
     expect(linked.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
     expect(linked.get_by_label("Ignore memory annotations", exact=True)).not_to_be_checked()
     assert counts(linked, 4) == (0, 0, True)
+    # the note above the panes counts under the link's modes too, not as printed
+    expect(linked.get_by_text("No-op when ignoring SSA versions: every line it changed")).to_be_visible()
     linked.close()
     log.assert_clean()
 
