@@ -166,5 +166,5 @@ const IRTraceLayout = (() => {
     return { breaks, hang };
   }
 
-  return { unifyRows, changeBlocks, labelHunks, hunkHeader, enclosingFunction, lineColumns, wrapBreaks, isChange };
+  return { unifyRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, isChange };
 })();

@@ -9,7 +9,7 @@ const IRTracePainter = (() => {
 
   const { DEL, FOLD, INS } = IRTraceModel;
   const { unifyRows, changeBlocks, enclosingFunction, lineColumns, wrapBreaks } = IRTraceLayout;
-  const { rowElement, rangesOf, sideOf, paintCode, el } = IRTraceRows;
+  const { rowElement, sideOf, paintCode, el } = IRTraceRows;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
   const OPEN_OVERSCAN = 2;    // ... until the first paint: the opening frame styles and lays out
@@ -288,16 +288,13 @@ const IRTracePainter = (() => {
       return [start, start + lineColumns(text.slice(s, e))];
     }
 
-    function textOf(item, side) {
-      const { line, text } = sideOf(item, side);
-      return line >= 0 ? (text === 'a' ? view.before : view.after)[line] : '';
-    }
-
     /** Where a row's changed text lies on `side`, in columns: its emphasised ranges, or for a line
      *  with no partner all of it after the indentation (the whole line is new, or gone). */
     function changedColumns(item, side) {
-      if (item.kind === FOLD || sideOf(item, side).line < 0) return [];
-      const ranges = rangesOf(item, side), text = textOf(item, side);
+      if (item.kind === FOLD) return [];
+      const { line, text: which, ranges } = sideOf(item, side);
+      if (line < 0) return [];
+      const text = (which === 'a' ? view.before : view.after)[line];
       if (ranges) return ranges.map((r) => columnsOf(text, r));
       if (item.kind !== INS && item.kind !== DEL) return [];
       const indent = text.length - text.trimStart().length;
@@ -407,7 +404,7 @@ const IRTracePainter = (() => {
     }
 
     /** The display row showing line `line` of side 'a' (Before) or 'b' (After), -1 when folded away. */
-    const rowOfLine = (side, line) => items.findIndex((r) => r.kind !== FOLD && (side === 'a' ? r.a : r.b) === line);
+    const rowOfLine = (side, line) => items.findIndex((r) => r.kind !== FOLD && r[side] === line);
 
     /** Scroll to line `line` of side 'a' or 'b' if a row shows it; false when folded away. */
     function showLine(side, line) {

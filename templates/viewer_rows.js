@@ -7,7 +7,7 @@ const IRTraceRows = (() => {
   'use strict';
 
   const { DEL, INS, CHG, FOLD, settleMarks } = IRTraceModel;
-  const { hunkHeader } = IRTraceLayout;
+  const { hunkHeader, lineOn } = IRTraceLayout;
   const NO_BREAKS = [];
 
   function el(tag, className, text) {
@@ -120,11 +120,10 @@ const IRTraceRows = (() => {
   /** What a row shows on one side: 'a' (Before), 'b' (After) or 'u' (Unified, one column). */
   function sideOf(item, side) {
     settleMarks(item);
-    if (side === 'u') {
-      const line = item.kind === DEL ? item.a : item.b;
-      return { line, text: item.kind === DEL ? 'a' : 'b', ranges: item.kind === DEL ? item.ar : item.br };
-    }
-    return { line: side === 'a' ? item.a : item.b, text: side, ranges: item.kind === CHG ? (side === 'a' ? item.ar : item.br) : null };
+    const { side: text, line } = lineOn(item, side);
+    // Side by side, only a paired row is emphasised; Unified rows carry their own side's ranges.
+    const ranges = side === 'u' || item.kind === CHG ? (text === 'a' ? item.ar : item.br) : null;
+    return { line, text, ranges };
   }
 
   function kindOf(item, side) {
@@ -187,8 +186,5 @@ const IRTraceRows = (() => {
     return notes;
   }
 
-  /** The ranges emphasised on `side` of an item (null when none). */
-  const rangesOf = (item, side) => (item.kind === FOLD ? null : sideOf(item, side).ranges || null);
-
-  return { tokenize, paintCode, rowElement, rangesOf, sideOf, el };
+  return { tokenize, paintCode, rowElement, sideOf, el };
 })();

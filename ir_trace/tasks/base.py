@@ -39,9 +39,8 @@ class AbsolutePath(luigi.Parameter):
 
 def explain(exception: BaseException) -> str:
     """One line for a failure: our own errors say what to do; anything else names its type."""
-    if isinstance(exception, IRTraceError):
-        return one_line(str(exception))
-    return one_line(f"unexpected {type(exception).__name__}: {exception}")
+    known = isinstance(exception, IRTraceError)
+    return one_line(str(exception) if known else f"unexpected {type(exception).__name__}: {exception}")
 
 
 _PARAMS: dict[type, list] = {}
