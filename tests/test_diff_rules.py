@@ -241,7 +241,7 @@ print("done")
 QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
 
 
-@pytest.mark.skipif(not QWEN3.is_dir(), reason="the real samples (../shared/samples) are not here")
+@pytest.mark.samples
 def test_qwen3_lower_pipeline_loops_pairs_each_yield_with_its_near_identical_successor():
     """The issue's case: before line 29 (`…_tile_1 = pl.yield_(…_phi)`) pairs with after line 37,
     which differs from it only by `_1`, not with after line 33 at another indent."""

@@ -75,3 +75,23 @@ def test_the_browser_fixtures_come_only_from_the_plugin():
             if isinstance(node, ast.FunctionDef) and node.name in fixtures and node.decorator_list:
                 offenders.append(f"{path.name}:{node.lineno}: defines a browser fixture")
     assert offenders == []
+
+
+def names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def test_no_sample_test_skips_itself_with_skipif():
+    """A `skipif` on a missing sample skips under CI too: sample tests carry the `samples` marker."""
+    offenders = []
+    for path in sorted(TESTS.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        corpus = {"SAMPLES", "SHARED"}
+        for node in tree.body:  # module-level names computed from the corpus's location
+            if isinstance(node, ast.Assign) and names_in(node.value) & corpus:
+                corpus |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+        for line in calls_named(tree, "skipif"):
+            call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.lineno == line)
+            if names_in(call) & corpus or "sample" in ast.unparse(call).lower():
+                offenders.append(f"{path.name}:{line}")
+    assert offenders == []
