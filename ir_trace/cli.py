@@ -441,7 +441,12 @@ def _ignoring_note(outcome: dict) -> str:
 
 def _comparison_body(outcome: dict) -> str:
     first = outcome["first_difference"]
-    where = f"first at pass {first['index']:02d} {first['name']}" if first else "identical outputs"
+    if first:
+        where = f"first at pass {first['index']:02d} {first['name']}"
+    else:
+        where = (
+            "identical pass outputs, the frontends differ" if outcome.get("frontends_differ") else "identical outputs"
+        )
     return (
         f"{outcome['compared']} passes compared ({outcome['differ']} differ, {outcome['renamed']} renamed, "
         f"{outcome['only_a']} only in A, {outcome['only_b']} only in B; {where})"

@@ -90,7 +90,7 @@ def summarize_comparison(payload: dict) -> dict:
         }
         for m in matches
     ]
-    first = next((row for row in rows if row["differs"]), None)
+    first = next((row for row in rows[1:] if row["differs"]), None)  # rows[0], the frontend, is not a pass
     return {
         "compared": len(matches) - 1,
         # matches[0] is the frontend, not a pass: it is never counted among the passes that differ
@@ -99,6 +99,7 @@ def summarize_comparison(payload: dict) -> dict:
         "only_a": sum(1 for m in matches if m["status"] == "only-a"),
         "only_b": sum(1 for m in matches if m["status"] == "only-b"),
         "first_difference": (first["a"] or first["b"]) if first else None,
+        "frontends_differ": rows[0]["differs"],
         "trace": {
             "schema": PAYLOAD_SCHEMA,
             "mode": "against",

@@ -32,6 +32,7 @@ DISCOVERY_VERSION = "discover-2"  # what a validated manifest holds (2: a blank 
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
+COMPARISON_VERSION = "compare-2"  # a comparison's summary (2: the frontend is never its first difference)
 
 
 def versions() -> tuple[str, ...]:
@@ -148,7 +149,7 @@ def report_fingerprint(dump: str, context: int, ignore: str = "") -> str:
 
 def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
     """A run-against-run report of two dumps (their dump_digests)."""
-    return digest("comparison", dump_a, dump_b, str(context), template_digest(), *versions())
+    return digest("comparison", dump_a, dump_b, str(context), template_digest(), COMPARISON_VERSION, *versions())
 
 
 def sweep_dump_fingerprint(state: str, dump: str, context: int, ignore: str = "") -> str:

@@ -70,3 +70,21 @@ def test_against_errors_name_the_bad_input(tmp_path, cache_dir):
         "input directory does not exist",
         str(tmp_path / "gone"),
     )
+
+
+def test_a_frontend_difference_alone_is_no_differing_pass(tmp_path, cache_dir):
+    """README: the frontend is not a pass, so it is never the "first" differing one either."""
+    run_b = tmp_path / "b" / "passes_dump"
+    shutil.copytree(EXAMPLE_DUMP, run_b)
+    frontend = run_b / "00_frontend.py"
+    frontend.write_text(frontend.read_text() + "# a comment only the frontend has\n")
+    summary = tmp_path / "cmp.json"
+    result = run_cli(
+        EXAMPLE_DUMP, "--against", run_b, "-o", tmp_path / "cmp.html", "--cache-dir", cache_dir, "--json", summary
+    )
+    assert result.returncode == 0, result.stderr
+    assert "(0 differ, 0 renamed, 0 only in A, 0 only in B; identical pass outputs, the frontends differ)" in (
+        result.stderr
+    )
+    assert "first at pass" not in result.stderr
+    assert json.loads(summary.read_text())["passes"][0]["differs"] is True  # the row is still there
