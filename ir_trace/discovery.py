@@ -23,8 +23,8 @@ log = logging.getLogger("ir_trace")
 FRONTEND = "00_frontend.py"
 _SNAPSHOT_NAME = re.compile(r"^(?P<index>[0-9]+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.(?P<ext>py|log)$")
 _EXPECTED = "expected 00_frontend.py, 01_after_<Pass>.py, ... with optional NN_after_<Pass>.log"
-# Suffixes an editor, a merge or a hand-made backup appends to a file name.
-_BACKUP_SUFFIXES = ("~", ".bak", ".orig", ".old")
+# Suffixes an editor, a merge or a hand-made backup appends to a file name (compared in lower case).
+_BACKUP_SUFFIXES = ("~", ".bak", ".orig", ".old", ".backup", ".save", ".swp", ".tmp")
 _NEAR_MISSES_SHOWN = 3  # names listed in the one warning line about stray copies
 _PRODUCE = (
     "produce one with compile(..., config=RunConfig(dump_passes=PassDumpLevel.CONCISE)) "
@@ -182,18 +182,29 @@ def near_miss_of(name: str) -> str | None:
     """The well-formed name `name` nearly is, else None.
 
     Near misses: surrounding whitespace or a newline (`05_after_X.py\n`), the extension in another
-    case (`05_after_X.PY`), a backup suffix (`05_after_X.py~`, `.bak`, `.orig`, `.old`), or several
-    of these. A compiler never writes them; a copy, a script or an editor does.
+    case (`05_after_X.PY`), backup suffixes in any case, number and order (`05_after_X.py~~`,
+    `.BAK`, `.bak.orig`, `.orig~`; see `_BACKUP_SUFFIXES`), or all of these. A compiler never
+    writes them; a copy, a script or an editor does.
     """
-    candidate = name.strip()
-    for suffix in _BACKUP_SUFFIXES:
-        candidate = candidate.removesuffix(suffix).strip()
+    candidate = _without_backup_suffixes(name.strip())
     stem, dot, extension = candidate.rpartition(".")
     if dot:
         candidate = f"{stem}.{extension.lower()}"
     if candidate == name or _proper_match(candidate) is None:
         return None
     return candidate
+
+
+def _without_backup_suffixes(name: str) -> str:
+    """`name` less every trailing backup suffix, whatever their case and order (one pass from the end)."""
+    end = len(name)
+    while True:
+        suffix = next((s for s in _BACKUP_SUFFIXES if name[max(0, end - len(s)) : end].lower() == s), None)
+        if suffix is None:
+            return name[:end]
+        end -= len(suffix)
+        while end and name[end - 1].isspace():
+            end -= 1
 
 
 def _judge_near_misses(

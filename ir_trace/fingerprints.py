@@ -28,7 +28,7 @@ from ir_trace.render import TEMPLATE_FILES, templates_dir
 
 DIFF_VERSION = "diff-7-unicode"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
 SLICER_VERSION = "slice-2"  # function slicing and its JSON layout
-DISCOVERY_VERSION = "discover-2"  # what a validated manifest holds (2: a blank .log is no log)
+DISCOVERY_VERSION = "discover-3"  # what a validated manifest holds (2: a blank .log is no log; 3: backup names)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json

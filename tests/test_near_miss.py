@@ -32,6 +32,20 @@ PROG = "pypto-ir-trace"
         ("05_after_X.PY.old", "05_after_X.py"),
         ("05_after_X.LOG", "05_after_X.log"),
         ("00_frontend.PY", "00_frontend.py"),
+        # one rule, case-insensitive, any number of backup suffixes in any order
+        ("49_after_X.py.BAK", "49_after_X.py"),
+        ("49_after_X.py.Bak", "49_after_X.py"),
+        ("49_after_X.py~~", "49_after_X.py"),
+        ("49_after_X.py.bak.orig", "49_after_X.py"),
+        ("49_after_X.py.orig.bak", "49_after_X.py"),
+        ("49_after_X.py.bak~", "49_after_X.py"),
+        ("49_after_X.PY.OLD~.Orig", "49_after_X.py"),
+        ("49_after_X.py.backup", "49_after_X.py"),
+        ("49_after_X.py.save", "49_after_X.py"),
+        ("49_after_X.py.swp", "49_after_X.py"),
+        ("49_after_X.py.tmp", "49_after_X.py"),
+        ("49_after_X.py.bak ", "49_after_X.py"),
+        ("49_after_X.log.BAK", "49_after_X.log"),
     ],
 )
 def test_near_miss_names_and_the_name_they_nearly_are(name, nearly):
@@ -55,7 +69,18 @@ def error_of(dump: Path) -> str:
     return str(info.value)
 
 
-@pytest.mark.parametrize("variant", ["03_after_InsertSync.PY", "03_after_InsertSync.py\n", "03_after_InsertSync.py~"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "03_after_InsertSync.PY",
+        "03_after_InsertSync.py\n",
+        "03_after_InsertSync.py~",
+        "03_after_InsertSync.py.BAK",
+        "03_after_InsertSync.py.Bak",
+        "03_after_InsertSync.py~~",
+        "03_after_InsertSync.py.bak.orig",
+    ],
+)
 def test_a_near_miss_for_the_last_pass_is_an_error_not_a_pass_fewer(tmp_path, variant):
     dump = demo(tmp_path)
     (dump / "03_after_InsertSync.py").rename(dump / variant)
