@@ -124,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="REGEX",
         help="also ignore every match of REGEX (a subset JavaScript and Python read alike; see README)",
     )
+    parser.add_argument(
+        "--follow-inner-symlinks",
+        action="store_true",
+        help="read snapshots that are symlinks to files inside the dump (a link out of it is always refused)",
+    )
     talk = parser.add_mutually_exclusive_group()
     talk.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     talk.add_argument("--verbose", action="store_true", help="show Luigi's own log on stderr")
@@ -181,6 +186,7 @@ def run_command(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             against=Path(args.against) if args.against else None,
             ignore=IgnoreModes(args.ignore, args.ignore_regex),
+            follow_inner_symlinks=args.follow_inner_symlinks,
         )
         if args.json:
             write_json_summary(args.json, outcome["trace"])
@@ -342,11 +348,13 @@ def run_pipeline(
     verbose: bool = False,
     against: Path | None = None,
     ignore: IgnoreModes | None = None,
+    follow_inner_symlinks: bool = False,
 ) -> dict:
     """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
     `ignore` sets the report's initial ignore modes and adds counts under them to the summary.
+    `follow_inner_symlinks` reads snapshots linked to files inside their dump (never outside).
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     from ir_trace.cache import open_cache
@@ -358,7 +366,7 @@ def run_pipeline(
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
-    _configure_luigi(cache.directory, verbose)
+    _configure_luigi(cache.directory, verbose, follow_inner_symlinks)
     spec = ignore.spec() if ignore else ""
     common = dict(
         dump=str(dump.absolute()), report=str(output.absolute()), report_flag="-o", context=context, ignore=spec
@@ -494,7 +502,7 @@ def _luigi_configuration_read():
         raise IRTraceError(f"cannot read Luigi's configuration: {' '.join(str(exc).split())}") from exc
 
 
-def _configure_luigi(cache_dir: Path, verbose: bool) -> None:
+def _configure_luigi(cache_dir: Path, verbose: bool, follow_inner_symlinks: bool = False) -> None:
     """Make the command line alone decide what this run does, whatever luigi.cfg is around.
 
     Luigi reads its settings through one LuigiConfigParser (`luigi.configuration.get_config()`),
@@ -509,7 +517,7 @@ def _configure_luigi(cache_dir: Path, verbose: bool) -> None:
     if not verbose:  # a user's luigi.cfg holds settings for other tasks; Luigi warns about each one
         warnings.filterwarnings("ignore", category=UnconsumedParameterWarning)
     settings = {
-        "ir_trace": {"cache_dir": str(cache_dir)},
+        "ir_trace": {"cache_dir": str(cache_dir), "follow_inner_symlinks": str(follow_inner_symlinks).lower()},
         "core": {
             "no_configure_logging": str(not verbose).lower(),  # our own handlers print Luigi's log when asked
             "logging_conf_file": "",

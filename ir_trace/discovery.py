@@ -7,6 +7,7 @@ message naming the exact file(s) and index.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -68,9 +69,14 @@ def program_title(dump: Path) -> str:
     return dump.parent.name if dump.name == "passes_dump" and dump.parent.name else dump.name
 
 
-def read_snapshot_text(path: Path) -> tuple[str, str]:
-    """A snapshot's text and the sha256 of its bytes; DumpError when unreadable or not UTF-8."""
-    data = _read_bytes(path)
+def read_snapshot_text(
+    path: Path, dump_root: Path | None = None, follow_inner_symlinks: bool = False
+) -> tuple[str, str]:
+    """A snapshot's text and the sha256 of its bytes; DumpError when unreadable or not UTF-8.
+
+    `dump_root` (default: the snapshot's directory) and `follow_inner_symlinks` as in `read_dump_file`.
+    """
+    data = read_dump_file(path, Path(path).parent if dump_root is None else dump_root, follow_inner_symlinks)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -78,10 +84,16 @@ def read_snapshot_text(path: Path) -> tuple[str, str]:
     return text, snapshot_digest(data)
 
 
-def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], None] | None = None) -> Manifest:
+def discover_snapshots(
+    dump: str | os.PathLike,
+    on_text: Callable[[str, str], None] | None = None,
+    follow_inner_symlinks: bool = False,
+) -> Manifest:
     """Validate `dump` and describe its snapshots in numeric order.
 
     `on_text(sha256, text)` sees each snapshot's text as it is read, for callers that keep it.
+    A snapshot or log that is a symlink is refused unless `follow_inner_symlinks`, and even then
+    when it leads out of the dump (see `read_dump_file`).
     """
     folder = Path(dump).absolute()
     _check_directory(folder)
@@ -95,33 +107,117 @@ def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], No
             raise DumpError(f"warning log without a snapshot: {folder / logs[index]} (no {index:02d}_after_*.py)")
     result = []
     for index, (file, name) in ordered:
-        text, sha = read_snapshot_text(folder / file)
+        text, sha = read_snapshot_text(folder / file, folder, follow_inner_symlinks)
         if on_text is not None:
             on_text(sha, text)
         log_file = logs.get(index) if logs.get(index, "").removesuffix(".log") == file.removesuffix(".py") else None
         if index in logs and log_file is None:
             raise DumpError(f"warning log does not match its snapshot: {folder / logs[index]} (snapshot is {file})")
-        log = _read_bytes(folder / log_file).decode("utf-8", errors="replace") if log_file else None
+        log = _read_log(folder / log_file, folder, follow_inner_symlinks) if log_file else None
         if log is not None and not log.strip():
             log_file = log = None  # a blank .log reports no warning: no badge, no panel, not counted
         result.append(Snapshot(index, name, file, sha, log_file, log))
     return Manifest(str(folder), program_title(folder), tuple(result))
 
 
-def _read_bytes(path: Path) -> bytes:
-    """The bytes of a regular file; a FIFO would block forever and a device never end, so both are refused."""
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_LINK_FLAG = "--follow-inner-symlinks"
+
+
+def read_dump_file(
+    path: str | os.PathLike, dump_root: str | os.PathLike, follow_inner_symlinks: bool = False, what: str = "snapshot"
+) -> bytes:
+    """The bytes of the regular file `path` below `dump_root`, or DumpError naming it.
+
+    The one way any dump reader opens an input file, because a report is shared: a symlink (the
+    file or a directory on its way) is refused unless `follow_inner_symlinks`, and then still
+    when it resolves outside the dump (`ln -s /etc/shadow 05_after_X.py`); a FIFO, device or
+    socket is refused too (reading it would block, never end, or fail). Every component is opened
+    without following links and the file is checked through its open descriptor, so a file
+    swapped for a link after a check is never read. `what` names the file in messages.
+    """
+    path, root = Path(os.path.abspath(path)), Path(os.path.abspath(dump_root))
+    root_fd = _open_root(root)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except IsADirectoryError:
-        raise DumpError(f"snapshot is a directory, not a file: {path}") from None
+        fd = _open_below(root_fd, _parts_below(path, root, path, what), path, what)
+        if fd is None:  # a link on the way: judged, then opened by its resolved, link-free path
+            resolved = _resolve_link(path, root, follow_inner_symlinks, what)
+            fd = _open_below(root_fd, _parts_below(resolved, Path(os.path.realpath(root)), path, what), path, what)
+            if fd is None:
+                raise DumpError(f"{what} changed while it was being read: {path}; run again")
+    finally:
+        os.close(root_fd)
+    return _read_regular(fd, path, what)
+
+
+def _open_root(root: Path) -> int:
+    try:
+        return os.open(root, os.O_RDONLY | _DIRECTORY | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise DumpError(f"cannot read directory {root}: {exc.strerror or exc}") from None
+
+
+def _parts_below(path: Path, root: Path, shown: Path, what: str) -> list[str]:
+    relative = os.path.relpath(path, root)
+    if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
+        raise DumpError(f"{what} is outside the dump directory {root}: {shown}")
+    return relative.split(os.sep)
+
+
+def _open_below(root_fd: int, parts: list[str], shown: Path, what: str) -> int | None:
+    """An fd on `parts` below `root_fd` opened without following any link; None when one is a link."""
+    fd = root_fd
+    try:
+        for k, part in enumerate(parts):
+            last = k == len(parts) - 1
+            flags = (_READ_FLAGS if last else os.O_RDONLY | _DIRECTORY | getattr(os, "O_CLOEXEC", 0)) | _NOFOLLOW
+            try:
+                opened = os.open(part, flags, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.EMLINK):  # what O_NOFOLLOW says of a link (EMLINK on BSD)
+                    return None
+                raise DumpError(f"cannot read {shown}: {exc.strerror or exc}") from None
+            if fd != root_fd:
+                os.close(fd)
+            fd = opened
+        return fd
+    except BaseException:
+        if fd != root_fd:
+            os.close(fd)
+        raise
+
+
+def _resolve_link(path: Path, root: Path, follow: bool, what: str) -> Path:
+    """Where a linked `path` leads, when it may be read; DumpError naming it otherwise."""
+    try:
+        os.stat(path)
+    except OSError as exc:  # dangling, a loop, a chain of 40+ links: the real reason
+        raise DumpError(f"{what} is a symlink that cannot be followed: {path} ({exc.strerror or exc})") from None
+    resolved = Path(os.path.realpath(path))
+    real_root = Path(os.path.realpath(root))
+    if resolved != real_root and real_root not in resolved.parents:
+        raise DumpError(
+            f"{what} is a symlink to a file outside the dump: {path} -> {_shown_path(resolved)} "
+            "(refused: a report must not carry files from elsewhere; copy the file into the dump)"
+        )
+    if not follow:
+        raise DumpError(
+            f"{what} is a symlink: {path} -> {_shown_path(resolved)} "
+            f"(pass {_LINK_FLAG} to read links that stay inside the dump)"
+        )
+    return resolved
+
+
+def _read_regular(fd: int, path: Path, what: str) -> bytes:
+    """The bytes behind `fd`, a regular file: a FIFO would block forever and a device never end."""
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):
-            raise DumpError(f"snapshot is a directory, not a file: {path}")
-        raise DumpError(f"not a regular file: {path} (a pipe or device cannot be a snapshot)")
+            raise DumpError(f"{what} is a directory, not a file: {path}")
+        raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
     with os.fdopen(fd, "rb") as handle:
         try:
             return handle.read()
@@ -129,9 +225,17 @@ def _read_bytes(path: Path) -> bytes:
             raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
+def _read_log(path: Path, folder: Path, follow_inner_symlinks: bool) -> str:
+    return read_dump_file(path, folder, follow_inner_symlinks, what="warning log").decode("utf-8", errors="replace")
+
+
 def _check_directory(folder: Path) -> None:
-    if not folder.exists():
-        raise DumpError(f"input directory does not exist: {folder}")
+    try:
+        os.stat(folder)
+    except FileNotFoundError:
+        raise DumpError(f"input directory does not exist: {folder}") from None
+    except OSError as exc:  # ELOOP (a chain of 40+ links or a loop), EACCES on a parent, ...: the real reason
+        raise DumpError(f"cannot use the input directory {folder}: {exc.strerror or exc}") from None
     if not folder.is_dir():
         raise DumpError(f"not a directory: {folder} (expected a passes_dump/ directory)")
 

@@ -236,15 +236,16 @@ def test_code_nested_beyond_the_recursion_limit_leaves_the_rest_of_the_report_no
             assert "deep" in [f[0] for f in entry["functions"]]
 
 
-def test_symlinked_snapshot_is_read_through_the_link(tmp_path: Path):
+def test_symlinked_snapshot_inside_the_dump_is_read_through_the_link_when_asked(tmp_path: Path):
     dump = write_dump(tmp_path / "passes_dump", demo_passes())
-    elsewhere = tmp_path / "elsewhere.py"
+    elsewhere = dump / "kept" / "elsewhere.py"
+    elsewhere.parent.mkdir()
     elsewhere.write_text(FRONTEND.replace("t1", "linked"))
     target = dump / "02_after_Simplify.py"
     target.unlink()
     target.symlink_to(elsewhere)
     report = tmp_path / "r.html"
-    run_ok(dump, report, "--no-cache")
+    run_ok(dump, report, "--no-cache", "--follow-inner-symlinks")
     assert_round_trip(report, dump)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.cache import ResultCache, default_cache_dir, open_cache
+from ir_trace.fingerprints import digest, dump_state
 
 # Luigi exits 0 after a failed task unless `[retcode]` says otherwise, and a pip-installed
 # package carries no luigi.cfg: without these defaults `luigi --module ir_trace.tasks ...` run
@@ -28,6 +29,21 @@ def default_failure_exit_codes() -> None:
 
 class ir_trace(luigi.Config):  # noqa: N801 - the section name users write in luigi.cfg
     cache_dir = luigi.Parameter(default="", description="result cache directory (default: the user's cache)")
+    follow_inner_symlinks = luigi.BoolParameter(
+        default=False, description="read snapshots that are symlinks to files inside their dump (never outside)"
+    )
+
+
+def follow_inner_symlinks() -> bool:
+    """Whether snapshot links that stay inside their dump are read (`[ir_trace] follow_inner_symlinks`)."""
+    return ir_trace().follow_inner_symlinks
+
+
+def observed_state(dump: str) -> str:
+    """The dump's state (`dump_state`) as this configuration reads it: whether links are followed
+    changes what a dump validates to, so a result kept under one setting is not served under the other."""
+    state = dump_state(dump)
+    return digest(state, "follow-inner-symlinks") if follow_inner_symlinks() else state
 
 
 def cache_directory() -> Path:

@@ -11,9 +11,10 @@ import luigi
 from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
 from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
 from ir_trace.errors import DumpError
-from ir_trace.fingerprints import diff_key, dump_state, manifest_key, slice_key
+from ir_trace.fingerprints import diff_key, manifest_key, slice_key
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.tasks.base import AbsolutePath, PipelineTask
+from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.targets import CacheTarget
 
 
@@ -71,7 +72,7 @@ def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
     if sha256 not in _loaded:
         text = _texts.get(sha256)
         if text is None:
-            text, actual = read_snapshot_text(Path(path))
+            text, actual = read_snapshot_text(Path(path), follow_inner_symlinks=follow_inner_symlinks())
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             remember_text(sha256, text)
@@ -91,7 +92,7 @@ class ValidateDump(PipelineTask):
     dump = AbsolutePath(description="the passes_dump/ directory")
 
     def output(self):
-        return CacheTarget(manifest_key(self.dump, dump_state(self.dump)))
+        return CacheTarget(manifest_key(self.dump, observed_state(self.dump)))
 
     def run(self):
         validate(self.dump, self.output())
@@ -100,7 +101,7 @@ class ValidateDump(PipelineTask):
 def validate(dump: str, target: CacheTarget) -> dict:
     """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
     leaves the manifest under the old state, where nothing finds it)."""
-    manifest = discover_snapshots(dump, on_text=remember_text).to_json()
+    manifest = discover_snapshots(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks()).to_json()
     target.write(manifest)
     return manifest
 

@@ -30,7 +30,7 @@ from luigi.task import flatten, getpaths
 
 from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
-from ir_trace.fingerprints import dump_state, file_state, sweep_dump_fingerprint, sweep_fingerprint
+from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
 from ir_trace.sweep import (
     DUMP_DIR,
@@ -56,6 +56,7 @@ from ir_trace.sweep import (
     write_sweep,
 )
 from ir_trace.tasks.base import AbsolutePath, PipelineTask
+from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, current_manifest
 
@@ -223,7 +224,7 @@ def _keep_texts(manifest, store: Path) -> None:
     """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
     for snapshot in {s.sha256: s for s in manifest.snapshots}.values():
         try:
-            text, sha = read_snapshot_text(manifest.path_of(snapshot))
+            text, sha = read_snapshot_text(manifest.path_of(snapshot), follow_inner_symlinks=follow_inner_symlinks())
         except DumpError:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:
@@ -295,7 +296,7 @@ class Sweep(PipelineTask):
                     out_dir=str(self.out()),
                     name=f.name,
                     context=self.context,
-                    state=dump_state(f.dump),
+                    state=observed_state(str(f.dump)),
                     ignore=report_ignore_spec(*self.ignoring()),
                 )
                 for f in self.found()
