@@ -745,3 +745,26 @@ def test_split_ignore_options_keeps_old_regexes_working():
     assert report_ignore_spec(modes, []) == "ssa,memref,whitespace"
     with pytest.raises(IRTraceError, match=r"invalid --ignore regex '\(a\+\)\+': a quantifier on a group"):
         compile_ignores(["(a+)+"])
+
+
+def test_sweeps_refuse_links_out_of_a_dump_and_follow_inner_ones_only_when_configured(tmp_path):
+    root, secret = tmp_path / "root", tmp_path / "secret.txt"
+    secret.write_text("TOKEN=hunter2\n")
+    leaky = write_dump(root / "leaky" / "passes_dump", [FRONTEND, FRONTEND + "# one\n"])
+    (leaky / "02_after_Leak.py").symlink_to(secret)
+    linked = write_dump(root / "linked" / "passes_dump", [FRONTEND, FRONTEND + "# one\n"])
+    (linked / "02_after_Again.py").symlink_to("01_after_Pass1.py")
+    out, env = tmp_path / "out", luigi_env(tmp_path)
+
+    sweep(env, root, out)
+    found = programs(out)
+    assert (found["leaky"]["status"], found["linked"]["status"]) == ("invalid", "invalid")
+    assert f"symlink to a file outside the dump: {leaky / '02_after_Leak.py'}" in found["leaky"]["error"]
+    assert "--follow-inner-symlinks" in found["linked"]["error"]
+
+    sweep(env, root, out, "--ir-trace-follow-inner-symlinks")
+    found = programs(out)
+    assert (found["leaky"]["status"], found["linked"]["status"]) == ("invalid", "ok")
+    assert len(found["linked"]["passes"]) == 3  # the frontend and two passes
+    stored = b"".join(gzip.decompress(p.read_bytes()) for p in (out / ".sweep" / "text").glob("*.txt.gz"))
+    assert b"hunter2" not in stored and b"hunter2" not in (out / "index.html").read_bytes()
