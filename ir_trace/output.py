@@ -146,6 +146,26 @@ def write_output(
     return len(data)
 
 
+def replace_file(target: Path, data: bytes, durable: bool = False) -> None:
+    """Put `data` at `target` through a temp file renamed over whatever is there (a file, a link,
+    nothing): no link is followed. For content-addressed files, where racing writers all rename
+    the same bytes into place, so every one of them succeeds and a reader sees one whole file."""
+    _replace(OutputPlan(target, target, stream=False, existing=None), data, "", None, durable)
+
+
+def read_regular_file(path: Path) -> bytes | None:
+    """The bytes of `path` when it is a regular file (not through a link), else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read() if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        except OSError:
+            return None
+
+
 def _temp_name(target: Path) -> str:
     stem = target.name[:50]  # under NAME_MAX (255 bytes) however long the target's name, even in 4-byte UTF-8
     return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")

@@ -21,6 +21,7 @@ import re
 import socket
 import time
 import uuid
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from ir_trace.discovery import printable_path, program_title
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import SWEEP_SCHEMA
 from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
-from ir_trace.output import write_output
+from ir_trace.output import read_regular_file, replace_file, write_output
 from ir_trace.render import payload_to_script_json, render_page
 
 DUMP_DIR = "passes_dump"
@@ -162,12 +163,25 @@ def claims_dir(out_dir: Path) -> Path:
 
 
 def keep_text(store: Path, sha256: str, data: bytes) -> None:
-    """Store a snapshot's bytes under its hash (gzip, deterministic), once."""
+    """Store a snapshot's bytes under its hash (gzip, deterministic), once.
+
+    Idempotent under races: workers storing the same text at once each rename identical bytes
+    into place; a damaged file (or anything planted there) is replaced, never followed.
+    """
     target = store / f"{sha256}.txt.gz"
-    if not target.exists():
+    if _stored_bytes(target) != data:
         store.mkdir(parents=True, exist_ok=True)
         # A registered temp file, removed on failure or a signal; no fsync: the dump keeps the original.
-        write_output(target, gzip.compress(data, mtime=0), durable=False)
+        replace_file(target, gzip.compress(data, mtime=0))
+
+
+def _stored_bytes(target: Path) -> bytes | None:
+    """What `target` holds, or None when it is missing, not a regular file or not whole gzip."""
+    stored = read_regular_file(target)
+    try:
+        return None if stored is None else gzip.decompress(stored)
+    except (OSError, EOFError, zlib.error):
+        return None
 
 
 def load_text(store: Path, sha256: str) -> str | None:

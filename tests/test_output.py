@@ -233,3 +233,71 @@ def test_a_name_at_the_length_limit_still_gets_a_temp_file(tmp_path: Path):
         write_output(tmp_path / name, "x")
         assert (tmp_path / name).read_text() == "x"
     assert leftovers(tmp_path) == []
+
+
+def _hammer_one_sha(store: str, sha: str, data: bytes, rounds: int) -> None:
+    """In a worker process: store the same content-addressed text again and again."""
+    from ir_trace.sweep import keep_text
+
+    for _ in range(rounds):
+        keep_text(Path(store), sha, data)
+        for entry in os.scandir(store):  # make the next round race to create it again
+            if entry.name == f"{sha}.txt.gz":
+                try:
+                    os.unlink(entry.path)
+                except FileNotFoundError:
+                    pass
+
+
+def test_content_addressed_writes_are_idempotent_under_racing_processes_and_threads(tmp_path: Path):
+    """Sweep workers storing one snapshot text at once (issue 20, item 2): every writer succeeds."""
+    import gzip
+    import hashlib
+    import multiprocessing
+
+    store, data = tmp_path / "text", b"x = 1\n" * 1000
+    sha = hashlib.sha256(data).hexdigest()
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_hammer_one_sha, args=(str(store), sha, data, 150)) for _ in range(4)]
+    errors: list[BaseException] = []
+
+    def in_thread():
+        try:
+            _hammer_one_sha(str(store), sha, data, 150)
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=in_thread) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for worker in workers:
+        worker.join(120)
+    assert errors == [] and [w.exitcode for w in workers] == [0] * 4
+    from ir_trace.sweep import keep_text, load_text
+
+    keep_text(store, sha, data)
+    assert load_text(store, sha) == data.decode() and gzip.decompress((store / f"{sha}.txt.gz").read_bytes()) == data
+    assert os.listdir(store) == [f"{sha}.txt.gz"]  # no temp file left by any writer
+
+
+def test_a_content_addressed_write_replaces_a_damaged_file_and_never_follows_a_planted_link(tmp_path: Path):
+    from ir_trace.sweep import keep_text, load_text
+
+    store, data = tmp_path / "text", b"y = 2\n"
+    keep_text(store, "00" * 32, b"")  # an empty snapshot is stored too
+    assert load_text(store, "00" * 32) == ""
+    sha = "ab" * 32
+    (store / f"{sha}.txt.gz").write_bytes(b"truncated")
+    keep_text(store, sha, data)
+    assert load_text(store, sha) == "y = 2\n"
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    (store / f"{sha}.txt.gz").unlink()
+    (store / f"{sha}.txt.gz").symlink_to(victim)
+    keep_text(store, sha, data)
+    assert victim.read_text() == "keep me" and not (store / f"{sha}.txt.gz").is_symlink()
+    assert load_text(store, sha) == "y = 2\n"
