@@ -2,7 +2,7 @@
 
 import sys
 
-from ir_trace.cli import main
+from ir_trace.launch import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -136,10 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, early=None) -> int:
+    """The command; `early` is what `ir_trace.launch` recorded while this module was imported."""
     # First, so a signal at any later moment is recorded, never lost. The handlers stay until the
     # process exits: a signal after the work has ended then changes nothing (no stray KeyboardInterrupt).
-    supervisor = Supervisor().install()
+    supervisor = Supervisor().install(early)
+    if supervisor.received is not None:  # stopped while the command was starting: nothing was done
+        say(f"{PROG}: interrupted; no report written")
+        return 128 + supervisor.received
     stdout_was_open = guard_standard_streams()
     parser = build_parser()
     args = parser.parse_args(argv)

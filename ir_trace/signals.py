@@ -52,13 +52,19 @@ class Supervisor:
         self._previous: dict[int, object] = {}
         self._suspend_asked = False
 
-    def install(self) -> Supervisor:
+    def install(self, early=None) -> Supervisor:
+        """`early` (`ir_trace.launch.EarlySignals`): the handlers that caught stop signals while the
+        command was importing; a signal they recorded counts as received here."""
+        replaced = early.replaced if early is not None else {}
         for signum in STOP_SIGNALS:
             if signal.getsignal(signum) is not signal.SIG_IGN:
                 self._honoured.append(signum)
-                self._previous[signum] = signal.signal(signum, self._record)
+                previous = signal.signal(signum, self._record)
+                self._previous[signum] = replaced.get(signum, previous)  # Python's own, not the early one
         if _SUSPEND is not None and signal.getsignal(_SUSPEND) is not signal.SIG_IGN:
             self._previous[_SUSPEND] = signal.signal(_SUSPEND, self._ask_suspend)
+        if early is not None and early.received is not None:  # read once this handler is in place: none is lost
+            self.received = early.received
         return self
 
     def uninstall(self) -> None:

@@ -466,3 +466,65 @@ def test_a_signal_to_the_work_process_itself_is_reported_and_cleaned_up(
     assert err.strip().splitlines() == [line], err
     assert report.read_text() == "earlier report\n" and temp_files(tmp_path) == []
     assert living_members(process.pid) == []
+
+
+# A harness, not the tool: runs the real `python -m ir_trace` (runpy, as -m does) after arming an
+# import hook that sends the process a signal the moment a given module starts importing.
+_SIGNAL_DURING_IMPORT = """
+import os, runpy, signal, sys
+module, signum = sys.argv[1], int(sys.argv[2])
+
+class SignalOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == module:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signum)
+        return None
+
+sys.meta_path.insert(0, SignalOnImport())
+sys.argv = ["ir_trace", *sys.argv[3:]]
+runpy.run_module("ir_trace", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("module", ["argparse", "ir_trace.cli", "ir_trace.normalize", "ir_trace.signals"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM], ids=["INT", "HUP", "TERM"])
+def test_a_signal_while_the_command_is_still_importing_is_one_line_and_128_plus_it(tmp_path, module, signum):
+    """Issue 20 item 4: a Ctrl-C in the first ~50 ms printed a traceback; a SIGHUP killed silently."""
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    report = tmp_path / "r.html"
+    script = [sys.executable, "-c", _SIGNAL_DURING_IMPORT, module, str(int(signum))]
+    result = subprocess.run(
+        [*script, str(dump), "-o", str(report), "--cache-dir", str(tmp_path / "cache")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (128 + signum, INTERRUPTED + "\n")
+    assert not report.exists()
+
+
+def _catches(pid: int, signum: int) -> bool | None:
+    """Whether the process has a handler for `signum` (SigCgt in /proc), None once it has gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP], ids=["INT", "HUP"])
+def test_signals_at_several_early_delays_are_one_line_and_128_plus_it(tmp_path, signum):
+    """The real command, signalled 0 to 80 ms after its first handler is in place (Python never
+    catches SIGHUP itself, so a caught SIGHUP is the tool's): mid-import, mid-parse, mid-start."""
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    for delay in (0.0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08):
+        process = start(dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "cache")
+        while _catches(process.pid, signal.SIGHUP) is False:
+            time.sleep(0.0002)
+        time.sleep(delay)
+        process.send_signal(signum)
+        _out, err = process.communicate(timeout=120)
+        assert (process.returncode, err) == (128 + signum, INTERRUPTED + "\n"), (delay, err)
+        assert not (tmp_path / "r.html").exists()
