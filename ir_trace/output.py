@@ -67,12 +67,21 @@ def report_temps_to(fd: int | None) -> None:
     _supervisor_fd = fd
 
 
+class SupervisorGone(IRTraceError):
+    """The command that started this run has died (SIGKILL): nothing may be created or published."""
+
+
 def _announce(kind: str, path: str) -> None:
+    """Tell the supervisor; when it is gone (EPIPE: nobody holds the pipe's read end), refuse to go
+    on, so a killed command never has a report published after it (checked before every rename)."""
     if _supervisor_fd is None:
         return
     try:
         os.write(_supervisor_fd, kind.encode() + os.fsencode(path) + b"\0")
-    except OSError:  # the supervisor is gone: the run goes on unsupervised
+    except BrokenPipeError:
+        if kind != "W":  # a stream already written stays written
+            raise SupervisorGone("the command was killed; nothing is published") from None
+    except OSError:
         pass
 
 

@@ -132,8 +132,9 @@ class Supervisor:
         return RunResult(work())
 
     def _child(self, work: Callable[[], int], temps_fd: int, scratch: str | None, close: tuple[int, ...]) -> None:
-        code = 1
+        code, supervisor = 1, os.getppid()
         try:
+            _die_with(supervisor, scratch)  # first: a supervisor killed from here on takes this work with it
             try:
                 os.setpgid(0, 0)
             except OSError:
@@ -142,6 +143,8 @@ class Supervisor:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for signum in self._honoured:  # die at once: the supervisor cleans up after this group
                 signal.signal(signum, signal.SIG_DFL)
+            if getattr(signal, "SIGHUP", None) in self._honoured:  # unless the supervisor is gone (see _hung_up)
+                signal.signal(signal.SIGHUP, lambda *_: _hung_up(supervisor, scratch))
             if _SUSPEND in self._previous:
                 signal.signal(_SUSPEND, signal.SIG_DFL)
             if hasattr(signal, "SIGTTOU"):  # a background group may still write to a `stty tostop` terminal
@@ -156,6 +159,8 @@ class Supervisor:
         except BaseException:  # noqa: B036 - nothing may escape the child but its exit code
             code = 1
         finally:
+            if os.getppid() != supervisor:  # it was killed meanwhile: say nothing, clean up what it would have
+                _abandon(supervisor, scratch)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -193,6 +198,85 @@ class Supervisor:
 
 
 _UNREAPED = ("ended", "not reaped")
+
+# ---------- the work dies with its supervisor ----------
+#
+# SIGKILL cannot be caught, so a supervisor killed with it cleans nothing up. On Linux the kernel
+# tells the work instead (PR_SET_PDEATHSIG): the child, signalled with `_PARENT_GONE`, stops its
+# Luigi workers, removes its temp files and the run's scratch directory, and exits; each worker
+# process is told the same when the child goes. Where that is not available, a write still
+# checks its supervisor before every rename (`output._announce`), so nothing is published late.
+
+_PARENT_GONE = getattr(signal, "SIGUSR2", None)  # Luigi uses SIGUSR1 in the process it runs in
+_PR_SET_PDEATHSIG = 1
+_WORKERS_GRACE = 5.0  # seconds a stopped worker gets to remove its own temp file before SIGKILL
+
+
+def _die_with(supervisor: int, scratch: str | None) -> None:
+    """In the child: end this work when `supervisor` ends, and every process it forks when it ends."""
+    if _PARENT_GONE is None or not _ask_parent_death_signal(_PARENT_GONE):
+        return
+    signal.signal(_PARENT_GONE, lambda *_: _abandon(supervisor, scratch))
+    os.register_at_fork(after_in_child=_worker_dies_with_its_parent)
+    if os.getppid() != supervisor:  # it died before the request was made: nobody will signal
+        _abandon(supervisor, scratch)
+
+
+def _ask_parent_death_signal(signum: int) -> bool:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux
+        return False
+
+
+def _worker_dies_with_its_parent() -> None:
+    """In a process the child forks (a Luigi worker): SIGTERM when the child ends, which removes a
+    temp file being written (`output`) and ends the worker."""
+    parent = os.getppid()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if _PARENT_GONE is not None:
+        signal.signal(_PARENT_GONE, signal.SIG_DFL)
+    _ask_parent_death_signal(signal.SIGTERM)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _abandon(supervisor: int, scratch: str | None) -> None:
+    """The supervisor is gone: stop the workers, remove what this run made, and exit."""
+    if os.getppid() == supervisor:  # a stray signal, not the kernel's notice
+        return
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the group's SIGTERM is for the workers
+    _signal_group(os.getpgid(0), signal.SIGTERM)
+    _reap_children(time.monotonic() + _WORKERS_GRACE)
+    output.remove_partial_files(list(output.PARTIAL_FILES))
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
+    os._exit(1)
+
+
+def _hung_up(supervisor: int, scratch: str | None) -> None:
+    """SIGHUP in the child: the kernel sends it to a stopped group (Ctrl-Z) whose supervisor has just
+    died, so clean up as `_abandon` does; sent by anyone else, it ends the child as by default."""
+    _abandon(supervisor, scratch)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGHUP)
+
+
+def _reap_children(deadline: float) -> None:
+    """Wait for every child process, SIGKILL to those still running at `deadline`."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid:
+            continue
+        if time.monotonic() > deadline:
+            _signal_group(os.getpgid(0), signal.SIGKILL)  # this process too: it has nothing left to do
+        time.sleep(0.01)
 
 
 def _ended(pid: int):

@@ -7,6 +7,7 @@ report and a sound cache, and leaves no process of its own running. Each run get
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import random
@@ -528,3 +529,83 @@ def test_signals_at_several_early_delays_are_one_line_and_128_plus_it(tmp_path, 
         _out, err = process.communicate(timeout=120)
         assert (process.returncode, err) == (128 + signum, INTERRUPTED + "\n"), (delay, err)
         assert not (tmp_path / "r.html").exists()
+
+
+def _wait_until_all_gone(session: int, seconds: float = 60) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while living_members(session) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return living_members(session)
+
+
+def _scratch_rows(tmpdir: Path) -> int:
+    return sum(_cache_rows(cache) for cache in tmpdir.glob("pypto-ir-trace-run-*/pypto-ir-trace-cache-*"))
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("caching", ["--no-cache", "--cache-dir"])
+def test_sigkill_of_the_command_takes_the_work_with_it(tmp_path: Path, interrupt_dump, workers: str, caching: str):
+    """Issue 20 item 1: `timeout -s KILL` left the work running; it replaced the report ~15 s later,
+    printed `wrote ...` and left an empty /tmp/pypto-ir-trace-run-*."""
+    dump, _reference = interrupt_dump
+    out, tmpdir, cache = tmp_path / "out", tmp_path / "tmpdir", tmp_path / "cache"
+    out.mkdir()
+    tmpdir.mkdir()
+    report = out / "r.html"
+    report.write_text("earlier report\n")
+    cache_args = ["--no-cache"] if caching == "--no-cache" else ["--cache-dir", cache]
+    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    process = start(dump, "-o", report, *cache_args, "--workers", workers, env=env)
+    try:
+        rows = (lambda: _scratch_rows(tmpdir)) if caching == "--no-cache" else (lambda: _cache_rows(cache))
+        while rows() < 20 and process.poll() is None:  # well into the work
+            time.sleep(0.02)
+        assert process.poll() is None, "the run ended before it could be killed"
+        process.kill()  # SIGKILL to the command alone, as `timeout -s KILL` does
+        assert process.wait(timeout=60) == -signal.SIGKILL
+        assert _wait_until_all_gone(process.pid) == [], "the work outlived the command"
+        err = process.stderr.read()
+    finally:
+        os.killpg(process.pid, signal.SIGKILL) if living_members(process.pid) else None
+    assert "wrote" not in err, err
+    assert report.read_text() == "earlier report\n"
+    assert temp_files(out) == [] and list(tmpdir.iterdir()) == []
+
+
+def test_a_report_is_never_published_after_the_command_is_gone(tmp_path: Path, interrupt_dump):
+    """Freeze the work the moment its temp report appears, SIGKILL the command, let the work go on:
+    it must notice before the rename, publish nothing and remove what it made."""
+    dump, _reference = interrupt_dump
+    out, tmpdir = tmp_path / "out", tmp_path / "tmpdir"
+    out.mkdir()
+    tmpdir.mkdir()
+    report = out / "r.html"
+    for _attempt in range(8):
+        report.write_text("earlier report\n")
+        watch = _inotify(out)
+        assert watch is not None, "inotify is not available"
+        process = start(dump, "-o", report, "--no-cache", env={**os.environ, "TMPDIR": str(tmpdir)})
+        try:
+            _wait_for_temp_file(watch)
+            work = [pid for pid in living_members(process.pid) if pid != process.pid]
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(work[0], signal.SIGSTOP)  # the work's whole process group
+            for pid in work:
+                _wait_until_stopped(pid)
+            caught = temp_files(out) != []  # frozen before its rename
+            process.kill()
+            assert process.wait(timeout=60) == -signal.SIGKILL
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(work[0], signal.SIGCONT)
+            assert _wait_until_all_gone(process.pid) == [], "the work outlived the command"
+            err = process.stderr.read()
+        finally:
+            os.close(watch)
+            if living_members(process.pid):
+                os.killpg(process.pid, signal.SIGKILL)
+        assert "wrote" not in err and "Traceback" not in err, err
+        assert temp_files(out) == [] and list(tmpdir.iterdir()) == []
+        if caught:
+            assert report.read_text() == "earlier report\n"
+            return
+    pytest.fail("the temp report was never caught before its rename")
