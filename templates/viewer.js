@@ -12,7 +12,7 @@
   const { createFinder } = IRTraceFind;
   const { labelHunks } = IRTraceLayout;
   const { setTheme, openHelp, closeHelp, settings } = IRTracePanels;
-  const $ = (id) => document.getElementById(id);
+  const { $ } = IRTraceDom;
 
   /** The payload travels gzip-compressed and base64-encoded in an inert script element
    *  (reports shrink about tenfold); the browser inflates it with its own DecompressionStream. */

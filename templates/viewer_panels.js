@@ -7,15 +7,8 @@ const IRTracePanels = (() => {
 
   const { countHunks, shortName } = IRTraceModel;
   const { statsNode } = IRTraceSidebar;
-  const $ = (id) => document.getElementById(id);
+  const { el, $ } = IRTraceDom;
   const pad = (index) => String(index).padStart(2, '0');
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
 
   /** `actions`: { setFrom(j), revealAfterLine(line), select(k), chooseFunction(key) } of the viewer. */
   function createPanels(model, state, actions) {

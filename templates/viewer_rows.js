@@ -10,12 +10,7 @@ const IRTraceRows = (() => {
   const { hunkHeader, lineOn } = IRTraceLayout;
   const NO_BREAKS = [];
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
+  const { el } = IRTraceDom;
 
   /* ---------- syntax colouring ---------- */
 

@@ -6,14 +6,7 @@ const IRTraceSidebar = (() => {
   'use strict';
 
   const { shortName } = IRTraceModel;
-  const $ = (id) => document.getElementById(id);
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
+  const { el, $ } = IRTraceDom;
 
   function statsNode(inserted, deleted) {
     const node = el('span', 'stats');
