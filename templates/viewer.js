@@ -441,6 +441,7 @@
       $('find-case').addEventListener('change', runFind);
       $('fn-select').addEventListener('change', (e) => chooseFunction(e.target.value));
       panels.wireFunctionFilter(chooseFunction);
+      $('fn-filter').addEventListener('input', updateHash);
       $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
       for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
       // A layout chosen here is remembered; one from a link is not.
