@@ -29,11 +29,13 @@ def example_report(tmp_path_factory) -> Path:
 
 def norms_dump(root: Path) -> Path:
     """Three functions whose names contain `rmsn`, the one named exactly so listed last."""
+
     def snapshot(value: int) -> str:
         body = [f"t = pl.add(a, {value})", "return t"]
         return program({"post_rmsnorm": body, "pre_rmsnorm_fused": body, "rmsnorm": body})
 
-    return write_dump(root, [("frontend", snapshot(0)), ("One", snapshot(1)), ("Two", snapshot(2)), ("Three", snapshot(3))])
+    names = ["frontend", "One", "Two", "Three"]
+    return write_dump(root, [(name, snapshot(value)) for value, name in enumerate(names)])
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +155,7 @@ def test_function_filter_picks_exact_then_prefix_and_hands_focus_back(norms_page
     expect(page.locator("#fn-select")).to_have_value("Program.rmsnorm")
     expect(page.locator("#fn-select")).to_be_focused()
     start = page.evaluate("() => location.hash")
-    page.keyboard.press("j")   # switches passes: not typed into the box
+    page.keyboard.press("j")  # switches passes: not typed into the box
     expect(page.locator("#fn-filter")).to_have_value("rmsn")
     assert page.evaluate("() => location.hash") != start and "pass=2" in page.evaluate("() => location.hash")
 
@@ -177,7 +179,7 @@ def test_an_active_pass_filter_stays_visible_and_clears(norms_page):
     expect(page.locator("#filter-text")).to_have_value("")
     expect(page.locator(".pass-list li:not([hidden])")).to_have_count(3)
 
-    page.get_by_label("No-op").uncheck()   # every pass here changes: the checkbox hides none
+    page.get_by_label("No-op").uncheck()  # every pass here changes: the checkbox hides none
     page.get_by_label("Changed").uncheck()
     expect(state).to_contain_text("Filtered: 0 of 3 passes shown")
 
@@ -228,7 +230,7 @@ def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
     expect(page.locator("#filter-text")).to_have_value("t")
     expect(page.locator("#filter-state")).to_contain_text("Filtered: 2 of 3 passes shown")
     expect(page.locator("#fn-filter")).to_have_value("post")
-    expect(page.locator("#fn-select option")).to_have_count(2)   # Whole file, post_rmsnorm
+    expect(page.locator("#fn-select option")).to_have_count(2)  # Whole file, post_rmsnorm
     log.assert_clean()
 
     page.goto("about:blank")
