@@ -393,9 +393,13 @@
 
     /* ---------- keyboard (viewer_keys.js) ---------- */
 
-    /** Keys typed into the filter and Find boxes: Escape leaves them, Enter steps through Find. */
+    /** Keys typed into the filter and Find boxes: Escape leaves them as they are (a search box would
+     *  clear itself without an input event, leaving its filter applied unseen), Enter steps through Find. */
     function onFieldKey(event) {
-      if (event.key === 'Escape' && ['filter-text', 'find-text', 'ignore-regex-text'].includes(event.target.id)) event.target.blur();
+      if (event.key === 'Escape' && ['filter-text', 'find-text', 'ignore-regex-text'].includes(event.target.id)) {
+        event.preventDefault();
+        event.target.blur();
+      }
       if (event.key === 'Enter' && event.target.id === 'find-text') {
         event.preventDefault();
         clearTimeout(findTimer);

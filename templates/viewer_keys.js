@@ -77,18 +77,20 @@ const IRTraceKeys = (() => {
       // `j` / `k` still switch passes there.
       const ownsArrows = event.target.tagName === 'SELECT' || isPane(event.target);
       if (ownsArrows && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) return;
-      const act = {
-        j: () => actions.stepPass(1), ArrowDown: () => actions.stepPass(1),
-        k: () => actions.stepPass(-1), ArrowUp: () => actions.stepPass(-1),
-        ']': () => actions.stepChange(1), '[': () => actions.stepChange(-1),
-        n: () => actions.stepFind(1), N: () => actions.stepFind(-1),
-        '?': actions.openHelp, '/': actions.focusFilter, f: actions.focusFind,
-        v: actions.following() ? actions.followToFind : null,
-        Escape: actions.following() ? actions.stopFollowing : null,
-      }[event.key];
-      if (!act) return;
-      event.preventDefault();
-      act();
+      switch (event.key) {
+        case 'j': case 'ArrowDown': event.preventDefault(); actions.stepPass(1); break;
+        case 'k': case 'ArrowUp': event.preventDefault(); actions.stepPass(-1); break;
+        case ']': event.preventDefault(); actions.stepChange(1); break;
+        case '[': event.preventDefault(); actions.stepChange(-1); break;
+        case 'n': event.preventDefault(); actions.stepFind(1); break;
+        case 'N': event.preventDefault(); actions.stepFind(-1); break;
+        case '?': event.preventDefault(); actions.openHelp(); break;
+        case '/': event.preventDefault(); actions.focusFilter(); break;
+        case 'f': event.preventDefault(); actions.focusFind(); break;
+        case 'v': if (actions.following()) { event.preventDefault(); actions.followToFind(); } break;
+        case 'Escape': if (actions.following()) { event.preventDefault(); actions.stopFollowing(); } break;
+        default:
+      }
     };
   }
 
