@@ -1,13 +1,15 @@
 /* pypto-ir-trace viewer, the keys (IRTraceKeys), before the controls (viewer.js).
  * Single keys (j / k, ] / [, /, f, n / N, v, ?, Esc), the keys typed into the text boxes, and the
- * Tab order's shortcuts: the skip link to the code, and the buttons inside a code pane (fold and
- * "moved" buttons), which are one stop away from their pane rather than one Tab stop each: Enter in
- * a focused pane moves to the first in sight, ↓ / ↑ walk them, Esc goes back to the pane. */
+ * Tab order's shortcuts: the skip link to the code, and the buttons inside a code pane (folds,
+ * "moved" notes, long-line chips), one stop away from their pane rather than one Tab stop each:
+ * Enter in a focused pane moves to the first in sight, ↓ / ↑ walk them, Esc goes back to the pane. */
 const IRTraceKeys = (() => {
   'use strict';
 
   const { $ } = IRTraceDom;
-  const PANE_BUTTONS = '.fold-btn, .note.move';
+  // Every button drawn inside code rows (each with tabIndex -1 where it is built): folds, "moved"
+  // notes, and the chips of folded or cut long lines.
+  const PANE_BUTTONS = '.fold-btn, .note.move, button.chip';
 
   function isTyping(target) {
     if (!target || !target.tagName) return false;
