@@ -16,6 +16,7 @@ import jinja2
 REPORT_SCRIPTS = (
     "linediff.js",
     "normalize.js",
+    "viewer_dom.js",
     "viewer_model.js",
     "viewer_find.js",
     "viewer_layout.js",
@@ -24,6 +25,8 @@ REPORT_SCRIPTS = (
     "viewer_sidebar.js",
     "viewer_panels.js",
     "viewer_ignore.js",
+    "viewer_links.js",
+    "viewer_keys.js",
     "viewer.js",
 )
 TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")

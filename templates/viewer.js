@@ -1,9 +1,10 @@
-/* pypto-ir-trace viewer, part 9 of 9: the controls.
+/* pypto-ir-trace viewer, last part: the controls.
  * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js, viewer_find.js),
  * the display layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the
- * sidebar (viewer_sidebar.js), the panels (viewer_panels.js) and the ignore modes and followed value
- * (viewer_ignore.js) to the page: selecting a pass, the Find box, layout and wrap, the URL fragment,
- * the keys. All nine files, linediff.js and normalize.js are inlined, in order, into one script
+ * sidebar (viewer_sidebar.js), the panels (viewer_panels.js), the ignore modes and followed value
+ * (viewer_ignore.js) and deep links (viewer_links.js) to the page: selecting a pass, the Find box,
+ * layout and wrap, the URL fragment, the keys. Every viewer file (DOM helpers in viewer_dom.js),
+ * linediff.js and normalize.js are inlined, in the order render.py lists them, into one script
  * element. */
 (() => {
   'use strict';
@@ -12,7 +13,8 @@
   const { createFinder } = IRTraceFind;
   const { labelHunks } = IRTraceLayout;
   const { setTheme, openHelp, closeHelp, settings } = IRTracePanels;
-  const $ = (id) => document.getElementById(id);
+  const { LAYOUTS, RUN_VIEW_NAMES, linkProblem } = IRTraceLinks;
+  const { el, $, spoken } = IRTraceDom;
 
   /** The payload travels gzip-compressed and base64-encoded in an inert script element
    *  (reports shrink about tenfold); the browser inflates it with its own DecompressionStream. */
@@ -77,6 +79,8 @@
       ignore: null,             // ignore modes { modes, regex } while any is on
     };
     let view = null;            // { spec, choice, rows, display, before, after, fns, warnMarks, flash }
+    const changes = { index: -1, count: 0 };   // the change in sight, as the painter last said
+    const links = IRTraceLinks.createLinks(model, state, finder);
 
     const painter = IRTracePainter.createPainter($('scroll-before'), $('scroll-after'), {
       hits: (text) => (finder.re ? finder.ranges(text) : null),
@@ -110,7 +114,10 @@
       sidebar.markSelected(k);
       buildView();
       updateHash();
-      if (switched && !initial) afterPaint((t) => trace.switches.push(t - started));
+      if (switched && !initial) {
+        announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
+        afterPaint((t) => trace.switches.push(t - started));
+      }
     }
 
     /** Rebuild the row model of the current entry, spec and function, then render. */
@@ -162,20 +169,33 @@
       painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
     }
 
+    function changeWords(index, count) {
+      if (!count) return 'no change';
+      return index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
+    }
+
     /** "2/7" beside the After pane's name (compact: the file name keeps the room; "change 2 of 7"
-     *  for screen readers and on hover), and the buttons that walk them. */
+     *  for screen readers and on hover), and the buttons that walk them. The change is in the link. */
     function showChangePosition(index, count) {
-      const full = !count ? 'no change' : index >= 0 ? `change ${index + 1} of ${count}` : `${count} change${count === 1 ? '' : 's'}`;
-      const short = !count ? 'no change' : `${index >= 0 ? index + 1 : '\u2013'}/${count}`;
-      const shown = document.createElement('span'), spoken = document.createElement('span');
-      shown.textContent = short;
+      Object.assign(changes, { index, count });
+      const full = changeWords(index, count);
+      const shown = el('span', '', !count ? 'no change' : `${index >= 0 ? index + 1 : '\u2013'}/${count}`);
       shown.setAttribute('aria-hidden', 'true');
-      spoken.className = 'sr-only';
-      spoken.textContent = full;
-      $('change-pos').replaceChildren(shown, spoken);
+      $('change-pos').replaceChildren(shown, spoken(full));
       $('change-pos').title = index >= 0 ? `${full}: ] next, [ previous` : full;
       $('change-prev').disabled = count < 2;
       $('change-next').disabled = count < 2;
+      updateHash();
+    }
+
+    /** Said by screen readers (the live region): the pass switched to, a change stepped to. */
+    function announce(text) {
+      $('announce').replaceChildren(document.createTextNode(text));
+    }
+
+    function stepChange(delta) {
+      painter.stepChange(delta);
+      announce(changeWords(changes.index, changes.count));
     }
 
     /** Scroll the After pane to a line, opening its fold (or leaving a function that hides it). */
@@ -253,8 +273,6 @@
 
     /* ---------- layout, wrap ---------- */
 
-    const LAYOUTS = ['side', 'stacked', 'unified'];
-
     /** Side by side, Stacked, or Unified (one column: the Before pane is hidden, the After pane
      *  shows − and + rows interleaved). */
     function setLayout(layout) {
@@ -283,103 +301,12 @@
 
     /* ---------- deep links ---------- */
 
-    /** #pass=12&from=3&fn=Program.kernel&layout=stacked&find=pl.alloc( (run against run:
-     *  #a=12&b=12&view=a&...). */
+    /** #pass=12&change=5&fn=Program.kernel&layout=stacked&find=pl.alloc(&filter=conv (run against
+     *  run: #a=12&b=12&view=a&...): see viewer_links.js. */
     function updateHash() {
       if (state.sel < 0) return;
-      const params = new URLSearchParams();
-      if (against) {
-        const m = entries[state.sel].match;
-        if (m.a != null) params.set('a', String(runs[0].passes[m.a].index));
-        if (m.b != null) params.set('b', String(runs[1].passes[m.b].index));
-        if (state.runView !== 'ab') params.set('view', state.runView);
-      } else {
-        params.set('pass', String(entries[state.sel].index));
-        const j = model.fromOf(state.sel, state.from);
-        if (j !== state.sel - 1) params.set('from', String(main.passes[j].index));
-      }
-      if (state.fn) params.set('fn', state.fn);
-      if (state.fnOnly) params.set('history', '1');
-      params.set('layout', state.layout);
-      if (state.ignore && state.ignore.modes.length) params.set('ignore', state.ignore.modes.join(','));
-      if (state.ignore && state.ignore.regex) params.set('ignore-regex', state.ignore.regex);
-      if (!state.ignore && payload.ignore) params.set('ignore', '');   // off, although the report starts with modes on
-      if (finder.text) {
-        params.set('find', finder.text);
-        if (finder.regex) params.set('regex', '1');
-        if (finder.matchCase) params.set('case', '1');
-      }
-      const hash = `#${params.toString()}`;
+      const hash = links.fragment(painter.cursor, { filter: $('filter-text').value.trim(), fnFilter: $('fn-filter').value.trim() });
       if (location.hash !== hash) history.replaceState(null, '', hash);
-    }
-
-    function entryFromHash(params) {
-      if (against) {
-        // One side names the entry (each run's pass is in one entry): `#a=15` is run A's pass 15
-        // whatever it is matched with, and a pass-by-pass report's `#pass=15` reads as `#a=15`.
-        const side = (name) => (params.has(name) ? Number(params.get(name)) : null);
-        const a = side('a') ?? (params.has('b') ? null : side('pass')), b = side('b');
-        if (a === null && b === null) return -1;
-        const indexIn = (run, pos) => (pos != null ? runs[run].passes[pos].index : null);
-        return entries.findIndex(({ match: m }) => (a === null || indexIn(0, m.a) === a) && (b === null || indexIn(1, m.b) === b));
-      }
-      const index = Number(params.get('pass'));
-      return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
-    }
-
-    /** The keys updateHash writes; a fragment's other keys are named in the link notice. */
-    const HASH_KEYS = ['pass', 'from', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case', 'a', 'b', 'view'];
-    const LAYOUT_NAMES = { side: 'side by side', stacked: 'stacked', unified: 'unified' };
-    const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass" };
-
-    /** One sentence of the link notice: what the fragment asked for, and what is shown instead. */
-    function linkProblem(asked, instead) {
-      return `This link ${asked}: ${instead}.`;
-    }
-
-    function passWords(k) {
-      return `pass ${against ? entries[k].label : entries[k].index}`;
-    }
-
-    /** Why the fragment's pass cannot be shown (it names one, and none of this report's entries is it). */
-    function missingPass(params) {
-      if (against) {
-        const asked = ['a', 'b'].filter((n) => params.has(n)).map((n) => `${n.toUpperCase()}${params.get(n)}`);
-        if (!asked.length) asked.push(`A${params.get('pass')}`);   // a pass-by-pass link's pass=N
-        return `names pass ${asked.join(' / ')}, which this report does not have`;
-      }
-      const asked = params.get('pass');
-      if (asked.trim() === '') return 'names no pass (pass= is empty)';
-      if (Number(asked) === 0) return 'names pass 0, the frontend, which is not a pass';
-      return `names pass ${asked}, which this report does not have`;
-    }
-
-    /** The fragment's keys this viewer does not read, and its layout and run view when they name none. */
-    function unreadKeys(params) {
-      const problems = [];
-      for (const [key, value] of params) {
-        if (!HASH_KEYS.includes(key)) problems.push(linkProblem(`has ${key}=${value}, which this viewer does not read`, 'ignoring it'));
-      }
-      if (params.has('layout') && !LAYOUTS.includes(params.get('layout'))) {
-        problems.push(linkProblem(`names layout ${params.get('layout')}, which this viewer does not have`,
-          `showing ${LAYOUT_NAMES[state.layout]}`));
-      }
-      if (against && params.has('view') && !Object.hasOwn(RUN_VIEW_NAMES, params.get('view'))) {
-        problems.push(linkProblem(`names view ${params.get('view')}, which this viewer does not have`, `showing ${RUN_VIEW_NAMES.ab}`));
-      }
-      return problems;
-    }
-
-    /** Compare with: the position of the fragment's `from` before entry k, else -1 and why not in `problems`. */
-    function fromOfHash(params, k, problems) {
-      if (!params.has('from')) return -1;
-      const asked = params.get('from'), j = asked.trim() === '' ? -1 : main.passes.findIndex((p) => p.index === Number(asked));
-      if (j >= 0 && j < k) return j;
-      const why = asked.trim() === '' ? 'compares with no pass (from= is empty)'
-        : j < 0 ? `compares with pass ${asked}, which this report does not have`
-          : `compares ${passWords(k)} with pass ${asked}, which is not before it`;
-      problems.push(linkProblem(why, `comparing with pass ${main.passes[k - 1].index}, the previous one`));
-      return -1;
     }
 
     /** Show every problem of the fragment in the link notice, or hide a notice about an earlier link. */
@@ -394,31 +321,27 @@
     function applyHash() {
       const params = new URLSearchParams(location.hash.slice(1));
       if (params.has('layout')) setLayout(params.get('layout'));
-      const problems = unreadKeys(params);
+      const problems = links.unreadKeys(params);
       const ignore = ignoreFromParams(params);
       if (!against && ignore !== undefined && ignoreKeyOf(ignore) !== ignoreKeyOf(state.ignore)) {
         writeIgnoreControls(ignore || null);
         setIgnore(ignore || null);
       }
-      if (params.has('find') !== Boolean(finder.text) || (params.get('find') || '') !== finder.text ||
-          (params.get('regex') === '1') !== finder.regex || (params.get('case') === '1') !== finder.matchCase) {
-        $('find-text').value = params.get('find') || '';
-        $('find-regex').checked = params.get('regex') === '1';
-        $('find-case').checked = params.get('case') === '1';
-        runFind();
-      }
+      applyFindOfHash(params);
+      writeFilters(IRTraceLinks.filtersOf(params));
       const namesPass = params.has('pass') || (against && (params.has('a') || params.has('b')));
       if (!namesPass && !params.has('fn')) {
         noteLinkProblems(problems);
+        if (state.sel >= 0) sidebar.applyFilters();
         if (problems.length && state.sel >= 0) updateHash();
         return false;
       }
-      let k = entryFromHash(params);
+      let k = links.entryFromHash(params);
       if (k < firstEntry) {
         const current = state.sel >= 0;
         k = current ? state.sel : firstChanged();
-        const instead = current ? `staying on ${passWords(k)}` : `showing ${passWords(k)}, the first that changed`;
-        problems.unshift(linkProblem(namesPass ? missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
+        const instead = current ? `staying on ${links.passWords(k)}` : `showing ${links.passWords(k)}, the first that changed`;
+        problems.unshift(linkProblem(namesPass ? links.missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
       }
       state.fn = params.get('fn') || '';
       if (state.fn && !model.functionExists(state.fn)) {
@@ -428,25 +351,55 @@
       state.fnOnly = params.get('history') === '1';
       $('filter-fn').checked = state.fnOnly;
       if (against) state.runView = Object.hasOwn(RUN_VIEW_NAMES, params.get('view')) ? params.get('view') : 'ab';
-      else state.from = fromOfHash(params, k, problems);
+      else state.from = links.fromOfHash(params, k, problems);
       state.sel = -1;         // force a full rebuild even when the pass is unchanged
       selectPass(k, { initial: true });
-      if (state.fnOnly) sidebar.applyFilters();
+      const change = links.changeOfHash(params, changes.count, problems);
+      if (change > 0) painter.goToChange(change);
+      sidebar.applyFilters();
       noteLinkProblems(problems);
       return true;
     }
 
-    /* ---------- keyboard ---------- */
-
-    function isTyping(target) {
-      if (!target || !target.tagName) return false;
-      if (target.isContentEditable || target.tagName === 'TEXTAREA') return true;
-      return target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+    /** Find as the fragment says; it runs again only when the fragment asks for another query. */
+    function applyFindOfHash(params) {
+      const same = params.has('find') === Boolean(finder.text) && (params.get('find') || '') === finder.text &&
+        (params.get('regex') === '1') === finder.regex && (params.get('case') === '1') === finder.matchCase;
+      if (same) return;
+      $('find-text').value = params.get('find') || '';
+      $('find-regex').checked = params.get('regex') === '1';
+      $('find-case').checked = params.get('case') === '1';
+      runFind();
     }
 
-    /** Keys typed into the filter and Find boxes: Escape leaves them, Enter steps through Find. */
+    /** The sidebar filters and the Function filter box as a link names them (viewer_links.js filtersOf). */
+    function writeFilters({ showChanged, showNoop, filterText, fnFilterText }) {
+      Object.assign(state, { showChanged, showNoop, query: filterText.trim().toLowerCase() });
+      $('filter-changed').checked = showChanged;
+      $('filter-noop').checked = showNoop;
+      $('filter-text').value = filterText;
+      $('fn-filter').value = fnFilterText;
+    }
+
+    /** Clear filters: every pass listed again; focus goes to the filter box (the button hides). */
+    function clearFilters() {
+      writeFilters({ showChanged: true, showNoop: true, filterText: '', fnFilterText: $('fn-filter').value });
+      state.fnOnly = false;
+      $('filter-fn').checked = false;
+      sidebar.applyFilters();
+      updateHash();
+      $('filter-text').focus();
+    }
+
+    /* ---------- keyboard (viewer_keys.js) ---------- */
+
+    /** Keys typed into the filter and Find boxes: Escape leaves them as they are (a search box would
+     *  clear itself without an input event, leaving its filter applied unseen), Enter steps through Find. */
     function onFieldKey(event) {
-      if (event.key === 'Escape' && ['filter-text', 'find-text', 'ignore-regex-text'].includes(event.target.id)) event.target.blur();
+      if (event.key === 'Escape' && ['filter-text', 'find-text', 'ignore-regex-text'].includes(event.target.id)) {
+        event.preventDefault();
+        event.target.blur();
+      }
       if (event.key === 'Enter' && event.target.id === 'find-text') {
         event.preventDefault();
         clearTimeout(findTimer);
@@ -455,36 +408,12 @@
       }
     }
 
-    function onKeyDown(event) {
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (!$('help').hidden) {
-        // Modal: Close is its only control, so focus stays there.
-        if (event.key === 'Escape' || event.key === '?') { event.preventDefault(); closeHelp(); }
-        else if (event.key === 'Tab') { event.preventDefault(); $('help-close').focus(); }
-        return;
-      }
-      if (isTyping(event.target)) { onFieldKey(event); return; }
-      if (lastEntry < firstEntry && event.key !== '?') return;
-      // The arrow keys keep their own meaning where they have one: a focused code pane scrolls (the
-      // browser's smooth scrolling), a focused select (`Function` just picked) changes its option.
-      // `j` / `k` still switch passes there.
-      const ownsArrows = event.target.tagName === 'SELECT' || (event.target.classList && event.target.classList.contains('scroller'));
-      if (ownsArrows && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) return;
-      switch (event.key) {
-        case 'j': case 'ArrowDown': event.preventDefault(); sidebar.stepPass(1); break;
-        case 'k': case 'ArrowUp': event.preventDefault(); sidebar.stepPass(-1); break;
-        case ']': event.preventDefault(); painter.stepChange(1); break;
-        case '[': event.preventDefault(); painter.stepChange(-1); break;
-        case 'n': event.preventDefault(); stepFind(1); break;
-        case 'N': event.preventDefault(); stepFind(-1); break;
-        case '?': event.preventDefault(); openHelp(); break;
-        case '/': event.preventDefault(); $('filter-text').focus(); break;
-        case 'f': event.preventDefault(); $('find-text').focus(); break;
-        case 'v': if (isFollowing()) { event.preventDefault(); followToFind(); } break;
-        case 'Escape': if (isFollowing()) { event.preventDefault(); setFollow(''); } break;
-        default:
-      }
-    }
+    const onKeyDown = IRTraceKeys.createKeys({
+      helpOpen: () => !$('help').hidden, openHelp, closeHelp, noPass: () => lastEntry < firstEntry,
+      stepPass: (delta) => sidebar.stepPass(delta), stepChange, stepFind,
+      focusFilter: () => $('filter-text').focus(), focusFind: () => $('find-text').focus(),
+      following: isFollowing, followToFind, stopFollowing: () => setFollow(''), onFieldKey,
+    });
 
     /* ---------- wiring ---------- */
 
@@ -505,15 +434,18 @@
     }
 
     function wireControls() {
-      $('filter-changed').addEventListener('change', (e) => { state.showChanged = e.target.checked; sidebar.applyFilters(); });
-      $('filter-noop').addEventListener('change', (e) => { state.showNoop = e.target.checked; sidebar.applyFilters(); });
-      $('filter-fn').addEventListener('change', (e) => { state.fnOnly = e.target.checked; sidebar.applyFilters(); updateHash(); });
-      $('filter-text').addEventListener('input', (e) => { state.query = e.target.value.trim().toLowerCase(); sidebar.applyFilters(); });
+      const filtered = (change) => (event) => { change(event.target); sidebar.applyFilters(); updateHash(); };
+      $('filter-changed').addEventListener('change', filtered((box) => { state.showChanged = box.checked; }));
+      $('filter-noop').addEventListener('change', filtered((box) => { state.showNoop = box.checked; }));
+      $('filter-fn').addEventListener('change', filtered((box) => { state.fnOnly = box.checked; }));
+      $('filter-text').addEventListener('input', filtered((box) => { state.query = box.value.trim().toLowerCase(); }));
+      $('filter-clear').addEventListener('click', clearFilters);
       $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
       $('find-regex').addEventListener('change', runFind);
       $('find-case').addEventListener('change', runFind);
       $('fn-select').addEventListener('change', (e) => chooseFunction(e.target.value));
       panels.wireFunctionFilter(chooseFunction);
+      $('fn-filter').addEventListener('input', updateHash);
       $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
       for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
       // A layout chosen here is remembered; one from a link is not.
@@ -523,8 +455,8 @@
           settings.set('layout', state.layout);
         });
       }
-      $('change-next').addEventListener('click', () => painter.stepChange(1));
-      $('change-prev').addEventListener('click', () => painter.stepChange(-1));
+      $('change-next').addEventListener('click', () => stepChange(1));
+      $('change-prev').addEventListener('click', () => stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
@@ -536,8 +468,10 @@
         p.rows.addEventListener('click', (event) => {
           const button = event.target.closest('.fold-btn');
           if (!button) { if (event.target.closest('.code')) setFollow(nameAt(event)); return; }
+          const focused = document.activeElement === button;
           state.expanded.add(Number(button.dataset.fold));
           refreshDisplay(true);
+          if (focused) p.scroller.focus({ preventScroll: true });   // the button is gone: stay in its pane
         });
       }
       wireIgnoreControls();
@@ -554,6 +488,7 @@
         settings.set('theme', theme);
       });
       $('help-open').addEventListener('click', openHelp);
+      $('skip-link').addEventListener('click', IRTraceKeys.skipToCode);
       $('help-close').addEventListener('click', closeHelp);
       $('help').addEventListener('click', (event) => { if (event.target.id === 'help') closeHelp(); });
       document.addEventListener('keydown', onKeyDown);

@@ -339,6 +339,11 @@ const IRTracePainter = (() => {
       if (onCursor) onCursor(cursor, blocks.length);
     }
 
+    /** Show change b of the pass (0-based), as a deep link names it. */
+    function goToChange(b) {
+      if (b >= 0 && b < blocks.length) goToBlock(b);
+    }
+
     /** Show the next (delta > 0) or previous change of the pass; false when there is none. */
     function stepChange(delta) {
       if (!blocks.length) return false;
@@ -483,7 +488,7 @@ const IRTracePainter = (() => {
     });
     for (const p of Object.values(panes)) observer.observe(p.scroller);
 
-    return { panes, show, render, settle, resize, rowTop, scrollToRow, scrollToAfterLine, stepChange, get cursor() { return cursor; } };
+    return { panes, show, render, settle, resize, rowTop, scrollToRow, scrollToAfterLine, stepChange, goToChange, get cursor() { return cursor; } };
   }
 
   return { ROW_HEIGHT, createPainter };

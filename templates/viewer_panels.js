@@ -7,15 +7,8 @@ const IRTracePanels = (() => {
 
   const { countHunks, shortName } = IRTraceModel;
   const { statsNode } = IRTraceSidebar;
-  const $ = (id) => document.getElementById(id);
+  const { el, $ } = IRTraceDom;
   const pad = (index) => String(index).padStart(2, '0');
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
 
   /** `actions`: { setFrom(j), revealAfterLine(line), select(k), chooseFunction(key) } of the viewer. */
   function createPanels(model, state, actions) {
@@ -23,6 +16,11 @@ const IRTracePanels = (() => {
     const snapshotName = (ref) => runs[ref.run].passes[ref.pos].file;
 
     /* ---------- pass header ---------- */
+
+    let heading = '';
+
+    /** What a screen reader hears of the pass header: "Pass 12 ConvertToSSA: +3 −2". */
+    const headerWords = () => heading;
 
     /** The pass's name and +/−: the selected function's own change when one is shown. */
     function showHeader(spec, choice) {
@@ -34,6 +32,7 @@ const IRTracePanels = (() => {
         statsNode(counts.inserted, counts.deleted));
       if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
       title.title = [...title.children].map((part) => part.textContent).join(' ');   // the name may be cut
+      heading = `Pass ${e.label || e.index} ${e.name}: +${counts.inserted} \u2212${counts.deleted}${choice ? ` in ${functionState(choice)}` : ''}`;
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
       $('label-before').textContent = beforeRun ? `Before \u00b7 ${beforeRun}` : 'Before';
@@ -164,17 +163,29 @@ const IRTracePanels = (() => {
       return $('fn-filter').value.trim().toLowerCase();
     }
 
-    /** Options matching the Function filter box; the shown function stays listed whatever it says. */
+    /** How a function matches the filter, by its short name or full key: 0 exactly, 1 by prefix,
+     *  2 by substring, -1 not at all. */
+    function matchRank(c, query) {
+      const names = [c.short.toLowerCase(), c.key.toLowerCase()];
+      if (names.includes(query)) return 0;
+      if (names.some((name) => name.startsWith(query))) return 1;
+      return names.some((name) => name.includes(query)) ? 2 : -1;
+    }
+
+    /** Options matching the Function filter box, best match first (exact, then prefix, then
+     *  substring: `rmsn` lists rmsnorm before post_rmsnorm); the shown function stays listed, last,
+     *  whatever the box says. */
     function filteredChoices(choice) {
       const query = filterQuery();
       if (!query) return shownChoices;
-      return shownChoices.filter((c) => c === choice || c.key.toLowerCase().includes(query));
+      const rank = (c) => { const r = matchRank(c, query); return r < 0 ? 3 : r; };
+      return shownChoices.filter((c) => c === choice || matchRank(c, query) >= 0).sort((x, y) => rank(x) - rank(y));
     }
 
     /** "No function matches": the select then lists only what is shown, which the filter may not match. */
     function showFilterHint(listed) {
       const query = filterQuery();
-      const none = query !== '' && !listed.some((c) => c.key.toLowerCase().includes(query));
+      const none = query !== '' && !listed.some((c) => matchRank(c, query) >= 0);
       $('fn-filter').setAttribute('aria-invalid', String(none));
       $('fn-hint').textContent = none ? 'no function matches' : '';
       $('fn-hint').hidden = !none;
@@ -221,7 +232,8 @@ const IRTracePanels = (() => {
       note.hidden = !note.textContent;
     }
 
-    /** The filter box above the Function select: typing narrows its options; Enter picks the first. */
+    /** The filter box beside the Function select: typing narrows its options; Enter picks the best
+     *  match and hands the focus to the select, so that j / k switch passes again. */
     function wireFunctionFilter(choose) {
       const box = $('fn-filter');
       box.addEventListener('input', () => {
@@ -233,7 +245,9 @@ const IRTracePanels = (() => {
         if (event.key !== 'Enter') return;
         event.preventDefault();
         const first = filteredChoices(null)[0];
-        if (first) choose(first.key);
+        if (!first) return;
+        choose(first.key);
+        $('fn-select').focus();
       });
     }
 
@@ -361,7 +375,7 @@ const IRTracePanels = (() => {
     }
 
     return {
-      showHeader, showFiles, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
+      showHeader, headerWords, showFiles, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
       wireFunctionFilter, showLinkNote, hideLinkNote, wireCopy, showBanners, adaptToMode,
     };
   }
@@ -388,6 +402,7 @@ const IRTracePanels = (() => {
   function setSidebarWidth(px) {
     const width = Math.round(Math.max(SIDE_MIN, Math.min(px, window.innerWidth * 0.6)));
     document.querySelector('.app').style.setProperty('--side-w', `${width}px`);
+    $('side-resize').setAttribute('aria-valuenow', String(width));
     return width;
   }
 
@@ -407,6 +422,8 @@ const IRTracePanels = (() => {
   /** The drag handle on the sidebar's edge (arrow keys move it too); `onResize` re-lays the panes. */
   function wireSidebarResize(onResize) {
     const handle = $('side-resize');
+    handle.setAttribute('aria-valuemin', String(SIDE_MIN));
+    handle.setAttribute('aria-valuemax', String(Math.round(window.innerWidth * 0.6)));
     const stored = Number(settings.get('sidebarWidth'));
     setSidebarWidth(stored > 0 ? stored : fittedSidebarWidth());
     const commit = (px) => { settings.set('sidebarWidth', String(setSidebarWidth(px))); onResize(); };

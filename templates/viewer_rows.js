@@ -10,12 +10,7 @@ const IRTraceRows = (() => {
   const { hunkHeader, lineOn } = IRTraceLayout;
   const NO_BREAKS = [];
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
+  const { el } = IRTraceDom;
 
   /* ---------- syntax colouring ---------- */
 
@@ -97,6 +92,7 @@ const IRTraceRows = (() => {
     const count = item.end - item.start;
     const button = el('button', 'fold-btn', `\u22ef ${count} unchanged line${count === 1 ? '' : 's'}`);
     button.type = 'button';
+    button.tabIndex = -1;   // reached from its focused pane (viewer_keys.js), not one Tab stop each
     button.dataset.fold = item.start;
     bar.appendChild(button);
     if (item.hunk) {
@@ -146,6 +142,7 @@ const IRTraceRows = (() => {
     const { line, text: from, ranges } = sideOf(item, side);
     if (line < 0) {
       const row = el('div', 'row fill');
+      row.setAttribute('aria-hidden', 'true');
       row.appendChild(el('span', 'ln'));
       return row;
     }
@@ -158,13 +155,18 @@ const IRTraceRows = (() => {
       ln.prepend(warningMarker(warned));
     }
     if (side !== 'a' && item.b >= 0 && item.b === ctx.flash) row.classList.add('flash');
-    row.append(ln, el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : ''));
+    const mk = el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : '');
     const code = el('span', 'code');
     const text = from === 'a' ? ctx.before[line] : ctx.after[line];
+    const speech = IRTraceDom.rowSpeech(kind, line + 1, text, ranges, warned);
+    ln.setAttribute('aria-hidden', 'true');
+    mk.setAttribute('aria-hidden', 'true');
+    row.append(speech.head, ln, mk);
     paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text), ctx.follows && ctx.follows(text));
     for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);
     if ((from === 'a' ? item.moveTo : item.moveFrom) !== undefined) row.classList.add('moved');
     row.appendChild(code);
+    if (speech.tail) row.appendChild(speech.tail);
     return row;
   }
 
@@ -176,6 +178,7 @@ const IRTraceRows = (() => {
     if (other !== undefined) {
       const button = el('button', 'note move', `${side === 'a' ? 'moved to' : 'moved from'} line ${other + 1}`);
       button.type = 'button';
+      button.tabIndex = -1;   // like a fold button: reached from its focused pane
       button.addEventListener('click', () => ctx.showLine(side === 'a' ? 'b' : 'a', other));
       notes.push(button);
     }

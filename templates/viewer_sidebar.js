@@ -6,14 +6,7 @@ const IRTraceSidebar = (() => {
   'use strict';
 
   const { shortName } = IRTraceModel;
-  const $ = (id) => document.getElementById(id);
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
+  const { el, $ } = IRTraceDom;
 
   function statsNode(inserted, deleted) {
     const node = el('span', 'stats');
@@ -46,6 +39,7 @@ const IRTraceSidebar = (() => {
       const button = el('button', e.changed ? 'pass-btn' : 'pass-btn noop');
       button.type = 'button';
       button.dataset.k = k;
+      button.tabIndex = k === state.sel ? 0 : -1;   // the list is one Tab stop: ↑ / ↓ (j / k) move in it
       // The row never wraps and may cut a long name: the tooltip has all of it.
       button.title = `${e.label || e.index} ${e.name}\n${e.title}`;
       button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', e.name));
@@ -140,11 +134,19 @@ const IRTraceSidebar = (() => {
       const visible = visiblePasses(), shown = new Set(visible);
       for (let k = firstEntry; k <= lastEntry; k++) passButtons[k].parentElement.hidden = !shown.has(k);
       $('pass-empty').hidden = visible.length > 0;
+      showFilterState(visible.length);
       if (visible.length && !shown.has(state.sel)) {
         let best = visible[0];
         for (const k of visible) if (Math.abs(k - state.sel) < Math.abs(best - state.sel)) best = k;
         select(best);
       }
+    }
+
+    /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred. */
+    function showFilterState(shown) {
+      const active = Boolean(state.query) || !state.showChanged || !state.showNoop || (state.fnOnly && Boolean(state.fn));
+      $('filter-state').hidden = !active;
+      $('filter-state-text').textContent = active ? `Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.` : '';
     }
 
     /** The next (delta > 0) or previous visible entry after the selection that `accept`s, if any. */
@@ -260,6 +262,7 @@ const IRTraceSidebar = (() => {
         const on = j === k;
         if (on) passButtons[j].setAttribute('aria-current', 'true');
         else passButtons[j].removeAttribute('aria-current');
+        passButtons[j].tabIndex = on ? 0 : -1;
         bars[j].classList.toggle('selected', on);
         bars[j].tabIndex = on ? 0 : -1;
       }

@@ -40,7 +40,7 @@ def help_keys() -> set[str]:
 
 
 def test_every_key_the_help_lists_is_handled_by_the_page():
-    script = (TEMPLATES / "viewer.js").read_text(encoding="utf-8")
+    script = (TEMPLATES / "viewer_keys.js").read_text(encoding="utf-8")
     handler = script[script.index("function onKeyDown(") :]
     handled = set(re.findall(r"case '([^']+)':", handler))
     listed = {KEY_NAMES.get(key, key) for key in help_keys() - BROWSER_KEYS}

@@ -1,0 +1,39 @@
+/* pypto-ir-trace viewer, first part: DOM helpers every other part uses (IRTraceDom).
+ * `el` builds an element, `$` finds one by id, `spoken` is text for screen readers only. Text is
+ * only ever set with textContent: snapshot text is data, never markup. */
+const IRTraceDom = (() => {
+  'use strict';
+
+  /** A new `tag` element with an optional class name and text. */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  const $ = (id) => document.getElementById(id);
+
+  /** Text read by screen readers, not shown (and not copied with a selection: see .sr-only). */
+  function spoken(text) {
+    return el('span', 'sr-only', text);
+  }
+
+  const SPOKEN_CHANGE_MAX = 200;   // characters of a changed line's changed text read out
+
+  /** What a screen reader hears of a code row (its gutter and +/− are hidden from it): before the
+   *  code "+ added line 12: " or "− deleted line 12: " (with any warning), after it the changed
+   *  characters of a changed line, which the page shows by colour and underline alone. */
+  function rowSpeech(kind, number, text, ranges, warnings) {
+    const what = kind === 'del' ? '\u2212 deleted line' : kind === 'ins' ? '+ added line' : 'line';
+    const warned = warnings ? ` (${warnings.map((w) => `warning: ${w.message}`).join('; ')})` : '';
+    const head = spoken(`${what} ${number}${warned}: `);
+    if (!kind || !ranges || !ranges.length) return { head, tail: null };
+    let changed = ranges.map(([s, e]) => text.slice(Math.max(0, s), e).trim()).filter(Boolean).map((part) => `\u201c${part}\u201d`).join(', ');
+    if (!changed) return { head, tail: null };
+    if (changed.length > SPOKEN_CHANGE_MAX) changed = `${changed.slice(0, SPOKEN_CHANGE_MAX)}\u2026`;
+    return { head, tail: spoken(` \u2014 changed: ${changed}`) };
+  }
+
+  return { el, $, spoken, rowSpeech };
+})();

@@ -1,0 +1,240 @@
+"""Accessibility of the report in a real headless Chromium: axe-core and text contrast in both
+themes, the Tab order (skip link, one stop per pass list and per pane), what screen readers hear
+(rows as lines, the pass switch), the Function and pass filters, deep links to a change and filters.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from a11y_support import contrast_failures, serious_axe_violations
+from browser_support import REPO, SAMPLES, build_report, open_report, pane, program, write_dump
+from playwright.sync_api import expect
+
+QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
+EXAMPLE = REPO / "examples" / "softmax" / "passes_dump"
+
+
+@pytest.fixture(scope="module")
+def qwen3_report(tmp_path_factory) -> Path:
+    return build_report(QWEN3, tmp_path_factory.mktemp("qwen3") / "report.html", "--no-cache", "-q")
+
+
+@pytest.fixture(scope="module")
+def example_report(tmp_path_factory) -> Path:
+    return build_report(EXAMPLE, tmp_path_factory.mktemp("example") / "report.html", "--no-cache", "-q")
+
+
+def norms_dump(root: Path) -> Path:
+    """Three functions whose names contain `rmsn`, the one named exactly so listed last."""
+
+    def snapshot(value: int) -> str:
+        body = [f"t = pl.add(a, {value})", "return t"]
+        return program({"post_rmsnorm": body, "pre_rmsnorm_fused": body, "rmsnorm": body})
+
+    names = ["frontend", "One", "Two", "Three"]
+    return write_dump(root, [(name, snapshot(value)) for value, name in enumerate(names)])
+
+
+@pytest.fixture(scope="module")
+def norms_report(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("norms")
+    return build_report(norms_dump(root), root / "report.html", "--no-cache", "-q")
+
+
+@pytest.fixture
+def norms_page(page, norms_report):
+    log = open_report(page, norms_report)
+    yield page
+    log.assert_clean()
+
+
+def checked_page(browser, report: Path, theme: str, fragment: str = ""):
+    """A 1280x800 page of `report` in `theme`, its CSP bypassed so that axe can be injected."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=theme, bypass_csp=True)
+    page = context.new_page()
+    open_report(page, report, fragment)
+    return context, page
+
+
+def assert_accessible(page, state: str) -> None:
+    assert serious_axe_violations(page) == [], state
+    assert contrast_failures(page) == [], state
+
+
+def audit_states(page):
+    """The opening view, then a function selected (muted passes) with Find hits on its code."""
+    yield "as opened"
+    page.locator("#fn-select").select_option(index=1)
+    page.locator("#find-text").fill("pl.")
+    page.locator("#find-text").press("Enter")
+    expect(page.locator("#find-status")).to_contain_text("in After")
+    yield "function selected, find hits"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_bundled_example_has_no_serious_axe_violation_and_readable_text(browser, example_report, theme):
+    context, page = checked_page(browser, example_report, theme)
+    for state in audit_states(page):
+        assert_accessible(page, f"{theme}: {state}")
+    context.close()
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_real_explicit_sample_has_no_serious_axe_violation_and_readable_text(browser, qwen3_report, theme):
+    # Pass 11 rewrites a block (comments and keywords on deleted and added rows, emphasis on both).
+    context, page = checked_page(browser, qwen3_report, theme, "#pass=11")
+    for state in audit_states(page):
+        assert_accessible(page, f"{theme}: {state}")
+    context.close()
+
+
+def focused(page) -> str:
+    """The focused element as `tag#id.class`, enough to tell controls apart."""
+    return page.evaluate(
+        "() => { const a = document.activeElement; return `${a.tagName.toLowerCase()}#${a.id}.${a.className}`; }"
+    )
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwen3_report, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    log = open_report(page, qwen3_report, "#pass=11")
+    page.keyboard.press("Tab")
+    assert focused(page).startswith("button#skip-link")
+    expect(page.locator("#skip-link")).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    assert focused(page).startswith("div#scroll-before")
+
+    # From the Before pane, Tab reaches the After pane in a few stops, none of them a fold button.
+    stops = []
+    while not focused(page).startswith("div#scroll-after") and len(stops) < 10:
+        page.keyboard.press("Tab")
+        stops.append(focused(page))
+    assert stops[-1].startswith("div#scroll-after"), stops
+    assert len(stops) <= 5 and not any("fold-btn" in s for s in stops), stops
+
+    # Fold buttons are one Enter away from their pane; arrows walk them, Enter opens one and the
+    # focus stays in the pane, Esc goes back.
+    page.keyboard.press("Enter")
+    assert "fold-btn" in focused(page)
+    first = page.evaluate("() => document.activeElement.textContent")
+    page.keyboard.press("ArrowDown")
+    assert "fold-btn" in focused(page)
+    page.keyboard.press("Escape")
+    assert focused(page).startswith("div#scroll-after")
+    folds = pane(page, "After").locator(".fold-btn").count()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    assert focused(page).startswith("div#scroll-after")
+    assert pane(page, "After").locator(".fold-btn", has_text=first).count() == 0 or folds > 1
+
+    # From the page's start, the pass list is one stop and the Function select is near.
+    page.locator("#theme-toggle").focus()
+    seen = []
+    while not focused(page).startswith("select#fn-select") and len(seen) < 40:
+        page.keyboard.press("Tab")
+        seen.append(focused(page))
+    assert seen[-1].startswith("select#fn-select"), seen
+    assert sum("pass-btn" in s for s in seen) == 1 and len(seen) <= 25, seen
+    log.assert_clean()
+    context.close()
+
+
+def test_function_filter_picks_exact_then_prefix_and_hands_focus_back(norms_page):
+    page = norms_page
+    page.locator("#fn-filter").fill("rmsn")
+    options = page.locator("#fn-select option").all_inner_texts()
+    assert options[:4] == ["Whole file", "rmsnorm", "post_rmsnorm", "pre_rmsnorm_fused"]
+    page.locator("#fn-filter").press("Enter")
+    expect(page.locator("#fn-select")).to_have_value("Program.rmsnorm")
+    expect(page.locator("#fn-select")).to_be_focused()
+    start = page.evaluate("() => location.hash")
+    page.keyboard.press("j")  # switches passes: not typed into the box
+    expect(page.locator("#fn-filter")).to_have_value("rmsn")
+    assert page.evaluate("() => location.hash") != start and "pass=2" in page.evaluate("() => location.hash")
+
+    page.locator("#fn-filter").fill("post_")
+    page.locator("#fn-filter").press("Enter")
+    expect(page.locator("#fn-select")).to_have_value("Program.post_rmsnorm")
+
+
+def test_an_active_pass_filter_stays_visible_and_clears(norms_page):
+    page = norms_page
+    state = page.locator("#filter-state")
+    expect(state).to_be_hidden()
+    page.keyboard.press("/")
+    page.keyboard.type("tw")
+    page.keyboard.press("Escape")
+    expect(page.locator("#filter-text")).not_to_be_focused()
+    expect(page.locator("#filter-text")).to_have_value("tw")   # Esc leaves the box: its text stays, as its filter does
+    expect(state).to_be_visible()
+    expect(state).to_contain_text("Filtered: 1 of 3 passes shown")
+    page.get_by_role("button", name="Clear filters").click()
+    expect(state).to_be_hidden()
+    expect(page.locator("#filter-text")).to_have_value("")
+    expect(page.locator(".pass-list li:not([hidden])")).to_have_count(3)
+
+    page.get_by_label("No-op").uncheck()  # every pass here changes: the checkbox hides none
+    page.get_by_label("Changed").uncheck()
+    expect(state).to_contain_text("Filtered: 0 of 3 passes shown")
+
+
+def test_pass_switch_and_change_steps_are_announced(norms_page):
+    page = norms_page
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    page.keyboard.press("j")
+    expect(announce).to_have_text("Pass 2 Two: +3 \u22123, change 1 of 3")
+    page.keyboard.press("]")
+    expect(announce).to_have_text("change 2 of 3")
+
+
+def test_diff_rows_are_spoken_as_lines_with_their_change(norms_page):
+    page = norms_page
+    before, after = pane(page, "Before"), pane(page, "After")
+    deleted = before.locator(".row.del").first
+    expect(deleted.locator(".sr-only").first).to_have_text(re.compile(r"^\u2212 deleted line \d+: $"))
+    expect(deleted.locator(".sr-only").last).to_have_text(" \u2014 changed: \u201c0\u201d")
+    added = after.locator(".row.ins").first
+    expect(added.locator(".sr-only").first).to_have_text(re.compile(r"^\+ added line \d+: $"))
+    expect(added.locator(".sr-only").last).to_have_text(" \u2014 changed: \u201c1\u201d")
+    expect(added.locator(".ln")).to_have_attribute("aria-hidden", "true")
+    expect(after.locator(".row:not(.del):not(.ins):not(.fold):not(.fill) .sr-only").first).to_have_text(
+        re.compile(r"^line \d+: $")
+    )
+
+
+def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
+    open_report(page, norms_report)
+    page.keyboard.press("j")
+    page.keyboard.press("]")
+    page.keyboard.press("]")
+    expect(page.locator("#change-pos")).to_contain_text("3/3")
+    page.get_by_label("No-op").uncheck()
+    page.locator("#filter-text").fill("t")
+    page.locator("#fn-filter").fill("post")
+    link = page.evaluate("() => location.hash")
+    for part in ("pass=2", "change=3", "noop=0", "filter=t", "fn-filter=post"):
+        assert part in link[1:].split("&"), link
+
+    page.goto("about:blank")
+    log = open_report(page, norms_report, link)
+    expect(page.locator("#change-pos")).to_contain_text("3/3")
+    expect(page.locator("#pass-title")).to_contain_text("Two")
+    expect(page.get_by_label("No-op")).not_to_be_checked()
+    expect(page.locator("#filter-text")).to_have_value("t")
+    expect(page.locator("#filter-state")).to_contain_text("Filtered: 2 of 3 passes shown")
+    expect(page.locator("#fn-filter")).to_have_value("post")
+    expect(page.locator("#fn-select option")).to_have_count(2)  # Whole file, post_rmsnorm
+    log.assert_clean()
+
+    page.goto("about:blank")
+    open_report(page, norms_report, "#pass=2&change=9")
+    expect(page.locator("#link-note")).to_contain_text("names change 9, but this view has 3 changes: showing the first")
+    expect(page.locator("#change-pos")).to_contain_text("1/3")
