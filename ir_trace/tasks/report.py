@@ -138,8 +138,8 @@ class ReportWriter(PipelineTask):
 
     def schedule(self, work: list[WorkItem]):
         """Yield batches of the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
-        cache = shared_cache()
-        missing = [item for item in work if item.key not in cache]
+        done = shared_cache().present([item.key for item in work])
+        missing = [item for item in work if item.key not in done]
         if missing:
             self.trigger_event(WORK_PLANNED, self, len(missing))
             yield batches(missing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
@@ -170,6 +171,19 @@ def work_from_json(data) -> WorkItem:
     raise ValueError(f"unknown work item {kind!r}")
 
 
+class WorkParameter(luigi.Parameter):
+    """A batch's items: a tuple of DiffPair / SliceFunctions, written as a JSON list of their to_json()."""
+
+    def parse(self, x):
+        return tuple(work_from_json(data) for data in json.loads(x))
+
+    def normalize(self, x):
+        return tuple(item if isinstance(item, (DiffPair, SliceFunctions)) else work_from_json(item) for item in x)
+
+    def serialize(self, x):
+        return json.dumps([item.to_json() for item in x], separators=(",", ":"))
+
+
 def cached_result(item: WorkItem) -> dict:
     """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile."""
     result = shared_cache().get(item.key)
@@ -186,8 +200,7 @@ class BatchTarget(luigi.Target):
         self.keys = keys
 
     def exists(self) -> bool:
-        cache = shared_cache()
-        return all(key in cache for key in self.keys)
+        return len(shared_cache().present(self.keys)) == len(set(self.keys))
 
 
 class WorkBatch(PipelineTask):
@@ -199,27 +212,27 @@ class WorkBatch(PipelineTask):
     fires WORK_DONE (the progress bar and the count of rediffed pairs listen to it).
     """
 
-    work = luigi.ListParameter(description="the items, as DiffPair / SliceFunctions .to_json() lists")
-
-    def items(self) -> list[WorkItem]:
-        return [work_from_json(data) for data in self.work]
+    work = WorkParameter(description="the items, as a JSON list of DiffPair / SliceFunctions .to_json() lists")
 
     def output(self):
-        return BatchTarget([item.key for item in self.items()])
+        return BatchTarget([item.key for item in self.work])
 
     def run(self):
         cache = shared_cache()
-        for item in self.items():
-            if item.key not in cache:  # a batch cut short by a failure reruns only what is missing
-                cache.put(item.key, item.compute())
+        done = cache.present([item.key for item in self.work])  # by another worker meanwhile, say
+        results = {}
+        for item in self.work:
+            if item.key not in done:
+                results[item.key] = item.compute()
                 self.trigger_event(WORK_DONE, self, item)
+        cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
 
 def batches(work: list[WorkItem]) -> list[WorkBatch]:
     """`work` cut into consecutive batches: at most MAX_BATCHES (scheduling stays a small share of any run),
     at least MIN_BATCH items each (a short dump is one or a few tasks, still shared between workers)."""
     size = max(MIN_BATCH, -(-len(work) // MAX_BATCHES))
-    return [WorkBatch(work=[item.to_json() for item in work[i : i + size]]) for i in range(0, len(work), size)]
+    return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]
 
 
 MAX_BATCHES = 24
