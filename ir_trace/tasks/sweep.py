@@ -31,6 +31,7 @@ from pathlib import Path
 
 import luigi
 
+from ir_trace.claims import Claim
 from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import dump_state, file_state, sweep_dump_fingerprint, sweep_fingerprint
@@ -38,7 +39,6 @@ from ir_trace.output import write_output
 from ir_trace.sweep import (
     DUMP_DIR,
     INDEX_FILES,
-    Claim,
     FoundDump,
     build_sweep,
     claims_dir,
