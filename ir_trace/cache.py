@@ -130,6 +130,30 @@ class ResultCache:
         except (sqlite3.Error, OSError) as exc:
             warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
 
+    def put_many(self, values: dict) -> None:
+        """`put` each value, in one transaction: one commit (one sync) for the lot, not one each."""
+        try:
+            with self._cache.transact(retry=True):
+                for key, value in values.items():
+                    self.put(key, value)
+        except (sqlite3.Error, OSError) as exc:
+            warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
+
+    def present(self, keys: list[str]) -> set[str]:
+        """Which of `keys` the cache holds (presence only, as `in`), asked in a few queries rather than one each:
+        a thousand-pass dump has thousands of results to check on every run."""
+        found: set[str] = set()
+        try:
+            for start in range(0, len(keys), _KEYS_PER_QUERY):
+                chunk = keys[start : start + _KEYS_PER_QUERY]
+                marks = ",".join("?" * len(chunk))
+                # diskcache's own table (raw = 1: a str key stored as itself, which is how our keys are stored)
+                rows = self._cache._sql(f"SELECT key FROM Cache WHERE raw = 1 AND key IN ({marks})", chunk)
+                found.update(row[0] for row in rows.fetchall())
+        except (sqlite3.Error, OSError):
+            return {key for key in keys if key in self}
+        return found
+
     def __contains__(self, key: str) -> bool:
         """Presence only (cheap, for Luigi's completeness checks); `get` validates the value."""
         try:
@@ -147,6 +171,9 @@ class ResultCache:
         except (sqlite3.Error, OSError, UnsafeEntry):
             pass
         return None
+
+
+_KEYS_PER_QUERY = 500  # below SQLite's limit on a statement's parameters (999 in old builds)
 
 
 def _checksum(body: str) -> str:

@@ -364,9 +364,10 @@ def run_pipeline(
     from ir_trace.cache import open_cache
 
     with _luigi_configuration_read():
+        import luigi.execution_summary
+
         from ir_trace.tasks import RenderComparison, RenderReport
         from ir_trace.tasks.config import adopt_cache
-        from ir_trace.tasks.lean_luigi import luigi  # ir_trace.tasks loaded it before Luigi itself
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
@@ -507,45 +508,15 @@ def _luigi_configuration_read():
 
 
 def _configure_luigi(cache_dir: Path, verbose: bool, follow_inner_symlinks: bool = False) -> None:
-    """Make the command line alone decide what this run does, whatever luigi.cfg is around.
-
-    Luigi reads its settings through one LuigiConfigParser (`luigi.configuration.get_config()`),
-    loaded from /etc/luigi/luigi.cfg, ./luigi.cfg and $LUIGI_CONFIG_PATH. Values set on that parser
-    with its public `set` take precedence over every file it read, so every setting that changes
-    how a local run behaves is set here (the log level is an argument of `luigi.build`), and every
-    task parameter is passed explicitly. Nothing is removed from the user's configuration.
-    """
-    from luigi.configuration import get_config
+    """Make the command line alone decide what this run does, whatever luigi.cfg is around
+    (the settings live in ir_trace/tasks/command.cfg)."""
     from luigi.parameter import UnconsumedParameterWarning
+
+    from ir_trace.tasks.config import configure_command_run
 
     if not verbose:  # a user's luigi.cfg holds settings for other tasks; Luigi warns about each one
         warnings.filterwarnings("ignore", category=UnconsumedParameterWarning)
-    settings = {
-        "ir_trace": {"cache_dir": str(cache_dir), "follow_inner_symlinks": str(follow_inner_symlinks).lower()},
-        "core": {
-            "no_configure_logging": str(not verbose).lower(),  # our own handlers print Luigi's log when asked
-            "logging_conf_file": "",
-            "parallel_scheduling": "false",
-            "autoload_range": "false",
-        },
-        "worker": {
-            "keep_alive": "false",
-            "check_unfulfilled_deps": "false",  # the tasks check their inputs themselves, and raise
-            "check_complete_on_run": "false",
-            "cache_task_completion": "false",
-            "force_multiprocessing": "false",
-            "task_process_context": "",
-            "timeout": "0",
-            "max_reschedules": "1",
-            "retry_external_tasks": "false",
-            "send_failure_email": "false",
-        },
-        "scheduler": {"record_task_history": "false", "batch_emails": "false", "retry_delay": "900"},
-    }
-    config = get_config()
-    for section, values in settings.items():
-        for name, value in values.items():
-            config.set(section, name, value)
+    configure_command_run(cache_dir, verbose, follow_inner_symlinks)
 
 
 class _RunEvents:
@@ -561,8 +532,8 @@ class _RunEvents:
     def __init__(self, bar: ProgressBar, forked: bool):
         from luigi import Event
 
-        from ir_trace.tasks import DiffPair, SliceFunctions
-        from ir_trace.tasks.base import WORK_PLANNED, PipelineTask
+        from ir_trace.tasks import DiffPair
+        from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, PipelineTask
 
         self.bar = bar
         if forked:
@@ -573,13 +544,17 @@ class _RunEvents:
             self._counts, self._failures = _InProcessCounts(len(self.COUNTS)), _InProcessQueue()
         self.handlers = [
             (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
-            (DiffPair, Event.SUCCESS, lambda _task: (self._add("rediffed"), bar.advance())),
-            (SliceFunctions, Event.SUCCESS, lambda _task: bar.advance()),
+            (PipelineTask, WORK_DONE, lambda _task, item: self._work_done(isinstance(item, DiffPair))),
             (PipelineTask, Event.FAILURE, self._failed),
             (PipelineTask, Event.BROKEN_TASK, self._failed),
             (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
             (PipelineTask, Event.TIMEOUT, self._failed),
         ]
+
+    def _work_done(self, rediffed: bool) -> None:
+        if rediffed:
+            self._add("rediffed")
+        self.bar.advance()
 
     def _add(self, name: str) -> None:
         with self._counts.get_lock():

@@ -2,9 +2,11 @@
 
 One word per idea, used by the CLI, the tasks and the sweeps alike:
 
-- a *version* names an algorithm or a data layout; bumping it makes every result built with
-  the old one stale (`DIFF_VERSION`, `SLICER_VERSION`, `PAYLOAD_SCHEMA`, `SUMMARY_SCHEMA`,
-  `SWEEP_SCHEMA`, the tool's own version);
+- a *version* names an algorithm or a data layout; a new one makes every result built with
+  the old one stale. The diff's, the slicer's and the normalisers' are the hashes of their
+  source files (and of every ir_trace module those import), so no change to them can go out
+  without one (`DIFF_VERSION`, `SLICER_VERSION`, `NORMALIZE_VERSION`); the data layouts are
+  numbered by hand (`PAYLOAD_SCHEMA`, `SUMMARY_SCHEMA`, `SWEEP_SCHEMA`, the tool's own version);
 - a *digest* is a hash of content (a snapshot's bytes, a dump's manifest, the templates);
 - a *state* is what the file system says about files without reading them (names, sizes,
   mtimes, inode): cheap, and enough to notice a rewrite;
@@ -18,16 +20,50 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from functools import lru_cache
 from pathlib import Path
 
 from ir_trace import __version__
-from ir_trace.normalize import NORMALIZE_VERSION
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
-DIFF_VERSION = "diff-7-unicode"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
-SLICER_VERSION = "slice-2"  # function slicing and its JSON layout
+PACKAGE = Path(__file__).parent
+# `from ir_trace.x import ...`, `from ir_trace import x` and `import ir_trace.x`: the package's own imports
+_OWN_IMPORT = re.compile(
+    r"^\s*(?:from\s+ir_trace\.(\w+)|from\s+ir_trace\s+import\s+([\w ,]+)|import\s+ir_trace\.(\w+))"
+)
+
+
+def module_sources(root: str) -> list[Path]:
+    """The source of ir_trace module `root` and of every ir_trace module it imports, at any depth."""
+    found: dict[str, Path] = {}
+    waiting = [root]
+    while waiting:
+        name = waiting.pop()
+        path = PACKAGE / f"{name}.py"
+        if name in found or not path.is_file():
+            continue
+        found[name] = path
+        for line in path.read_text(encoding="utf-8").splitlines():
+            match = _OWN_IMPORT.match(line)
+            if match:
+                names = match.group(2) or match.group(1) or match.group(3)
+                waiting += [word.strip() for word in names.split(",") if word.strip()]
+    return [found[name] for name in sorted(found)]
+
+
+def source_version(name: str, root: str) -> str:
+    """`name-<hash>`: the hash of the sources `module_sources(root)` lists, names included."""
+    hashed = hashlib.sha256()
+    for path in module_sources(root):
+        hashed.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{name}-{hashed.hexdigest()[:16]}"
+
+
+DIFF_VERSION = source_version("diff", "diff")  # the line diff, its pairing rules and its JSON layout
+SLICER_VERSION = source_version("slice", "functions")  # function slicing and its JSON layout
+NORMALIZE_VERSION = source_version("normalize", "normalize")  # the ignore modes
 DISCOVERY_VERSION = "discover-3"  # what a validated manifest holds (2: a blank .log is no log; 3: backup names)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json

@@ -29,7 +29,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-NORMALIZE_VERSION = "normalize-1"
 MODES = ("ssa", "memref", "whitespace")  # built-in modes; "regex" comes with its pattern
 MODE_LABELS = {
     "ssa": "SSA versions",

@@ -90,8 +90,10 @@ def content_security_policy(script: str) -> str:
 
 def render_page(template: str, scripts: tuple[str, ...], style_file: str, **context) -> str:
     """A self-contained page: the template with its scripts and styles inline, under our CSP."""
+    from ir_trace.shared_constants import with_shared_constants  # the diff modules: not before a page is made
+
     folder = templates_dir()
-    script = "\n".join((folder / name).read_text(encoding="utf-8") for name in scripts)
+    script = "\n".join(with_shared_constants(name, (folder / name).read_text(encoding="utf-8")) for name in scripts)
     return (
         _environment()
         .get_template(template)

@@ -5,17 +5,19 @@
 const IRTraceDiff = (() => {
   'use strict';
 
-  const QUICK_EDITS = 16;           // matching.py: a gap this close to its other side is matched at once
-  const MAX_DEPTH = 8;              // matching.py: anchor levels
-  const MAX_LINE_EDITS = 500;       // diff.py
-  const MAX_PAIRING_CELLS = 250000; // diff.py: bigger replaced blocks are paired in diagonal chunks
-  const WORDS_PER_CELL = 64;        // diff.py
-  const SIMILAR = 1000;             // diff.py: of 2000
-  const RENAMED = 1600;             // diff.py
-  const OPERATION_TOKENS = 500;     // diff.py
-  const MAX_TOKEN_EDITS = 200;      // intraline.py
-  const CONTEXT_SPACES = 2;         // intraline.py
-  const CONTEXT_UNITS = 64;         // intraline.py
+  // shared constants: the page gets them from ir_trace/shared_constants.py
+  const QUICK_EDITS = 16;
+  const MAX_DEPTH = 8;
+  const MAX_LINE_EDITS = 500;
+  const MAX_PAIRING_CELLS = 250000;
+  const WORDS_PER_CELL = 64;
+  const SIMILAR = 1000;
+  const RENAMED = 1600;
+  const OPERATION_TOKENS = 500;
+  const MAX_TOKEN_EDITS = 200;
+  const CONTEXT_SPACES = 2;
+  const CONTEXT_UNITS = 64;
+  // end of shared constants
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
   const SUBWORD = /[A-Za-z0-9]+/g;

@@ -6,9 +6,11 @@
 const IRTraceNormalize = (() => {
   'use strict';
 
-  const MODES = ['ssa', 'memref', 'whitespace'];   // built-in; 'regex' comes with its pattern
-  const LABELS = { ssa: 'SSA versions', memref: 'memory annotations', whitespace: 'whitespace', regex: 'regex' };
-  const MEMREF = 'pl.MemRef(';
+  // shared constants: the page gets them from ir_trace/shared_constants.py
+  const MODES = ["ssa", "memref", "whitespace"];
+  const LABELS = {"ssa": "SSA versions", "memref": "memory annotations", "whitespace": "whitespace", "regex": "regex"};
+  const MEMREF = "pl.MemRef(";
+  // end of shared constants
   const isLower = (c) => c >= 97 && c <= 122;
   const isDigit = (c) => c >= 48 && c <= 57;
   const isLowerDigit = (c) => isLower(c) || isDigit(c);

@@ -12,7 +12,6 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-import luigi
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
@@ -24,22 +23,22 @@ from ir_trace.output import write_output
 from ir_trace.render import read_payload
 from ir_trace.tasks import DiffPair, ReportTarget, SliceFunctions
 from ir_trace.tasks import targets as targets_module
+from ir_trace.tasks.base import WORK_DONE, PipelineTask
 from ir_trace.tasks.config import adopt_cache
 
 
 @pytest.fixture
 def ran():
-    """Names of the pipeline tasks that actually ran (in this process) during a test."""
+    """The diffs and slicings computed (in this process) during a test, as 'DiffPair:before>after'."""
     seen: list[str] = []
 
-    def record(task):
-        seen.append(f"{type(task).__name__}:{getattr(task, 'before', '')}>{getattr(task, 'after', '')}")
+    def record(_batch, item):
+        assert isinstance(item, (DiffPair, SliceFunctions))
+        seen.append(f"{type(item).__name__}:{getattr(item, 'before', '')}>{getattr(item, 'after', '')}")
 
-    for cls in (DiffPair, SliceFunctions):
-        cls.event_handler(luigi.Event.SUCCESS)(record)
+    PipelineTask.event_handler(WORK_DONE)(record)
     yield seen
-    for cls in (DiffPair, SliceFunctions):
-        cls.remove_event_handler(luigi.Event.SUCCESS, record)
+    PipelineTask.remove_event_handler(WORK_DONE, record)
 
 
 def luigi_run(*args: str | os.PathLike, cwd: Path = REPO, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -232,5 +232,5 @@ def test_verbose_shows_luigis_log_without_a_bar_in_between(tmp_path: Path):
     args = [dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "cache", "--verbose"]
     code, shown = run_on_terminal(args, 40)
     assert code == 0, shown
-    assert "DiffPair" in shown  # Luigi's log is there ...
+    assert "WorkBatch" in shown  # Luigi's log is there (the batches of diffs) ...
     assert not BAR.search(shown)  # ... and no bar interleaved with it

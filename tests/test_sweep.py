@@ -24,10 +24,10 @@ from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
 from test_cli import payload_of
 
+from ir_trace.claims import Claim
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import dump_state
 from ir_trace.sweep import (
-    Claim,
     TextSource,
     compare_passes,
     compile_ignores,

@@ -10,6 +10,7 @@ import luigi
 from ir_trace.errors import IRTraceError, one_line
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
+WORK_DONE = "ir_trace.work_done"  # event(batch, item): one diff (DiffPair) or slicing (SliceFunctions) computed
 
 log = logging.getLogger("luigi-interface")
 
@@ -43,24 +44,12 @@ def explain(exception: BaseException) -> str:
     return one_line(str(exception) if known else f"unexpected {type(exception).__name__}: {exception}")
 
 
-_PARAMS: dict[type, list] = {}
-
-
 class PipelineTask(luigi.Task):
     """A task that raises when it cannot produce its output, so Luigi marks it failed.
 
     The explanation Luigi keeps (shown by luigid, logged by `luigi`) is the one-line reason,
     not a traceback.
     """
-
-    @classmethod
-    def get_params(cls):
-        """Luigi's list of the class's parameters, worked out once per class: Luigi walks
-        dir(cls) for it each time a task is made or compared, hundreds of times a run."""
-        found = _PARAMS.get(cls)
-        if found is None:
-            found = _PARAMS[cls] = super().get_params()
-        return list(found)
 
     def on_failure(self, exception):
         message = explain(exception)

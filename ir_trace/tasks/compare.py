@@ -13,10 +13,9 @@ from ir_trace.tasks.report import (
     assemble_payload,
     chain_work,
     diff_task,
-    load_result,
     pipeline_order,
 )
-from ir_trace.tasks.snapshots import ValidateDump, current_manifest
+from ir_trace.tasks.snapshots import ValidateDump, cached_result, current_manifest
 
 
 class RenderComparison(ReportWriter):
@@ -52,7 +51,7 @@ class RenderComparison(ReportWriter):
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
-        cross_results = {(t.before_sha, t.after_sha): load_result(t) for t in cross}
+        cross_results = {(item.before_sha, item.after_sha): cached_result(item) for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
         target.write(render_html(payload), {"summary": summarize_comparison(payload), "pairs": len(diffs)})
 
@@ -70,5 +69,6 @@ def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:
     return _unique(work)
 
 
-def _unique(tasks: list) -> list:
-    return list({task.task_id: task for task in tasks}.values())
+def _unique(work: list) -> list:
+    """Each result once, however many dumps or pairs ask for it."""
+    return list({item.key: item for item in work}.values())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import configparser
 import os
 from pathlib import Path
 
@@ -25,6 +26,24 @@ def default_failure_exit_codes() -> None:
     for name, code in FAILURE_EXIT_CODES.items():
         if not config.has_option("retcode", name):
             config.set("retcode", name, code)
+
+
+COMMAND_CONFIG = Path(__file__).with_name("command.cfg")
+
+
+def configure_command_run(cache_dir: Path, verbose: bool, follow_inner_symlinks: bool = False) -> None:
+    """Apply the command's Luigi settings (command.cfg, plus this run's cache and logging) through
+    Luigi's config API: values `set` on its parser take precedence over every file it read, so a
+    luigi.cfg around changes nothing a command-line run does. Nothing is removed from it."""
+    packaged = configparser.ConfigParser(interpolation=None)
+    packaged.read(COMMAND_CONFIG, encoding="utf-8")
+    config = luigi.configuration.get_config()
+    for section in packaged.sections():
+        for name, value in packaged.items(section):
+            config.set(section, name, value)
+    config.set("ir_trace", "cache_dir", str(cache_dir))
+    config.set("ir_trace", "follow_inner_symlinks", str(follow_inner_symlinks).lower())
+    config.set("core", "no_configure_logging", str(not verbose).lower())  # our handlers print Luigi's log
 
 
 class ir_trace(luigi.Config):  # noqa: N801 - the section name users write in luigi.cfg

@@ -16,7 +16,17 @@ from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
 from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, PipelineTask
-from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump, current_manifest, load_snapshot
+from ir_trace.tasks.config import shared_cache
+from ir_trace.tasks.snapshots import (
+    DiffPair,
+    SliceFunctions,
+    ValidateDump,
+    WorkItem,
+    batches,
+    cached_result,
+    current_manifest,
+    load_snapshot,
+)
 from ir_trace.tasks.targets import ReportTarget
 
 
@@ -41,9 +51,9 @@ def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]
     return diffs, slices
 
 
-def pipeline_order(diffs: list[DiffPair], slices: list[SliceFunctions]) -> list[PipelineTask]:
+def pipeline_order(diffs: list[DiffPair], slices: list[SliceFunctions]) -> list[WorkItem]:
     """Slicing snapshot k right after diffing into it, while its text is still loaded."""
-    return [task for pair in zip_longest(slices, diffs) for task in pair if task is not None]
+    return [item for pair in zip_longest(slices, diffs) for item in pair if item is not None]
 
 
 def assemble_payload(
@@ -51,22 +61,13 @@ def assemble_payload(
 ) -> dict:
     """The report payload of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
-    diff_results = {(t.before_sha, t.after_sha): load_result(t) for t in diffs}
-    slice_results = {t.sha: load_result(t) for t in slices}
+    diff_results = {(item.before_sha, item.after_sha): cached_result(item) for item in diffs}
+    slice_results = {item.sha: cached_result(item) for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
     base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split
     modes = IgnoreModes.from_spec(ignore)
     return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
-
-
-def load_result(task: DiffPair | SliceFunctions) -> dict:
-    """A dependency's cached result, recomputed here if the cache lost it since it completed."""
-    result = task.output().read()
-    if result is None:
-        result = task.compute()
-        task.output().write(result)
-    return result
 
 
 def cached_manifest(task: ValidateDump) -> Manifest | None:
@@ -124,19 +125,24 @@ class ReportWriter(PipelineTask):
         raise NotImplementedError
 
     def output(self):
-        manifests = [cached_manifest(task) for task in luigi.task.flatten(self.requires())]
-        known = None not in manifests
-        return self.report_target(self.fingerprint(manifests) if known else None)
+        return ReportTarget(self.report, self.current_fingerprint, self.report_flag)
 
-    def report_target(self, fingerprint: str | None) -> ReportTarget:
+    def current_fingerprint(self) -> str | None:
+        """The fingerprint of the report the dumps' current files make, once they are validated (else None:
+        no report can be current before its dump is validated)."""
+        manifests = [cached_manifest(task) for task in luigi.task.flatten(self.requires())]
+        return self.fingerprint(manifests) if None not in manifests else None
+
+    def report_target(self, fingerprint: str) -> ReportTarget:
         return ReportTarget(self.report, fingerprint, self.report_flag)
 
-    def schedule(self, work: list[PipelineTask]):
-        """Yield the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
-        missing = [task for task in work if not task.complete()]
+    def schedule(self, work: list[WorkItem]):
+        """Yield batches of the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
+        done = shared_cache().present([item.key for item in work])
+        missing = [item for item in work if item.key not in done]
         if missing:
             self.trigger_event(WORK_PLANNED, self, len(missing))
-            yield missing
+            yield batches(missing)
 
 
 class RenderReport(ReportWriter):

@@ -1,8 +1,10 @@
-"""Per-snapshot and per-pair work: validation, diff, function slicing."""
+"""Per-snapshot and per-pair work: validation, then diffs and function slicing in batches."""
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -13,8 +15,8 @@ from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import diff_key, manifest_key, slice_key
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
-from ir_trace.tasks.base import AbsolutePath, PipelineTask
-from ir_trace.tasks.config import follow_inner_symlinks, observed_state
+from ir_trace.tasks.base import WORK_DONE, AbsolutePath, PipelineTask
+from ir_trace.tasks.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.tasks.targets import CacheTarget
 
 
@@ -113,16 +115,18 @@ def current_manifest(dump: str) -> Manifest:
     return Manifest.from_json(data if data is not None else validate(dump, target))
 
 
-class DiffPair(PipelineTask):
-    """The diff of two adjacent snapshots, keyed by their content hashes."""
+@dataclass(frozen=True)
+class DiffPair:
+    """The diff of two adjacent snapshots, cached under their content hashes (one item of a WorkBatch)."""
 
-    before = luigi.Parameter(significant=False)
-    before_sha = luigi.Parameter()
-    after = luigi.Parameter(significant=False)
-    after_sha = luigi.Parameter()
+    before: str
+    before_sha: str
+    after: str
+    after_sha: str
 
-    def output(self):
-        return CacheTarget(diff_key(self.before_sha, self.after_sha))
+    @property
+    def key(self) -> str:
+        return diff_key(self.before_sha, self.after_sha)
 
     def compute(self) -> dict:
         before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
@@ -131,23 +135,105 @@ class DiffPair(PipelineTask):
         inserted, deleted = count_changes(hunks)
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 
-    def run(self):
-        self.output().write(self.compute())
+    def to_json(self) -> list:
+        return ["diff", self.before, self.before_sha, self.after, self.after_sha]
 
 
-class SliceFunctions(PipelineTask):
-    """The functions of one snapshot, keyed by its content hash."""
+@dataclass(frozen=True)
+class SliceFunctions:
+    """The functions of one snapshot, cached under its content hash (one item of a WorkBatch)."""
 
-    snapshot = luigi.Parameter(significant=False)
-    sha = luigi.Parameter()
+    snapshot: str
+    sha: str
 
-    def output(self):
-        return CacheTarget(slice_key(self.sha))
+    @property
+    def key(self) -> str:
+        return slice_key(self.sha)
 
     def compute(self) -> dict:
         snapshot = load_snapshot(self.snapshot, self.sha)
         _lines, eol = snapshot.split
         return {**snapshot.slices.to_json(), "eol": eol}
 
+    def to_json(self) -> list:
+        return ["slice", self.snapshot, self.sha]
+
+
+WorkItem = DiffPair | SliceFunctions
+
+
+def work_from_json(data) -> WorkItem:
+    kind, *fields = data
+    if kind == "diff":
+        return DiffPair(*fields)
+    if kind == "slice":
+        return SliceFunctions(*fields)
+    raise ValueError(f"unknown work item {kind!r}")
+
+
+class WorkParameter(luigi.Parameter):
+    """A batch's items: a tuple of DiffPair / SliceFunctions, written as a JSON list of their to_json()."""
+
+    def parse(self, x):
+        return tuple(work_from_json(data) for data in json.loads(x))
+
+    def normalize(self, x):
+        return tuple(item if isinstance(item, (DiffPair, SliceFunctions)) else work_from_json(item) for item in x)
+
+    def serialize(self, x):
+        return json.dumps([item.to_json() for item in x], separators=(",", ":"))
+
+
+def cached_result(item: WorkItem) -> dict:
+    """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile."""
+    result = shared_cache().get(item.key)
+    if result is None:
+        result = item.compute()
+        shared_cache().put(item.key, result)
+    return result
+
+
+class BatchTarget(luigi.Target):
+    """Complete when the cache holds a result for every item of a batch."""
+
+    def __init__(self, keys: list[str]):
+        self.keys = keys
+
+    def exists(self) -> bool:
+        return len(shared_cache().present(self.keys)) == len(set(self.keys))
+
+
+class WorkBatch(PipelineTask):
+    """Diffs and slicings of one dump, run as one task: Luigi's scheduler costs grow with the square of the
+    task count, so a dump of thousands of passes is a few dozen batches, never thousands of tasks.
+
+    Each item is cached on its own (under the content hashes of its inputs), so a rerun after a rebuild
+    recomputes only the items whose inputs changed, whatever batch they fall in. Every item computed
+    fires WORK_DONE (the progress bar and the count of rediffed pairs listen to it).
+    """
+
+    work = WorkParameter(description="the items, as a JSON list of DiffPair / SliceFunctions .to_json() lists")
+
+    def output(self):
+        return BatchTarget([item.key for item in self.work])
+
     def run(self):
-        self.output().write(self.compute())
+        cache = shared_cache()
+        done = cache.present([item.key for item in self.work])  # by another worker meanwhile, say
+        results = {}
+        for item in self.work:
+            if item.key not in done:
+                results[item.key] = item.compute()
+                self.trigger_event(WORK_DONE, self, item)
+        cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
+
+
+def batches(work: list[WorkItem]) -> list[WorkBatch]:
+    """`work` cut into consecutive batches: at most MAX_BATCHES (scheduling stays a small share of any run),
+    at least MIN_BATCH items each (a short dump is one or a few tasks, still shared between workers)."""
+    size = max(MIN_BATCH, -(-len(work) // MAX_BATCHES))
+    return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]
+
+
+MAX_BATCHES = 24
+MIN_BATCH = 12

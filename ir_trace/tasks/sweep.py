@@ -6,7 +6,8 @@
 
 Granularity: one Luigi task per dump (`SweepDump`). It runs that dump's own RenderReport
 pipeline (validation, per-pair diffs, slicing, render; the same tasks and cache entries as the
-CLI) inside its process with `run_inline`, so the scheduler sees dumps, not dumps x passes;
+CLI) inside its process with a Luigi worker of its own (`build_in_process`), so the shared
+scheduler sees dumps, not dumps x batches;
 docs/sweeps.md has the measurements behind this choice.
 
 Completion lives next to the reports (shared storage), not in the per-host diskcache, so
@@ -20,14 +21,17 @@ An invalid dump is a result (listed with its error); a bad argument or an I/O fa
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
-import types
+import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import luigi
-from luigi.task import flatten, getpaths
 
+from ir_trace.claims import Claim
 from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
@@ -35,7 +39,6 @@ from ir_trace.output import write_output
 from ir_trace.sweep import (
     DUMP_DIR,
     INDEX_FILES,
-    Claim,
     FoundDump,
     build_sweep,
     claims_dir,
@@ -55,10 +58,10 @@ from ir_trace.sweep import (
     valid_record,
     write_sweep,
 )
-from ir_trace.tasks.base import AbsolutePath, PipelineTask
+from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.report import RenderReport
-from ir_trace.tasks.snapshots import DiffPair, current_manifest
+from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_manifest
 
 
 class RegexListParameter(luigi.Parameter):
@@ -89,33 +92,36 @@ class RegexListParameter(luigi.Parameter):
         return json.dumps(list(x))
 
 
-def run_inline(task: luigi.Task, progress=None, ran: list | None = None) -> None:
-    """Run `task` and everything it needs in this process, without asking a scheduler.
+def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_planned: Callable[[int], None]):
+    """Run `task` and everything it needs here, with a worker and a local scheduler of Luigi's own;
+    returns the first failure's exception, or None.
 
-    Follows Luigi's protocol: static requires first, then the dynamic dependencies each
-    `yield` of run() names, sending their outputs back. `progress(done, total)` is called as
-    yielded dependencies finish; every task that actually ran is appended to `ran`.
+    A sweep's dump is one task of the shared (possibly remote) scheduler, so workers on several hosts
+    share dumps, not dumps x batches; its report is built by the same tasks as the command line's,
+    with the same cache entries. `on_planned(count)` and `on_item(item)` follow the work as it goes.
     """
-    if task.complete():
-        return
-    for dependency in flatten(task.requires()):
-        run_inline(dependency, ran=ran)
-    result = task.run()
-    if ran is not None:
-        ran.append(task)
-    if not isinstance(result, types.GeneratorType):
-        return
+    failures: list[BaseException] = []
+    handlers = [
+        (PipelineTask, luigi.Event.FAILURE, lambda _task, exception: failures.append(exception)),
+        (PipelineTask, WORK_PLANNED, lambda _task, count: on_planned(count)),
+        (PipelineTask, WORK_DONE, lambda _task, item: on_item(item)),
+    ]
+    for cls, event, handler in handlers:
+        cls.event_handler(event)(handler)
+    interrupt = signal.getsignal(signal.SIGUSR1)  # Luigi's worker takes SIGUSR1 over; the outer one keeps it
     try:
-        wanted = next(result)
-        while True:
-            batch = flatten(wanted)
-            for done, dependency in enumerate(batch, 1):
-                run_inline(dependency, ran=ran)
-                if progress:
-                    progress(done, len(batch))
-            wanted = result.send(getpaths(wanted))
-    except StopIteration:
-        pass
+        luigi.build([task], local_scheduler=True, workers=1, log_level=_luigi_log_level())
+    finally:
+        for cls, event, handler in handlers:
+            cls.remove_event_handler(event, handler)
+        with contextlib.suppress(ValueError, TypeError):  # outside the main thread, or not a Python handler
+            signal.signal(signal.SIGUSR1, interrupt)
+    return failures[0] if failures else None
+
+
+def _luigi_log_level() -> str:
+    """The level Luigi's log already has, so the inner run logs neither more nor less than the outer."""
+    return logging.getLevelName(logging.getLogger("luigi-interface").getEffectiveLevel())
 
 
 class RecordTarget(luigi.Target):
@@ -179,10 +185,12 @@ class SweepDump(PipelineTask):
         render = RenderReport(dump=self.dump, report=report, report_flag="", context=self.context, ignore=self.ignore)
         ran: list = []
         before = render.output().written_state()
-        try:
-            run_inline(render, self._progress, ran)
-        except DumpError as exc:  # the dump's fault: a result; anything else fails the task
-            return invalid_record(self.name, self.dump, str(exc), self._work(ran, None, before))
+        self._planned = 0
+        failure = build_in_process(render, lambda item: self._progress(ran, item), self._plan)
+        if isinstance(failure, DumpError):  # the dump's fault: a result; anything else fails the task
+            return invalid_record(self.name, self.dump, str(failure), self._work(ran, None, before))
+        if failure is not None:
+            raise failure
         written = render.output().record()
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
@@ -212,7 +220,12 @@ class SweepDump(PipelineTask):
             "bytes": written["bytes"] if written else None,
         }
 
-    def _progress(self, done: int, total: int) -> None:
+    def _plan(self, count: int) -> None:
+        self._planned += count
+
+    def _progress(self, ran: list, item: WorkItem) -> None:
+        ran.append(item)
+        done, total = len(ran), max(self._planned, len(ran))
         step = 10 * done // total  # every tenth, so luigid is not flooded with updates
         if step != self._last_step:
             self._last_step = step

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import luigi
@@ -34,12 +35,20 @@ class ReportTarget(luigi.Target):
 
     The state is taken from the temporary file before it is renamed into place, so a file another
     run renamed over ours afterwards can never pass for ours: its state differs.
+
+    `fingerprint` may be a function giving it (None while it cannot be known yet): a task's
+    `output()` then stays a pure function of its parameters, and the fingerprint is worked out
+    when Luigi asks whether the target exists, from the inputs as they are at that moment.
     """
 
-    def __init__(self, path: str, fingerprint: str | None, label: str = "--report"):
+    def __init__(self, path: str, fingerprint: str | Callable[[], str | None] | None, label: str = "--report"):
         self.path = str(Path(path).absolute())
-        self.fingerprint = fingerprint
+        self._fingerprint = fingerprint
         self.label = label  # the argument that named the path, first in a write error
+
+    @property
+    def fingerprint(self) -> str | None:
+        return self._fingerprint() if callable(self._fingerprint) else self._fingerprint
 
     def _last_write(self) -> dict | None:
         """What the last write at this path recorded, whatever its fingerprint."""
@@ -53,8 +62,9 @@ class ReportTarget(luigi.Target):
 
     def record(self) -> dict | None:
         """What the last write at this path recorded, if it was for this fingerprint."""
-        record = self._last_write() if self.fingerprint is not None else None
-        return record if record is not None and record.get("fingerprint") == self.fingerprint else None
+        fingerprint = self.fingerprint
+        record = self._last_write() if fingerprint is not None else None
+        return record if record is not None and record.get("fingerprint") == fingerprint else None
 
     def exists(self) -> bool:
         return self._still_on_disk(self.record())

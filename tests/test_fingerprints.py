@@ -1,0 +1,85 @@
+"""Versions, digests, states and fingerprints (ir_trace/fingerprints.py): what decides that a cached
+result or a report is current."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from ir_trace import fingerprints
+from ir_trace.fingerprints import (
+    DIFF_VERSION,
+    NORMALIZE_VERSION,
+    SLICER_VERSION,
+    digest,
+    dump_state,
+    module_sources,
+    report_fingerprint,
+    source_version,
+    versions,
+)
+
+
+def test_the_diff_version_covers_every_module_the_diff_imports():
+    names = [path.name for path in module_sources("diff")]
+    assert names == ["diff.py", "functions.py", "intraline.py", "matching.py", "outline.py"]
+    assert [path.name for path in module_sources("normalize")] == ["normalize.py"]
+
+
+def test_algorithm_versions_are_hashes_of_their_sources():
+    assert DIFF_VERSION == source_version("diff", "diff") and DIFF_VERSION.startswith("diff-")
+    assert SLICER_VERSION.startswith("slice-") and NORMALIZE_VERSION.startswith("normalize-")
+    assert len({DIFF_VERSION, SLICER_VERSION, NORMALIZE_VERSION}) == 3
+    assert {DIFF_VERSION, SLICER_VERSION, NORMALIZE_VERSION} <= set(versions())
+
+
+def test_editing_a_module_the_diff_imports_gives_a_new_diff_version(tmp_path, monkeypatch):
+    package = tmp_path / "ir_trace"
+    shutil.copytree(fingerprints.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(fingerprints, "PACKAGE", package)
+    before = source_version("diff", "diff")
+    assert before == DIFF_VERSION
+    matching = package / "matching.py"
+    matching.write_text(matching.read_text(encoding="utf-8").replace("QUICK_EDITS = 16", "QUICK_EDITS = 17"))
+    assert source_version("diff", "diff") != before
+    assert source_version("normalize", "normalize") == NORMALIZE_VERSION  # not one of its sources
+
+
+def test_imports_are_followed_in_every_form_the_package_uses(tmp_path, monkeypatch):
+    monkeypatch.setattr(fingerprints, "PACKAGE", tmp_path)
+    (tmp_path / "root.py").write_text("from ir_trace.one import x\nfrom ir_trace import two, three\n")
+    (tmp_path / "one.py").write_text("    import ir_trace.four  # indented: a lazy import\n")
+    for name in ("two", "three", "four"):
+        (tmp_path / f"{name}.py").write_text("import os\n")
+    (tmp_path / "unrelated.py").write_text("")
+    assert [p.name for p in module_sources("root")] == ["four.py", "one.py", "root.py", "three.py", "two.py"]
+
+
+def test_digests_keep_their_parts_apart():
+    assert digest("ab", "c") != digest("a", "bc")
+    assert digest("a") == digest("a") and len(digest("a")) == 32
+
+
+def test_a_dump_state_changes_with_a_rewrite_and_not_with_a_read(tmp_path):
+    dump = tmp_path / "passes_dump"
+    dump.mkdir()
+    snapshot = dump / "00_frontend.py"
+    snapshot.write_text("x = 1\n")
+    first = dump_state(dump)
+    snapshot.read_text()
+    assert dump_state(dump) == first
+    os.utime(snapshot, ns=(1, 1))
+    assert dump_state(dump) != first
+    assert dump_state(tmp_path / "missing") != first
+
+
+def test_a_report_fingerprint_depends_on_the_dump_context_and_ignore_modes():
+    base = report_fingerprint("dump", 3, "")
+    assert base == report_fingerprint("dump", 3, "")
+    assert len({base, report_fingerprint("other", 3, ""), report_fingerprint("dump", 0, "")}) == 3
+    assert report_fingerprint("dump", 3, "ssa") != base
+
+
+def test_the_package_path_is_the_installed_sources():
+    assert Path(fingerprints.__file__).parent == fingerprints.PACKAGE

@@ -1,0 +1,50 @@
+"""The report payload (ir_trace/payload.py): what each pass carries, and the counts derived from it."""
+
+from __future__ import annotations
+
+from ir_trace.discovery import Manifest, Snapshot
+from ir_trace.fingerprints import PAYLOAD_SCHEMA
+from ir_trace.payload import EMPTY_DIFF, build_payload, detect_dump_level, summarize
+
+SLICES = {
+    "s0": {"functions": [["main", 0, 2]], "eol": True},
+    "s1": {"functions": None, "parse_error": "unbalanced", "eol": False},
+}
+
+
+def manifest() -> Manifest:
+    return Manifest(
+        "/d/passes_dump",
+        "prog",
+        (
+            Snapshot(0, "frontend", "00_frontend.py", "s0"),
+            Snapshot(1, "A", "01_after_A.py", "s1", "01_after_A.log", "warning: x"),
+            Snapshot(2, "B", "02_after_B.py", "s1"),
+        ),
+    )
+
+
+def test_the_first_pass_carries_its_lines_and_later_ones_their_hunks():
+    diff = {"hunks": [[1, 2, 1, 2, ["y = 2"], []]], "inserted": 1, "deleted": 1}
+    payload = build_payload(manifest(), ["x = 1", "y = 1"], [diff, EMPTY_DIFF], SLICES, 3)
+    first, changed, same = payload["passes"]
+    assert payload["schema"] == PAYLOAD_SCHEMA and payload["title"] == "prog" and payload["context"] == 3
+    assert first["lines"] == ["x = 1", "y = 1"] and "hunks" not in first and first["functions"] == [["main", 0, 2]]
+    assert changed["hunks"] == diff["hunks"] and changed["changed"] and changed["log"] == "warning: x"
+    assert changed["functions"] is None and changed["parse_error"] == "unbalanced" and changed["eol"] is False
+    assert same["hunks"] == [] and not same["changed"]
+    assert "functions" not in same  # equal to the previous snapshot: the page reuses its list
+
+
+def test_the_summary_counts_passes_changes_and_warnings():
+    diff = {"hunks": [[1, 2, 1, 3, ["a", "b"], []]], "inserted": 2, "deleted": 1}
+    payload = build_payload(manifest(), ["x", "y"], [diff, EMPTY_DIFF], SLICES, 3)
+    assert summarize(payload) == {"passes": 2, "changed": 1, "noop": 1, "warnings": 1, "inserted": 2, "deleted": 1}
+
+
+def test_the_dump_level_is_read_from_tile_layouts():
+    explicit = ["t: pl.Tile[[8], pl.FP32, pl.TileView(a)] = x"]
+    concise = ["t: pl.Tile[[8], pl.FP32] = x"] * 5 + explicit
+    assert detect_dump_level(explicit) == "EXPLICIT"
+    assert detect_dump_level(concise) == "CONCISE"
+    assert detect_dump_level(["x = 1"]) == "UNKNOWN"
