@@ -172,7 +172,7 @@ def test_an_active_pass_filter_stays_visible_and_clears(norms_page):
     page.keyboard.type("tw")
     page.keyboard.press("Escape")
     expect(page.locator("#filter-text")).not_to_be_focused()
-    expect(page.locator("#filter-text")).to_have_value("tw")   # Esc leaves the box: its text stays, as its filter does
+    expect(page.locator("#filter-text")).to_have_value("tw")  # Esc leaves the box: its text stays, as its filter does
     expect(state).to_be_visible()
     expect(state).to_contain_text("Filtered: 1 of 3 passes shown")
     page.get_by_role("button", name="Clear filters").click()
