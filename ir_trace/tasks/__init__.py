@@ -5,13 +5,14 @@ luigi --module ir_trace.tasks RenderReport --dump build/prog/passes_dump --repor
 
 import ir_trace.tasks.lean_luigi  # noqa: F401  (first: Luigi without its optional extras)
 from ir_trace.tasks.compare import RenderComparison
-from ir_trace.tasks.config import default_failure_exit_codes, ir_trace
+from ir_trace.tasks.config import default_failure_exit_codes, default_log_level, ir_trace
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, ValidateDump
 from ir_trace.tasks.sweep import Sweep, SweepDump
 from ir_trace.tasks.targets import CacheTarget, ReportTarget
 
 default_failure_exit_codes()
+default_log_level()
 
 __all__ = [
     "CacheTarget",
