@@ -13,6 +13,7 @@ value files.
 from __future__ import annotations
 
 import atexit
+import glob
 import hashlib
 import json
 import logging
@@ -30,6 +31,9 @@ import diskcache
 from diskcache.core import DEFAULT_SETTINGS, METADATA, MODE_BINARY, MODE_RAW, MODE_TEXT, UNKNOWN
 
 log = logging.getLogger("ir_trace")
+# Said even under -q (the command keeps this logger at WARNING): a cache moved aside is a folder
+# that appeared beside the user's cache, which nobody should find unexplained.
+unmissable = logging.getLogger("ir_trace.unmissable")
 _warned: set[str] = set()
 # How diskcache names value files (Disk.filename): anything else in the database was planted.
 _VALUE_FILE = re.compile(r"[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{28}\.val")
@@ -51,10 +55,10 @@ class LeftAlone(Exception):
     """A damaged database in a directory the tool did not create: used by nobody, moved by nobody."""
 
 
-def warn_once(message: str) -> None:
+def warn_once(message: str, logger: logging.Logger = log) -> None:
     if message not in _warned:
         _warned.add(message)
-        log.warning(message)
+        logger.warning(message)
 
 
 class UnsafeEntry(ValueError):
@@ -219,9 +223,32 @@ def _open(directory: Path) -> diskcache.Cache:
             ) from exc
         aside = directory.with_name(f"{directory.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
         os.replace(directory, aside)
-        warn_once(f"the cache {directory} was damaged ({exc}); moved it to {aside} and started a new one")
+        removed = _remove_older_damaged(directory, aside)
+        also = f" (removed the older damaged copy {', '.join(map(str, removed))})" if removed else ""
+        moved = f"the cache {directory} was damaged ({exc}); moved it to {aside} and started a new one"
+        warn_once(moved + also, unmissable)
         _create(directory)  # unless a concurrent run has started the new one already
         return diskcache.Cache(str(directory), **settings)
+
+
+def _remove_older_damaged(directory: Path, kept: Path) -> list[Path]:
+    """Delete the copies earlier runs moved aside (only directories the tool made): one is kept."""
+    removed = []
+    for older in sorted(directory.parent.glob(f"{glob.escape(directory.name)}.damaged-*")):
+        if older != kept and older.is_dir() and not older.is_symlink() and created_by_us(older):
+            shutil.rmtree(older, ignore_errors=True)
+            removed.append(older)
+    return removed
+
+
+def is_foreign_directory(directory: Path) -> bool:
+    """A non-empty directory that holds no cache: neither our tag nor a cache database."""
+    try:
+        with os.scandir(directory) as entries:
+            names = {entry.name for entry in entries}
+    except OSError:
+        return False
+    return bool(names) and not names & {MARKER, "cache.db"}
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -175,6 +175,7 @@ def run_command(args: argparse.Namespace) -> int:
     from ir_trace.cache import default_cache_dir
 
     _setup_logging(args.quiet, args.verbose)
+    _warn_if_not_a_cache(args.cache_dir)
     started = time.monotonic()
     scratch = None
     try:
@@ -211,6 +212,18 @@ def run_command(args: argparse.Namespace) -> int:
     if not args.quiet:
         say(summary_line(outcome, time.monotonic() - started))  # if stderr is gone, the report still counts
     return 0
+
+
+def _warn_if_not_a_cache(cache_dir: str | None) -> None:
+    """`--cache-dir .` in a project folder: the cache's database and value folders would go among its files."""
+    from ir_trace.cache import is_foreign_directory
+
+    if cache_dir is not None and is_foreign_directory(Path(cache_dir).expanduser()):
+        shown = Path(cache_dir).expanduser().absolute()
+        logging.getLogger("ir_trace").warning(
+            f"--cache-dir {shown} is a non-empty directory that is not a {PROG} cache; the cache's files "
+            "(cache.db, value folders) go among its own (give an empty or new directory to keep them apart)"
+        )
 
 
 def say(line: str) -> None:
@@ -489,6 +502,7 @@ def _setup_logging(quiet: bool, verbose: bool) -> None:
     ours.handlers[:] = [handler]
     ours.propagate = False
     ours.setLevel(logging.ERROR if quiet else logging.WARNING)
+    logging.getLogger("ir_trace.unmissable").setLevel(logging.WARNING)  # said even under -q (see cache.py)
     for name in ("luigi", "luigi-interface", "luigi.scheduler", "luigi.server"):
         logger = logging.getLogger(name)
         logger.setLevel(logging.DEBUG if verbose else logging.CRITICAL + 1)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import re
+import shlex
 
+import pytest
 from conftest import REPO
+from luigi.cmdline_parser import CmdlineParser
 from luigi.configuration.cfg_parser import LuigiConfigParser
 
 from ir_trace.cli import build_parser
+from ir_trace.normalize import IgnoreModes
+from ir_trace.sweep import compile_ignores
+from ir_trace.tasks import Sweep  # and the other tasks the documented `luigi --module` commands name
 from ir_trace.tasks.config import FAILURE_EXIT_CODES
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -62,3 +68,93 @@ def test_every_flag_of_the_readme_synopsis_is_an_option_of_the_command():
     options = {opt for action in build_parser()._actions for opt in action.option_strings}
     assert documented and documented <= options, sorted(documented - options)
     assert documented | {"-h", "--help", "--output", "-q"} >= options
+
+
+# ---------- the documents' command examples, held to the code ----------
+
+RUNNABLE_BLOCK = re.compile(r"```(bash|sh|crontab)\n(.*?)```", re.S)
+SEPARATORS = {"&&", "||", ";", "|", ">>", ">", "2>&1", "&"}
+
+
+def documented_commands(markdown: str) -> list[list[str]]:
+    """Every simple command of the document's bash and crontab blocks, as the shell would split it
+    (continuation lines joined, comments dropped, a crontab line's schedule and `VAR=value`
+    prefixes removed, the `[--flag value]` brackets of a synopsis opened)."""
+    commands = []
+    for language, block in RUNNABLE_BLOCK.findall(markdown):
+        for line in re.sub(r"<([\w.-]+)>", r"\1", block.replace("\\\n", " ")).splitlines():  # <program>: a word
+            lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+            lexer.whitespace_split, lexer.commenters = True, "#"
+            tokens = list(lexer)[5 if language == "crontab" and line.strip() else 0 :]
+            current: list[str] = []
+            for token in [*tokens, ";"]:
+                if token in SEPARATORS or token.startswith(">") or token.startswith("2>"):
+                    if current:
+                        commands.append(current)
+                    current = []
+                elif current or not re.fullmatch(r"\w+=.*", token):
+                    current.append(token.removeprefix("[").removesuffix("]"))
+    return commands
+
+
+def tool_commands(markdown: str) -> list[tuple[str, list[str]]]:
+    """("cli", args) for `pypto-ir-trace`/`python -m ir_trace`, ("luigi", args after the module)."""
+    found = []
+    for words in documented_commands(markdown):
+        words = [word.replace("$mode", "ssa") for word in words]  # the README's for-loop variable
+        if words[0] == "pypto-ir-trace":
+            found.append(("cli", words[1:]))
+        elif words[:3] == ["python", "-m", "ir_trace"]:
+            found.append(("cli", words[3:]))
+        elif words[:3] == ["luigi", "--module", "ir_trace.tasks"]:
+            found.append(("luigi", words[3:]))
+    return found
+
+
+def check_cli_arguments(args: list[str]) -> None:
+    parser = build_parser()
+    try:
+        parsed = parser.parse_args(args)
+    except SystemExit:
+        raise AssertionError(f"pypto-ir-trace {' '.join(args)}: rejected by the argument parser") from None
+    assert not (parsed.against and (parsed.ignore or parsed.ignore_regex)), args
+
+
+def check_luigi_arguments(args: list[str]) -> None:
+    try:
+        with CmdlineParser.global_instance(args) as parsed:
+            task = parsed.get_task_obj()
+    except SystemExit:
+        raise AssertionError(f"luigi ... {' '.join(args)}: rejected by Luigi's parser") from None
+    if isinstance(task, Sweep):
+        for value in task.ignore:
+            IgnoreModes.parse(value)  # mode names: a regex there is the old spelling, --ignore-regex now
+        compile_ignores(task.ignore_regex)
+    else:
+        IgnoreModes.from_spec(task.ignore)  # a report task's --ignore is the page's initial modes
+
+
+@pytest.mark.parametrize("name", ["README.md", "README.zh-CN.md", "docs/sweeps.md"])
+def test_every_command_the_docs_show_is_accepted_as_written(name):
+    text = (REPO / name).read_text(encoding="utf-8")
+    commands = tool_commands(text)
+    assert len(commands) >= 3, commands
+    for kind, args in commands:
+        (check_cli_arguments if kind == "cli" else check_luigi_arguments)(args)
+
+
+def test_the_command_checks_catch_a_bad_example():
+    """The checks above can fail: an old-style regex in --ignore, an unknown flag, a bad mode."""
+    bad = """```crontab
+30 2 * * * cd /d && LUIGI_CONFIG_PATH=/d/c luigi --module ir_trace.tasks Sweep --root b --out-dir r --ignore 'kb\\d+'
+```
+```bash
+pypto-ir-trace d/passes_dump --ignore ssa,bogus
+pypto-ir-trace d/passes_dump --no-such-flag
+```"""
+    commands = tool_commands(bad)
+    assert [kind for kind, _ in commands] == ["luigi", "cli", "cli"]
+    assert commands[0][1][-2:] == ["--ignore", "kb\\d+"]
+    for kind, args in commands:
+        with pytest.raises((AssertionError, ValueError)):
+            (check_cli_arguments if kind == "cli" else check_luigi_arguments)(args)

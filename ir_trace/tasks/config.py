@@ -46,6 +46,21 @@ def configure_command_run(cache_dir: Path, verbose: bool, follow_inner_symlinks:
     config.set("core", "no_configure_logging", str(not verbose).lower())  # our handlers print Luigi's log
 
 
+# Luigi logs at DEBUG unless told otherwise: hundreds of lines for one report. A package carries
+# no luigi.cfg, so this is its default; a user's `[core] log_level` or `--log-level` wins.
+DEFAULT_LOG_LEVEL = "WARNING"
+
+
+def default_log_level() -> None:
+    """Give `[core] log_level` the level above where the user's configuration sets none.
+
+    Luigi sets up its logging from `[core]` after importing `--module`, so importing ir_trace.tasks is early enough.
+    """
+    config = luigi.configuration.get_config()
+    if not config.has_option("core", "log_level"):
+        config.set("core", "log_level", DEFAULT_LOG_LEVEL)
+
+
 class ir_trace(luigi.Config):  # noqa: N801 - the section name users write in luigi.cfg
     cache_dir = luigi.Parameter(default="", description="result cache directory (default: the user's cache)")
     follow_inner_symlinks = luigi.BoolParameter(
