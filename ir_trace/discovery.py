@@ -2,7 +2,8 @@
 
 Produces a `Manifest`: one `Snapshot` per file in execution order, with its sha256 and the
 text of its optional warning log. Every way a dump can be broken raises `DumpError` with a
-message naming the exact file(s) and index.
+message naming the exact file(s) and index. MLIR dumps (`ir_trace.mlir`) produce the same
+`Manifest`, with each snapshot's header and the span of its IR inside its file.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import snapshot_digest
+from ir_trace.mlir.headers import PassHeader
 
 log = logging.getLogger("ir_trace")
 
@@ -34,7 +36,12 @@ _PRODUCE = (
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One IR snapshot: the text printed after pass `name` (index 0 is the frontend)."""
+    """One IR snapshot: the text printed after pass `name` (index 0 is the frontend, or the first MLIR dump).
+
+    MLIR snapshots carry their dump header, and `span` (byte offset, length) locates the IR inside
+    `file` (a tree file past its header line, or one dump of a stream); None means the whole file.
+    `header_index` is a stream dump's position among the stream's headers.
+    """
 
     index: int
     name: str
@@ -42,25 +49,61 @@ class Snapshot:
     sha256: str
     log_file: str | None = None
     log: str | None = None
+    header: PassHeader | None = None
+    span: tuple[int, int] | None = None
+    header_index: int | None = None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["header"] = self.header.to_json() if self.header is not None else None
+        data["span"] = list(self.span) if self.span is not None else None
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Snapshot:
+        fields = dict(data)
+        if fields.get("header") is not None:
+            fields["header"] = PassHeader.from_json(fields["header"])
+        if fields.get("span") is not None:
+            fields["span"] = tuple(fields["span"])
+        return cls(**fields)
+
+    @property
+    def shown_file(self) -> str | int:
+        """What --json and the report call the snapshot: its path, or a stream dump's header index."""
+        return self.header_index if self.header_index is not None else self.file
 
 
 @dataclass(frozen=True)
 class Manifest:
-    """A validated dump: its directory and its snapshots in execution order."""
+    """A validated dump: its directory and its snapshots in execution order.
+
+    `kind` is "pypto" or "mlir"; `warnings` are one-line remarks on the dump as a whole (an MLIR
+    tree whose sibling ops overwrote each other's dumps).
+    """
 
     dump: str
     title: str
     snapshots: tuple[Snapshot, ...]
+    kind: str = "pypto"
+    warnings: tuple[str, ...] = ()
 
     def path_of(self, snapshot: Snapshot) -> Path:
         return Path(self.dump) / snapshot.file
 
     def to_json(self) -> dict:
-        return {"dump": self.dump, "title": self.title, "snapshots": [asdict(s) for s in self.snapshots]}
+        return {
+            "dump": self.dump,
+            "title": self.title,
+            "snapshots": [s.to_json() for s in self.snapshots],
+            "kind": self.kind,
+            "warnings": list(self.warnings),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> Manifest:
-        return cls(data["dump"], data["title"], tuple(Snapshot(**s) for s in data["snapshots"]))
+        snapshots = tuple(Snapshot.from_json(s) for s in data["snapshots"])
+        return cls(data["dump"], data["title"], snapshots, data.get("kind", "pypto"), tuple(data.get("warnings", ())))
 
 
 def program_title(dump: Path) -> str:
@@ -68,13 +111,18 @@ def program_title(dump: Path) -> str:
     return dump.parent.name if dump.name == "passes_dump" and dump.parent.name else dump.name
 
 
-def read_snapshot_text(path: Path) -> tuple[str, str]:
-    """A snapshot's text and the sha256 of its bytes; DumpError when unreadable or not UTF-8."""
-    data = _read_bytes(path)
+def read_snapshot_text(path: Path, span: tuple[int, int] | None = None) -> tuple[str, str]:
+    """A snapshot's text and the sha256 of its bytes (only the `span` (offset, length) of the file
+    when given); DumpError when unreadable or not UTF-8."""
+    return decode_snapshot(read_regular_file(path, span), path, span[0] if span else 0)
+
+
+def decode_snapshot(data: bytes, path: Path, offset: int = 0) -> tuple[str, str]:
+    """`data` (read from `path` at `offset`) as text, with its sha256."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {exc.start})") from None
+        raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {offset + exc.start})") from None
     return text, snapshot_digest(data)
 
 
@@ -101,15 +149,16 @@ def discover_snapshots(dump: str | os.PathLike, on_text: Callable[[str, str], No
         log_file = logs.get(index) if logs.get(index, "").removesuffix(".log") == file.removesuffix(".py") else None
         if index in logs and log_file is None:
             raise DumpError(f"warning log does not match its snapshot: {folder / logs[index]} (snapshot is {file})")
-        log = _read_bytes(folder / log_file).decode("utf-8", errors="replace") if log_file else None
+        log = read_regular_file(folder / log_file).decode("utf-8", errors="replace") if log_file else None
         if log is not None and not log.strip():
             log_file = log = None  # a blank .log reports no warning: no badge, no panel, not counted
         result.append(Snapshot(index, name, file, sha, log_file, log))
     return Manifest(str(folder), program_title(folder), tuple(result))
 
 
-def _read_bytes(path: Path) -> bytes:
-    """The bytes of a regular file; a FIFO would block forever and a device never end, so both are refused."""
+def read_regular_file(path: Path, span: tuple[int, int] | None = None) -> bytes:
+    """The bytes of a regular file (its `span` (offset, length) when given); a FIFO would block
+    forever and a device never end, so both are refused."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except IsADirectoryError:
@@ -124,7 +173,13 @@ def _read_bytes(path: Path) -> bytes:
         raise DumpError(f"not a regular file: {path} (a pipe or device cannot be a snapshot)")
     with os.fdopen(fd, "rb") as handle:
         try:
-            return handle.read()
+            if span is None:
+                return handle.read()
+            handle.seek(span[0])
+            data = handle.read(span[1])
+            if len(data) != span[1]:
+                raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
+            return data
         except OSError as exc:
             raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
 

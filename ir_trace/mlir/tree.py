@@ -1,0 +1,233 @@
+"""The files of a `--mlir-print-ir-tree-dir` tree, put in the order the compiler wrote them.
+
+A file `<seg0>/…/<segk>/<n0>_…_<nk>_<argument>.mlir` is the k-th level op's dump number `nk`;
+`n0…n(k-1)` are its ancestors' counters at that moment (the number of the ancestor's latest file).
+So each directory's files form a chain, and a nested file with ancestor counter `c` comes after
+that ancestor's file `c` and before its file `c + 1`. Those rules leave siblings' files unordered
+(the pass manager visits ops in module order, the inliner callees first); with module scope every
+file is the whole module, and the next snapshot differs from the current one only inside the op
+its pass ran on, which picks the right sibling. The merge is a topological sort whose ready set
+is ranked by that test: linear in the files, with one prefix and suffix comparison per candidate.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ir_trace.errors import DumpError
+from ir_trace.mlir.ops import NO_SYMBOL, OpIndex
+
+TREE_SUFFIX = ".mlir"
+_EXPECTED = "expected <n0>_..._<nk>_<pass-argument>.mlir, one number per directory level"
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    """One dump file of a tree: its path below the tree's root, its op path and its counters."""
+
+    path: str  # "builtin_module_no-symbol-name/func_func_f/0_1_cse.mlir"
+    dirs: tuple[str, ...]
+    numbers: tuple[int, ...]
+    argument: str
+
+    @property
+    def own_number(self) -> int:
+        return self.numbers[-1]
+
+
+def scan_tree(root: Path) -> list[TreeFile]:
+    """Every `.mlir` dump below `root` (hidden entries skipped), in path order; DumpError for a
+    dump file whose name does not carry one counter per directory level."""
+    found = []
+    for folder, subdirs, files in os.walk(root, onerror=_walk_error):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        relative = Path(folder).relative_to(root)
+        dirs = relative.parts
+        for name in sorted(files):
+            if name.startswith(".") or not name.endswith(TREE_SUFFIX):
+                continue
+            parsed = parse_tree_name(name, len(dirs))
+            if parsed is None or not dirs:
+                raise DumpError(f"malformed MLIR tree dump name: {Path(folder) / name} ({_EXPECTED})")
+            numbers, argument = parsed
+            found.append(TreeFile((relative / name).as_posix(), dirs, numbers, argument))
+    return found
+
+
+def _walk_error(exc: OSError) -> None:
+    raise DumpError(f"cannot read directory {exc.filename}: {exc.strerror or exc}")
+
+
+def parse_tree_name(name: str, depth: int) -> tuple[tuple[int, ...], str] | None:
+    """(counters, pass argument) of `0_1_cse.mlir` at `depth` directory levels, else None."""
+    parts = name.removesuffix(TREE_SUFFIX).split("_", depth)
+    if depth == 0 or len(parts) != depth + 1 or not parts[-1]:
+        return None
+    if not all(part.isascii() and part.isdigit() for part in parts[:-1]):
+        return None
+    return tuple(int(part) for part in parts[:-1]), parts[-1]
+
+
+def counters_per_depth(name: str) -> int:
+    """How many leading counters a dump name has (to tell a tree from a directory of trees)."""
+    count = 0
+    for part in name.removesuffix(TREE_SUFFIX).split("_"):
+        if not (part.isascii() and part.isdigit()):
+            break
+        count += 1
+    return count
+
+
+def order_tree(files: list[TreeFile], text_of: Callable[[TreeFile], str] | None = None) -> list[TreeFile]:
+    """`files` in write order. `text_of(file)` gives a file's IR when every file is the whole module
+    (module scope): content then picks among siblings the counters leave unordered."""
+    graph = _DumpGraph(files)
+    chooser = _ContentChooser(text_of) if text_of is not None else None
+    ordered: list[TreeFile] = []
+    ready = graph.initially_ready()
+    while ready:
+        best = chooser.pick(ready) if chooser is not None else min(ready, key=_path_order)
+        ready.remove(best)
+        ordered.append(best)
+        ready.extend(graph.release(best))
+    if len(ordered) != len(files):  # the counters contradict each other (a hand-made tree)
+        placed = {f.path for f in ordered}
+        ordered += sorted((f for f in files if f.path not in placed), key=_path_order)
+    return ordered
+
+
+def _path_order(file: TreeFile) -> tuple:
+    return (file.numbers, file.dirs, file.path)
+
+
+class _DumpGraph:
+    """What the counters say: each directory's chain, and each nested file between two of every
+    ancestor's files. O(files x depth) edges."""
+
+    def __init__(self, files: list[TreeFile]):
+        self.files = files
+        by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
+        for file in files:
+            by_dir.setdefault(file.dirs, []).append(file)
+        for chain in by_dir.values():
+            # By every counter, not the own one alone: sibling ops without a symbol share a directory
+            # and each counts from 0, while the ancestors' counters only grow.
+            chain.sort(key=lambda f: (f.numbers, f.path))
+        self.successors: dict[str, list[TreeFile]] = {f.path: [] for f in files}
+        self.waiting: dict[str, int] = {f.path: 0 for f in files}
+        for chain in by_dir.values():
+            for before, after in zip(chain, chain[1:]):
+                self._edge(before, after)
+        numbers = {d: [f.own_number for f in chain] for d, chain in by_dir.items()}
+        for file in files:
+            for level in range(len(file.dirs) - 1):
+                ancestor = file.dirs[: level + 1]
+                chain = by_dir.get(ancestor)
+                if not chain or not _ascending(numbers[ancestor]):  # a shared directory: no single counter
+                    continue
+                after = bisect_right(numbers[ancestor], file.numbers[level])
+                if after > 0:
+                    self._edge(chain[after - 1], file)
+                if after < len(chain):
+                    self._edge(file, chain[after])
+
+    def _edge(self, before: TreeFile, after: TreeFile) -> None:
+        self.successors[before.path].append(after)
+        self.waiting[after.path] += 1
+
+    def initially_ready(self) -> list[TreeFile]:
+        return [f for f in self.files if self.waiting[f.path] == 0]
+
+    def release(self, done: TreeFile) -> list[TreeFile]:
+        freed = []
+        for after in self.successors[done.path]:
+            self.waiting[after.path] -= 1
+            if self.waiting[after.path] == 0:
+                freed.append(after)
+        return freed
+
+
+def _ascending(values: list[int]) -> bool:
+    return all(a < b for a, b in zip(values, values[1:]))
+
+
+class _ContentChooser:
+    """Picks the ready file whose module text follows from the current one: an identical text (a
+    pass that changed nothing) first, then one that differs only inside the op its pass ran on;
+    ties go to the op printed first (the pass manager walks ops in module order)."""
+
+    _SAME, _INSIDE, _UNKNOWN, _OUTSIDE = range(4)
+
+    def __init__(self, text_of: Callable[[TreeFile], str]):
+        self.text_of = text_of
+        self.current: str | None = None
+        self.current_dirs: tuple[str, ...] = ()
+        self.current_index: OpIndex | None = None
+        self._indexes: dict[str, OpIndex] = {}
+
+    def pick(self, ready: list[TreeFile]) -> TreeFile:
+        if len(ready) == 1:
+            best = ready[0]
+        else:
+            best = min(ready, key=self._rank)
+        self.current = self.text_of(best)
+        self.current_dirs = best.dirs
+        self.current_index = self._index(best)
+        return best
+
+    def _index(self, file: TreeFile) -> OpIndex:
+        index = self._indexes.get(file.path)
+        if index is None:
+            index = self._indexes[file.path] = OpIndex(self.text_of(file))
+        return index
+
+    def _rank(self, file: TreeFile) -> tuple:
+        """Valid files of the op just dumped first (a nested pipeline runs all its passes on one op
+        before the next op), then by how well the text follows, then module order."""
+        fit = self._fit(file)
+        return (not (fit[0] <= self._INSIDE and file.dirs == self.current_dirs), *fit)
+
+    def _fit(self, file: TreeFile) -> tuple:
+        text = self.text_of(file)
+        mine = self._index(file).region(file.dirs)
+        if self.current is None:
+            return (self._INSIDE, mine[0] if mine else len(text), _path_order(file))
+        theirs = self.current_index.region(file.dirs)
+        where = theirs[0] if theirs else len(self.current)
+        if text == self.current:
+            return (self._SAME, where, _path_order(file))
+        if mine is None or theirs is None:
+            return (self._UNKNOWN, where, _path_order(file))
+        same_outside = text[: mine[0]] == self.current[: theirs[0]] and text[mine[1] :] == self.current[theirs[1] :]
+        return (self._INSIDE if same_outside else self._OUTSIDE, where, _path_order(file))
+
+
+def shared_directories(files: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[tuple[str, int]]:
+    """(directory, op count) for each directory several sibling ops without a symbol write to
+    (IREE's `util.initializer`): their same-named dumps overwrite each other."""
+    first: dict[tuple[str, ...], TreeFile] = {}
+    for file in files:
+        if len(file.dirs) > 1 and file.dirs[-1].endswith("_" + NO_SYMBOL):
+            first.setdefault(file.dirs, file)
+    shared = []
+    for dirs, file in sorted(first.items()):
+        index = OpIndex(text_of(file))
+        parent = index.region(dirs[:-1])
+        if parent is None:
+            continue
+        indent = _indent_at(index.text, parent[0]) + 2
+        count = sum(1 for line in index.children(parent[0] + 1, parent[1], indent) if line.segment == dirs[-1])
+        if count > 1:
+            shared.append(("/".join(dirs), count))
+    return shared
+
+
+def _indent_at(text: str, start: int) -> int:
+    position = start
+    while position < len(text) and text[position] == " ":
+        position += 1
+    return position - start
