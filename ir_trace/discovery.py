@@ -314,27 +314,7 @@ def printable_path(path: str | os.PathLike) -> str:
 def _no_snapshots_message(folder: Path) -> str:
     if (folder / "passes_dump").is_dir():
         return f"no snapshots in {folder}; did you mean {folder / 'passes_dump'}?"
-    output_dir = _output_dir_of_ptoas_dump(folder)
-    if output_dir is not None:
-        return _ptoas_dump_message(folder, output_dir / "passes_dump")
     return f"no passes_dump/ snapshots in {folder} ({_EXPECTED}); {_PRODUCE}"
-
-
-def _output_dir_of_ptoas_dump(folder: Path) -> Path | None:
-    """The compile output directory when `folder` is its ptoas_passes/ or one codegen unit's
-    directory inside it (dump_ptoas_passes=True), else None."""
-    for candidate in (folder, folder.parent):
-        if candidate.name == "ptoas_passes":
-            return candidate.parent
-    return None
-
-
-def _ptoas_dump_message(folder: Path, passes_dump: Path) -> str:
-    # ptoas names its own MLIR snapshots; they are a different pipeline, so say where PyPTO's are.
-    what = f"{folder} is ptoas's own MLIR pass dump (dump_ptoas_passes=), which pypto-ir-trace does not read"
-    if passes_dump.is_dir():
-        return f"{what}; did you mean {passes_dump}?"
-    return f"{what}; PyPTO's passes go to {passes_dump}: {_PRODUCE}"
 
 
 def _check_indices(folder: Path, snapshots: dict[int, tuple[str, str]]) -> list[tuple[int, tuple[str, str]]]:

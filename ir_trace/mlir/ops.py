@@ -73,13 +73,28 @@ class OpIndex:
 
         Each segment is a direct child (two spaces deeper) of the one before it.
         """
-        start, end, indent, found = 0, len(self.text), 0, None
-        for segment in path:
-            found = self.child(start, end, indent, comparable_segment(segment))
-            if found is None:
-                return None
-            start, end, indent = found.end, self.region_end(found), found.indent + 2
-        return (found.start, end) if found is not None else None
+        found = self.regions(path, first_only=True)
+        return found[0] if found else None
+
+    def regions(self, path: tuple[str, ...], first_only: bool = False) -> list[tuple[int, int]]:
+        """Every op matching `path` (siblings without a symbol share a segment), within the first
+        match of each ancestor, in text order."""
+        start, end, indent = 0, len(self.text), 0
+        for depth, segment in enumerate(path):
+            wanted = comparable_segment(segment)
+            if depth == len(path) - 1:
+                matches = (line for line in self.children(start, end, indent) if line.segment == wanted)
+                found = []
+                for line in matches:
+                    found.append((line.start, self.region_end(line)))
+                    if first_only:
+                        break
+                return found
+            line = self.child(start, end, indent, wanted)
+            if line is None:
+                return []
+            start, end, indent = line.end, self.region_end(line), line.indent + 2
+        return []
 
     def child(self, start: int, end: int, indent: int, segment: str) -> OpLine | None:
         for line in self.children(start, end, indent):

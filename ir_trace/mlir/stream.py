@@ -37,7 +37,7 @@ def split_dumps(data: bytes) -> list[Dump]:
             headers.append((position, line_end, header))
         position = _next_header(data, line_end)
     dumps = []
-    for number, (start, line_end, header) in enumerate(headers):
+    for number, (_start, line_end, header) in enumerate(headers):
         end = headers[number + 1][0] if number + 1 < len(headers) else len(data)
         ir_start = min(line_end + 1, end)
         dumps.append(Dump(header, (ir_start, ir_length(data, ir_start, end)), number))

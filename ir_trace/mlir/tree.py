@@ -209,25 +209,10 @@ class _ContentChooser:
 def shared_directories(files: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[tuple[str, int]]:
     """(directory, op count) for each directory several sibling ops without a symbol write to
     (IREE's `util.initializer`): their same-named dumps overwrite each other."""
-    first: dict[tuple[str, ...], TreeFile] = {}
+    shared: dict[tuple[str, ...], int] = {}
     for file in files:
         if len(file.dirs) > 1 and file.dirs[-1].endswith("_" + NO_SYMBOL):
-            first.setdefault(file.dirs, file)
-    shared = []
-    for dirs, file in sorted(first.items()):
-        index = OpIndex(text_of(file))
-        parent = index.region(dirs[:-1])
-        if parent is None:
-            continue
-        indent = _indent_at(index.text, parent[0]) + 2
-        count = sum(1 for line in index.children(parent[0] + 1, parent[1], indent) if line.segment == dirs[-1])
-        if count > 1:
-            shared.append(("/".join(dirs), count))
-    return shared
-
-
-def _indent_at(text: str, start: int) -> int:
-    position = start
-    while position < len(text) and text[position] == " ":
-        position += 1
-    return position - start
+            count = len(OpIndex(text_of(file)).regions(file.dirs))
+            if count > 1:
+                shared[file.dirs] = max(count, shared.get(file.dirs, 0))
+    return [("/".join(dirs), count) for dirs, count in sorted(shared.items())]

@@ -223,7 +223,7 @@ def _keep_texts(manifest, store: Path) -> None:
     """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
     for snapshot in {s.sha256: s for s in manifest.snapshots}.values():
         try:
-            text, sha = read_snapshot_text(manifest.path_of(snapshot))
+            text, sha = read_snapshot_text(manifest.path_of(snapshot), snapshot.span)
         except DumpError:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:
