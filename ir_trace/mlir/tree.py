@@ -172,12 +172,22 @@ class _ContentChooser:
     def pick(self, ready: list[TreeFile]) -> TreeFile:
         if len(ready) == 1:
             best = ready[0]
+        elif self.current is None:
+            best = min(ready, key=lambda file: (self._followers_fit(file, ready), self._rank(file)))
         else:
             best = min(ready, key=self._rank)
         self.current = self.text_of(best)
         self.current_dirs = best.dirs
         self.current_index = self._index(best)
         return best
+
+    def _followers_fit(self, first: TreeFile, ready: list[TreeFile]) -> int:
+        """With no text before the first dump, how well the others would follow `first`."""
+        self.current, self.current_dirs, self.current_index = self.text_of(first), first.dirs, self._index(first)
+        try:
+            return min(self._fit(other)[0] for other in ready if other is not first)
+        finally:
+            self.current, self.current_dirs, self.current_index = None, (), None
 
     def _index(self, file: TreeFile) -> OpIndex:
         index = self._indexes.get(file.path)
