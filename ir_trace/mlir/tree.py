@@ -69,6 +69,8 @@ def parse_tree_name(name: str, depth: int) -> tuple[tuple[int, ...], str] | None
         return None
     if not all(part.isascii() and part.isdigit() for part in parts[:-1]):
         return None
+    if counters_per_depth(parts[-1] + "_") > 0:  # more counters than directory levels
+        return None
     return tuple(int(part) for part in parts[:-1]), parts[-1]
 
 
