@@ -29,12 +29,20 @@ def header(body: str) -> str:
         ),
         (
             "After (anonymous namespace)::TestFailurePass Failed (test-pass-failure) ('func.func' operation: @g)",
-            PassHeader("after", "(anonymous namespace)::TestFailurePass", "test-pass-failure", "", "func.func", "@g", True),
+            PassHeader(
+                "after", "(anonymous namespace)::TestFailurePass", "test-pass-failure", "", "func.func", "@g", True
+            ),
         ),
         (
             "After CanonicalizerPass: canonicalize{max-iterations=10    top-down=true} ('builtin.module' operation)",
             PassHeader(
-                "after", "CanonicalizerPass", "canonicalize", "{max-iterations=10    top-down=true}", "builtin.module", "", False
+                "after",
+                "CanonicalizerPass",
+                "canonicalize",
+                "{max-iterations=10    top-down=true}",
+                "builtin.module",
+                "",
+                False,
             ),
         ),
         (

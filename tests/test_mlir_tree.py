@@ -112,7 +112,9 @@ def test_tree_and_stream_of_one_run_agree(tmp_path):
 
 
 def test_split_dumps_keeps_an_unparsable_header_line_in_the_ir():
-    data = (header("CSE", "cse") + "module {\n// -----// IR Dump junk\n}\n\n\n" + header("X", "x") + "module {}\n").encode()
+    data = (
+        header("CSE", "cse") + "module {\n// -----// IR Dump junk\n}\n\n\n" + header("X", "x") + "module {}\n"
+    ).encode()
     dumps = split_dumps(data)
     assert [d.header.argument for d in dumps] == ["cse", "x"]
     start, length = dumps[0].span
