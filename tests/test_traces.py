@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import codecs
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import demo_passes, mlir_samples, run_cli, write_dump
+from conftest import REPO, demo_passes, mlir_samples, run_cli, write_dump
 from test_mlir_tree import WRITES, write_tree
 
 from ir_trace.errors import DumpError
 from ir_trace.traces import discover_manifest, discover_traces
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from mlir_order import misplaced, write_order  # noqa: E402  (the benchmark's own measure of order)
 
 PROGRAM = """\
 module {
@@ -107,24 +110,6 @@ def test_a_file_without_headers_is_no_stream(tmp_path):
     (tmp_path / "log.txt").write_text("nothing here\n")
     with pytest.raises(DumpError, match="no MLIR pass dumps in .*log.txt"):
         discover_traces(tmp_path / "log.txt")
-
-
-def write_order(sample: Path) -> list[str]:
-    """write_order.txt as paths (strace escapes non-ASCII bytes as octal), each at its last write."""
-    paths = []
-    for line in (sample / "write_order.txt").read_bytes().splitlines():
-        paths.append(codecs.escape_decode(line)[0].decode("utf-8"))
-    last = {path: position for position, path in enumerate(paths)}
-    return [path for position, path in enumerate(paths) if last[path] == position]
-
-
-def misplaced(files: list[str], truth: list[str]) -> int:
-    """Snapshots whose predecessor differs from the one write_order.txt gives them."""
-    present = set(files)
-    order = [path for path in truth if path in present]
-    true_before = dict(zip(order[1:], order))
-    our_before = dict(zip(files[1:], files))
-    return sum(1 for file in files if true_before.get(file) != our_before.get(file))
 
 
 @pytest.mark.samples
