@@ -160,7 +160,9 @@ def _ascending(values: list[int]) -> bool:
 class _ContentChooser:
     """Picks the ready file whose module text follows from the current one: an identical text (a
     pass that changed nothing) first, then one that differs only inside the op its pass ran on;
-    ties go to the op printed first (the pass manager walks ops in module order)."""
+    ties go to the op the pass manager visits next: it walks sibling ops in module order, so the
+    first one printed after the op dumped last (for siblings sharing a directory, which one ran is
+    unknown: the next of them after that op)."""
 
     _SAME, _INSIDE, _UNKNOWN, _OUTSIDE = range(4)
 
@@ -169,6 +171,7 @@ class _ContentChooser:
         self.current: str | None = None
         self.current_dirs: tuple[str, ...] = ()
         self.current_index: OpIndex | None = None
+        self.swept_to = -1  # where the op dumped last starts in the current text (-1: a top-level dump)
         self._indexes: dict[str, OpIndex] = {}
 
     def pick(self, ready: list[TreeFile]) -> TreeFile:
@@ -178,10 +181,23 @@ class _ContentChooser:
             best = min(ready, key=lambda file: (self._followers_fit(file, ready), self._rank(file)))
         else:
             best = min(ready, key=self._rank)
+        previous_dirs = self.current_dirs
         self.current = self.text_of(best)
         self.current_dirs = best.dirs
         self.current_index = self._index(best)
+        self.swept_to = self._visit_position(best, previous_dirs) if len(best.dirs) > 1 else -1
         return best
+
+    def _visit_position(self, file: TreeFile, previous_dirs: tuple[str, ...]) -> int:
+        """Where in the current text the pass manager visits `file`'s op, continuing its walk over
+        the siblings of the op dumped last; past the end of the text when it has to start over."""
+        starts = [start for start, _end in self.current_index.regions(file.dirs)]
+        if not starts:
+            return 2 * len(self.current) + 1
+        if file.dirs[:-1] != previous_dirs[:-1]:
+            return starts[0]
+        later = [start for start in starts if start > self.swept_to]
+        return later[0] if later else len(self.current) + starts[0]
 
     def _followers_fit(self, first: TreeFile, ready: list[TreeFile]) -> int:
         """With no text before the first dump, how well the others would follow `first`."""
@@ -201,7 +217,7 @@ class _ContentChooser:
         """Valid files of the op just dumped first (a nested pipeline runs all its passes on one op
         before the next op), then by how well the text follows, then module order."""
         fit = self._fit(file)
-        return (not (fit[0] <= self._INSIDE and file.dirs == self.current_dirs), *fit)
+        return (fit[0] > self._INSIDE, file.dirs != self.current_dirs, *fit)
 
     def _fit(self, file: TreeFile) -> tuple:
         text = self.text_of(file)
@@ -209,13 +225,29 @@ class _ContentChooser:
         if self.current is None:
             return (self._INSIDE, mine[0] if mine else len(text), _path_order(file))
         theirs = self.current_index.region(file.dirs)
-        where = theirs[0] if theirs else len(self.current)
+        where = self._visit_position(file, self.current_dirs)
         if text == self.current:
             return (self._SAME, where, _path_order(file))
         if mine is None or theirs is None:
             return (self._UNKNOWN, where, _path_order(file))
-        same_outside = text[: mine[0]] == self.current[: theirs[0]] and text[mine[1] :] == self.current[theirs[1] :]
+        same_outside = _same_text(text[: mine[0]], self.current[: theirs[0]]) and _same_text(
+            text[mine[1] :], self.current[theirs[1] :]
+        )
         return (self._INSIDE if same_outside else self._OUTSIDE, where, _path_order(file))
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Equal, or equal but for the `#loc` table (--mlir-print-debuginfo), which a pass changes
+    outside its op whenever it changes a location inside it."""
+    if a == b:
+        return True
+    if "#loc" not in a and "#loc" not in b:
+        return False
+    return _without_locations(a) == _without_locations(b)
+
+
+def _without_locations(text: str) -> list[str]:
+    return [line for line in text.split("\n") if not line.startswith("#loc")]
 
 
 def shared_directories(files: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[tuple[str, int]]:
