@@ -61,8 +61,9 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     dumps = split_dumps(data)
     if not dumps:
         raise DumpError(
-            f"no MLIR pass dumps in {path} (expected '{HEADER_PREFIX}After …' header lines, "
-            "as --mlir-print-ir-after-all prints on stderr)"
+            f"not a directory: {path} (expected a passes_dump/ directory, an MLIR tree directory, or an MLIR "
+            f"stream file; this file has no '{HEADER_PREFIX}After …' header lines, as --mlir-print-ir-after-all "
+            "prints on stderr)"
         )
     loaded = [_load_stream_dump(path, data, dump, on_text) for dump in dumps]
     folder = path.absolute().parent
