@@ -221,19 +221,23 @@ class _ContentChooser:
 
     def _fit(self, file: TreeFile) -> tuple:
         text = self.text_of(file)
-        mine = self._index(file).region(file.dirs)
         if self.current is None:
+            mine = self._index(file).region(file.dirs)
             return (self._INSIDE, mine[0] if mine else len(text), _path_order(file))
-        theirs = self.current_index.region(file.dirs)
         where = self._visit_position(file, self.current_dirs)
         if text == self.current:
             return (self._SAME, where, _path_order(file))
-        if mine is None or theirs is None:
+        mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
+        if not mine or len(mine) != len(theirs):
             return (self._UNKNOWN, where, _path_order(file))
-        same_outside = _same_text(text[: mine[0]], self.current[: theirs[0]]) and _same_text(
-            text[mine[1] :], self.current[theirs[1] :]
-        )
-        return (self._INSIDE if same_outside else self._OUTSIDE, where, _path_order(file))
+        # siblings sharing a directory: the pass ran on one of them, whichever it was
+        inside = any(self._differs_only_within(text, after, before) for after, before in zip(mine, theirs))
+        return (self._INSIDE if inside else self._OUTSIDE, where, _path_order(file))
+
+    def _differs_only_within(self, text: str, mine: tuple[int, int], theirs: tuple[int, int]) -> bool:
+        """`text` equals the current text outside one op (at `mine` in it, `theirs` in the current)."""
+        current = self.current
+        return _same_text(text[: mine[0]], current[: theirs[0]]) and _same_text(text[mine[1] :], current[theirs[1] :])
 
 
 def _same_text(a: str, b: str) -> bool:
