@@ -170,9 +170,11 @@ class _ContentChooser:
         self.text_of = text_of
         self.current: str | None = None
         self.current_dirs: tuple[str, ...] = ()
+        self.current_number = -1
         self.current_index: OpIndex | None = None
         self.swept_to = -1  # where the op dumped last starts in the current text (-1: a top-level dump)
         self._indexes: dict[str, OpIndex] = {}
+        self._siblings = _SharedSiblings()
 
     def pick(self, ready: list[TreeFile]) -> TreeFile:
         if len(ready) == 1:
@@ -182,8 +184,10 @@ class _ContentChooser:
         else:
             best = min(ready, key=self._rank)
         previous_dirs = self.current_dirs
+        if self.current is not None:
+            self._siblings.visited(best, self._changed_sibling(best))
         self.current = self.text_of(best)
-        self.current_dirs = best.dirs
+        self.current_dirs, self.current_number = best.dirs, best.own_number
         self.current_index = self._index(best)
         self.swept_to = self._visit_position(best, previous_dirs) if len(best.dirs) > 1 else -1
         return best
@@ -196,8 +200,19 @@ class _ContentChooser:
             return 2 * len(self.current) + 1
         if file.dirs[:-1] != previous_dirs[:-1]:
             return starts[0]
-        later = [start for start in starts if start > self.swept_to]
+        known = self._siblings.which(file, len(starts))
+        later = [starts[known]] if known is not None else [start for start in starts if start > self.swept_to]
+        later = [start for start in later if start > self.swept_to]
         return later[0] if later else len(self.current) + starts[0]
+
+    def _changed_sibling(self, file: TreeFile) -> int | None:
+        """Which of several siblings sharing `file`'s directory its pass changed, if that shows."""
+        text = self.text_of(file)
+        mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
+        if len(mine) < 2 or len(mine) != len(theirs) or text == self.current:
+            return None
+        fits = [i for i, (a, b) in enumerate(zip(mine, theirs)) if self._differs_only_within(text, a, b)]
+        return fits[0] if len(fits) == 1 else None
 
     def _followers_fit(self, first: TreeFile, ready: list[TreeFile]) -> int:
         """With no text before the first dump, how well the others would follow `first`."""
@@ -217,7 +232,11 @@ class _ContentChooser:
         """Valid files of the op just dumped first (a nested pipeline runs all its passes on one op
         before the next op), then by how well the text follows, then module order."""
         fit = self._fit(file)
-        return (fit[0] > self._INSIDE, file.dirs != self.current_dirs, *fit)
+        return (fit[0] > self._INSIDE, not self._continues_current(file), *fit)
+
+    def _continues_current(self, file: TreeFile) -> bool:
+        """The op dumped last dumps again (consecutive numbers: siblings sharing a directory don't)."""
+        return file.dirs == self.current_dirs and file.own_number == self.current_number + 1
 
     def _fit(self, file: TreeFile) -> tuple:
         text = self.text_of(file)
@@ -238,6 +257,23 @@ class _ContentChooser:
         """`text` equals the current text outside one op (at `mine` in it, `theirs` in the current)."""
         current = self.current
         return _same_text(text[: mine[0]], current[: theirs[0]]) and _same_text(text[mine[1] :], current[theirs[1] :])
+
+
+class _SharedSiblings:
+    """Sibling ops without a symbol share a directory, each numbering its own dumps from 0: a dump
+    numbered n continues the sibling whose last dump was n - 1. Once a dump of that sibling shows
+    which op it is (its pass changed that op alone), its later no-op dumps are placed there too."""
+
+    def __init__(self):
+        self._last: dict[tuple[tuple[str, ...], int], int | None] = {}  # (dirs, last number) -> which op
+
+    def which(self, file: TreeFile, count: int) -> int | None:
+        known = self._last.get((file.dirs, file.own_number - 1))
+        return known if known is not None and known < count else None
+
+    def visited(self, file: TreeFile, changed: int | None) -> None:
+        known = self._last.pop((file.dirs, file.own_number - 1), None)
+        self._last[(file.dirs, file.own_number)] = changed if changed is not None else known
 
 
 def _same_text(a: str, b: str) -> bool:
