@@ -185,7 +185,12 @@ class _ContentChooser:
             best = min(ready, key=self._rank)
         previous_dirs = self.current_dirs
         if self.current is not None:
-            self._siblings.visited(best, self._changed_sibling(best))
+            changed = self._changed_sibling(best)
+            if changed is not None:
+                start, end = self._index(best).regions(best.dirs)[changed]
+                self._siblings.visited(best, self.text_of(best)[start:end])
+            else:
+                self._siblings.visited(best, None)
         self.current = self.text_of(best)
         self.current_dirs, self.current_number = best.dirs, best.own_number
         self.current_index = self._index(best)
@@ -200,7 +205,7 @@ class _ContentChooser:
             return 2 * len(self.current) + 1
         if file.dirs[:-1] != previous_dirs[:-1]:
             return starts[0]
-        known = self._siblings.which(file, len(starts))
+        known = self._siblings.which(file, self.current, self.current_index.regions(file.dirs))
         later = [starts[known]] if known is not None else [start for start in starts if start > self.swept_to]
         later = [start for start in later if start > self.swept_to]
         return later[0] if later else len(self.current) + starts[0]
@@ -262,18 +267,26 @@ class _ContentChooser:
 class _SharedSiblings:
     """Sibling ops without a symbol share a directory, each numbering its own dumps from 0: a dump
     numbered n continues the sibling whose last dump was n - 1. Once a dump of that sibling shows
-    which op it is (its pass changed that op alone), its later no-op dumps are placed there too."""
+    which op it is (its pass changed that op alone), the op's text identifies it while later passes
+    leave it as it is, so its no-op dumps are placed at that op too."""
 
     def __init__(self):
-        self._last: dict[tuple[tuple[str, ...], int], int | None] = {}  # (dirs, last number) -> which op
+        self._op_text: dict[tuple[tuple[str, ...], int], str | None] = {}  # (dirs, last number) -> op text
 
-    def which(self, file: TreeFile, count: int) -> int | None:
-        known = self._last.get((file.dirs, file.own_number - 1))
-        return known if known is not None and known < count else None
+    def which(self, file: TreeFile, text: str, regions: list[tuple[int, int]]) -> int | None:
+        """The index among `regions` (in `text`) of the op `file` continues, if known."""
+        known = self._op_text.get((file.dirs, file.own_number - 1))
+        if known is None or len(regions) < 2:
+            return None
+        for index, (start, end) in enumerate(regions):
+            if end - start == len(known) and text[start:end] == known:
+                return index
+        return None
 
-    def visited(self, file: TreeFile, changed: int | None) -> None:
-        known = self._last.pop((file.dirs, file.own_number - 1), None)
-        self._last[(file.dirs, file.own_number)] = changed if changed is not None else known
+    def visited(self, file: TreeFile, changed_op: str | None) -> None:
+        """`file` was placed next; `changed_op` is the text of the op its pass changed, if known."""
+        known = self._op_text.pop((file.dirs, file.own_number - 1), None)
+        self._op_text[(file.dirs, file.own_number)] = changed_op if changed_op is not None else known
 
 
 def _same_text(a: str, b: str) -> bool:
