@@ -67,6 +67,8 @@ class OpIndex:
         self.text = text
         self.lines = list(_region_lines(text))
         self._starts = [line.start for line in self.lines]
+        self._ends: dict[int, int] = {}  # region ends and lookups, asked for again and again while ordering
+        self._found: dict[tuple[tuple[str, ...], bool], list[tuple[int, int]]] = {}
 
     def region(self, path: tuple[str, ...]) -> tuple[int, int] | None:
         """(start, end) of the op at tree path `path` (every segment from the top-level op's), else None.
@@ -79,6 +81,12 @@ class OpIndex:
     def regions(self, path: tuple[str, ...], first_only: bool = False) -> list[tuple[int, int]]:
         """Every op matching `path` (siblings without a symbol share a segment), within the first
         match of each ancestor, in text order."""
+        key = (path, first_only)
+        if key not in self._found:
+            self._found[key] = self._search(path, first_only)
+        return self._found[key]
+
+    def _search(self, path: tuple[str, ...], first_only: bool) -> list[tuple[int, int]]:
         start, end, indent = 0, len(self.text), 0
         for depth, segment in enumerate(path):
             wanted = comparable_segment(segment)
@@ -113,6 +121,11 @@ class OpIndex:
 
     def region_end(self, line: OpLine) -> int:
         """The offset just past the `}` line closing `line`'s region (the text's end if unclosed)."""
+        if line.start not in self._ends:
+            self._ends[line.start] = self._closing(line)
+        return self._ends[line.start]
+
+    def _closing(self, line: OpLine) -> int:
         closing = self.text.find("\n" + " " * line.indent + "}", line.end)
         if closing < 0:
             return len(self.text)

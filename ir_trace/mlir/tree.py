@@ -213,6 +213,8 @@ class _ContentChooser:
     def _changed_sibling(self, file: TreeFile) -> int | None:
         """Which of several siblings sharing `file`'s directory its pass changed, if that shows."""
         text = self.text_of(file)
+        if not file.dirs[-1].endswith("_" + NO_SYMBOL) or text == self.current:
+            return None
         mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
         if len(mine) < 2 or len(mine) != len(theirs) or text == self.current:
             return None
