@@ -125,11 +125,12 @@ class _DumpGraph:
             for before, after in zip(chain, chain[1:]):
                 self._edge(before, after)
         numbers = {d: [f.own_number for f in chain] for d, chain in by_dir.items()}
+        single = {d for d, own in numbers.items() if _ascending(own)}  # shared directories have no single counter
         for file in files:
             for level in range(len(file.dirs) - 1):
                 ancestor = file.dirs[: level + 1]
                 chain = by_dir.get(ancestor)
-                if not chain or not _ascending(numbers[ancestor]):  # a shared directory: no single counter
+                if not chain or ancestor not in single:
                     continue
                 after = bisect_right(numbers[ancestor], file.numbers[level])
                 if after > 0:
