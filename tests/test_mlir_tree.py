@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,38 @@ def test_hostile_lines_are_read_in_linear_time(tmp_path):
     root = write_tree(tmp_path / "tree", [func_dump("a", "0_0_cse.mlir", "cse", hostile)])
     [(_unit, manifest)] = read_tree(root)
     assert len(manifest.snapshots) == 1
+
+
+@pytest.mark.parametrize("first", ["a", "b"])
+def test_no_op_nested_pipeline_runs_op_by_op_in_module_order(tmp_path, first):
+    # every text identical: only the pass manager's habits order them (all passes on one op, then
+    # the next op printed), where sorting the names would interleave the two ops
+    second = "b" if first == "a" else "a"
+    functions = "".join(f"  func.func @{symbol}() {{\n    return\n  }}\n" for symbol in (first, second))
+    text = f"module {{\n{functions}}}\n"
+    writes = [(f"{ROOT}/0_start.mlir", header("Start", "start"), text)]
+    for symbol in (first, second):
+        writes += [func_dump(symbol, "0_0_canonicalize.mlir", "canonicalize", text)]
+        writes += [func_dump(symbol, "0_1_cse.mlir", "cse", text)]
+    [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
+    assert [s.file for s in manifest.snapshots] == [path for path, _h, _t in writes]
+
+
+def test_manifest_json_round_trip_and_old_manifests(tmp_path):
+    [(_unit, manifest)] = read_stream(_stream(tmp_path))
+    data = manifest.to_json()
+    assert type(manifest).from_json(json.loads(json.dumps(data))) == manifest
+    assert data["kind"] == "mlir" and data["snapshots"][0]["header"]["argument"] == "canonicalize"
+    old = {
+        "dump": "/d",
+        "title": "t",
+        "snapshots": [{"index": 0, "name": "frontend", "file": "00_frontend.py", "sha256": "x"}],
+    }
+    restored = type(manifest).from_json(old)
+    assert restored.kind == "pypto" and restored.warnings == () and restored.snapshots[0].header is None
+
+
+def _stream(tmp_path: Path) -> Path:
+    stream = tmp_path / "stream.txt"
+    stream.write_text("".join(h + t for _p, h, t in WRITES), encoding="utf-8")
+    return stream
