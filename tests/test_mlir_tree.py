@@ -9,6 +9,7 @@ import pytest
 
 from ir_trace.discovery import read_snapshot_text
 from ir_trace.errors import DumpError
+from ir_trace.mlir.ops import OpIndex, unescape_symbol
 from ir_trace.mlir.reader import read_stream, read_tree
 from ir_trace.mlir.stream import split_dumps
 from ir_trace.mlir.tree import parse_tree_name
@@ -198,3 +199,26 @@ def _stream(tmp_path: Path) -> Path:
     stream = tmp_path / "stream.txt"
     stream.write_text("".join(h + t for _p, h, t in WRITES), encoding="utf-8")
     return stream
+
+
+def test_ops_are_found_by_their_tree_path():
+    # the printer quotes and escapes symbols; tree paths hold them raw (LLVM 22 turns `/` into `_`)
+    text = (
+        'module @outer attributes {note = "{"} {\n'
+        '  module @"inner/sub" {\n'
+        '    func.func @"kernel/one"(%arg0: f32) -> f32 {\n      return %arg0 : f32\n    }\n'
+        "  }\n"
+        '  func.func private @"sp ace \\C3\\BCnicode"() {\n    return\n  }\n'
+        "  util.initializer {\n  }\n  util.initializer {\n  }\n"
+        "}\n"
+    )
+    index = OpIndex(text)
+    nested = index.region(("builtin_module_outer", "builtin_module_inner_sub", "func_func_kernel_one"))
+    assert text[nested[0] : nested[1]].startswith('    func.func @"kernel/one"') and text[: nested[1]].endswith(
+        "    }\n"
+    )
+    spaced = index.region(("builtin_module_outer", "func_func_sp ace ünicode"))
+    assert text[spaced[0] :].startswith("  func.func private @")
+    assert len(index.regions(("builtin_module_outer", "util_initializer_no-symbol-name"))) == 2
+    assert index.region(("builtin_module_outer", "func_func_missing")) is None
+    assert unescape_symbol('"a\\"b\\\\c\\41"') == 'a"b\\cA' and unescape_symbol("plain") == "plain"

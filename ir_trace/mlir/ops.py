@@ -14,6 +14,7 @@ from dataclasses import dataclass
 NO_SYMBOL = "no-symbol-name"
 _VISIBILITY = ("private", "public", "nested")
 _IDENTIFIER_PUNCTUATION = "_.$-"
+_HEX_DIGITS = set("0123456789abcdefABCDEF")
 
 
 @dataclass(frozen=True)
@@ -44,19 +45,16 @@ def unescape_symbol(printed: str) -> str:
     out = bytearray()
     position = 0
     while position < len(body):
-        char = body[position]
-        if char == "\\" and position + 2 < len(body) + 1:
-            pair = body[position + 1 : position + 3]
-            if len(pair) == 2 and all(c in "0123456789abcdefABCDEF" for c in pair):
-                out.append(int(pair, 16))
-                position += 3
-                continue
-            if pair[:1] in ('"', "\\"):
-                out += pair[:1].encode()
-                position += 2
-                continue
-        out += char.encode("utf-8", "surrogatepass")
-        position += 1
+        char, pair = body[position], body[position + 1 : position + 3]
+        if char == "\\" and len(pair) == 2 and set(pair) <= _HEX_DIGITS:  # \C3: one byte of UTF-8
+            out.append(int(pair, 16))
+            position += 3
+        elif char == "\\" and pair[:1] in ('"', "\\"):
+            out += pair[:1].encode()
+            position += 2
+        else:
+            out += char.encode("utf-8", "surrogatepass")
+            position += 1
     return out.decode("utf-8", "replace")
 
 
