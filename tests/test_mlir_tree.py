@@ -222,3 +222,11 @@ def test_ops_are_found_by_their_tree_path():
     assert len(index.regions(("builtin_module_outer", "util_initializer_no-symbol-name"))) == 2
     assert index.region(("builtin_module_outer", "func_func_missing")) is None
     assert unescape_symbol('"a\\"b\\\\c\\41"') == 'a"b\\cA' and unescape_symbol("plain") == "plain"
+
+
+def test_hostile_stream_splits_in_linear_time():
+    # 100 000 header-like lines that do not parse, and one long header that does
+    junk = "// -----// IR Dump After (((( //\n" * 100_000
+    data = (junk + header("P" + "(" * 100_000, "p") + "module {}\n").encode()
+    dumps = split_dumps(data)
+    assert len(dumps) == 1 and dumps[0].header.argument == "p"
