@@ -173,6 +173,25 @@ def _symbol_after(rest: str) -> str:
     return ""
 
 
+def symbol_on_line(text: str, start: int) -> str:
+    """The printed symbol (`@name`, `@"quoted"`) of the op whose line starts at `start`, else ""."""
+    end = text.find("\n", start)
+    line = text[start : len(text) if end < 0 else end]
+    at = line.find("@")
+    return "@" + _printed_symbol(line[at + 1 :]) if at >= 0 else ""
+
+
+def references(text: str, start: int, end: int, symbol: str) -> bool:
+    """Whether text[start:end] names `symbol` (`@f`, not the `@f` of `@f2`)."""
+    position = text.find(symbol, start, end)
+    while position >= 0:
+        after = position + len(symbol)
+        if after >= len(text) or not (text[after].isalnum() or text[after] in _IDENTIFIER_PUNCTUATION):
+            return True
+        position = text.find(symbol, after, end)
+    return False
+
+
 def _printed_symbol(text: str) -> str:
     """`name` or `"quoted"` at the start of `text` (a symbol ends at a space, `(`, `{` or `<`)."""
     if text.startswith('"'):

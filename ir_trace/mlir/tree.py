@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
-from ir_trace.mlir.ops import NO_SYMBOL, OpIndex
+from ir_trace.mlir.ops import NO_SYMBOL, OpIndex, references, symbol_on_line
 
 TREE_SUFFIX = ".mlir"
 _EXPECTED = "expected <n0>_..._<nk>_<pass-argument>.mlir, one number per directory level"
@@ -88,7 +88,7 @@ def order_tree(files: list[TreeFile], text_of: Callable[[TreeFile], str] | None 
     """`files` in write order. `text_of(file)` gives a file's IR when every file is the whole module
     (module scope): content then picks among siblings the counters leave unordered."""
     graph = _DumpGraph(files)
-    chooser = _ContentChooser(text_of) if text_of is not None else None
+    chooser = _ContentChooser(text_of, graph.closing) if text_of is not None else None
     ordered: list[TreeFile] = []
     ready = graph.initially_ready()
     while ready:
@@ -120,6 +120,7 @@ class _DumpGraph:
             # and each counts from 0, while the ancestors' counters only grow.
             chain.sort(key=lambda f: (f.numbers, f.path))
         self.successors: dict[str, list[TreeFile]] = {f.path: [] for f in files}
+        self.closing: dict[str, list[TreeFile]] = {}  # each ancestor's dump that comes after a nested one
         self.waiting: dict[str, int] = {f.path: 0 for f in files}
         for chain in by_dir.values():
             for before, after in zip(chain, chain[1:]):
@@ -137,6 +138,7 @@ class _DumpGraph:
                     self._edge(chain[after - 1], file)
                 if after < len(chain):
                     self._edge(file, chain[after])
+                    self.closing.setdefault(file.path, []).append(chain[after])
 
     def _edge(self, before: TreeFile, after: TreeFile) -> None:
         self.successors[before.path].append(after)
@@ -167,8 +169,10 @@ class _ContentChooser:
 
     _SAME, _INSIDE, _UNKNOWN, _OUTSIDE = range(4)
 
-    def __init__(self, text_of: Callable[[TreeFile], str]):
+    def __init__(self, text_of: Callable[[TreeFile], str], closing: dict[str, list[TreeFile]]):
         self.text_of = text_of
+        self.closing = closing
+        self._ready: list[TreeFile] = []
         self.current: str | None = None
         self.current_dirs: tuple[str, ...] = ()
         self.current_number = -1
@@ -183,6 +187,7 @@ class _ContentChooser:
         elif self.current is None:
             best = min(ready, key=lambda file: (self._followers_fit(file, ready), self._rank(file)))
         else:
+            self._ready = ready
             best = min(ready, key=self._rank)
         previous_dirs = self.current_dirs
         if self.current is not None:
@@ -240,7 +245,32 @@ class _ContentChooser:
         """Valid files of the op just dumped first (a nested pipeline runs all its passes on one op
         before the next op), then by how well the text follows, then module order."""
         fit = self._fit(file)
-        return (fit[0] > self._INSIDE, not self._continues_current(file), *fit)
+        return (
+            fit[0] > self._INSIDE,
+            not self._continues_current(file),
+            fit[0],
+            self._waits_for_callee(file),
+            *fit[1:],
+        )
+
+    def _waits_for_callee(self, file: TreeFile) -> bool:
+        """Within the inliner (an ancestor's next dump is the inliner's), a callee is simplified before
+        its callers: whether `file`'s op calls the op of another ready sibling."""
+        inlining = any(after.argument == "inline" for after in self.closing.get(file.path, ()))
+        if not inlining or self.current_index is None:
+            return False
+        mine = self.current_index.regions(file.dirs)
+        if len(mine) > 1:  # siblings sharing a directory: only the one this dump continues, if known
+            known = self._siblings.which(file, self.current, mine)
+            mine = [mine[known]] if known is not None else []
+        for other in self._ready:
+            if other.dirs == file.dirs or other.dirs[:-1] != file.dirs[:-1]:
+                continue
+            theirs = self.current_index.region(other.dirs)
+            symbol = symbol_on_line(self.current, theirs[0]) if theirs else ""
+            if symbol and any(references(self.current, start, end, symbol) for start, end in mine):
+                return True
+        return False
 
     def _continues_current(self, file: TreeFile) -> bool:
         """The op dumped last dumps again (consecutive numbers: siblings sharing a directory don't)."""
