@@ -209,7 +209,7 @@ class _ContentChooser:
         starts = [start for start, _end in self.current_index.regions(file.dirs)]
         if not starts:
             return 2 * len(self.current) + 1
-        if file.dirs[:-1] != previous_dirs[:-1]:
+        if file.dirs[:-1] != previous_dirs[:-1] or self._inlining(file):  # the inliner walks no module order
             return starts[0]
         known = self._siblings.which(file, self.current, self.current_index.regions(file.dirs))
         later = [starts[known]] if known is not None else [start for start in starts if start > self.swept_to]
@@ -253,11 +253,14 @@ class _ContentChooser:
             *fit[1:],
         )
 
+    def _inlining(self, file: TreeFile) -> bool:
+        """Whether `file` is one of the inliner's simplifications (an ancestor's next dump is the inliner's)."""
+        return any(after.argument == "inline" for after in self.closing.get(file.path, ()))
+
     def _waits_for_callee(self, file: TreeFile) -> bool:
         """Within the inliner (an ancestor's next dump is the inliner's), a callee is simplified before
         its callers: whether `file`'s op calls the op of another ready sibling."""
-        inlining = any(after.argument == "inline" for after in self.closing.get(file.path, ()))
-        if not inlining or self.current_index is None:
+        if not self._inlining(file) or self.current_index is None:
             return False
         mine = self.current_index.regions(file.dirs)
         if len(mine) > 1:  # siblings sharing a directory: only the one this dump continues, if known
