@@ -230,3 +230,21 @@ def test_hostile_stream_splits_in_linear_time():
     data = (junk + header("P" + "(" * 100_000, "p") + "module {}\n").encode()
     dumps = split_dumps(data)
     assert len(dumps) == 1 and dumps[0].header.argument == "p"
+
+
+def test_the_inliner_simplifies_callees_first_even_when_nothing_changes(tmp_path):
+    # @a calls @b and is printed first; the inliner's no-op canonicalizations still visit @b first
+    text = (
+        "module {\n  func.func @a() {\n    func.call @b() : () -> ()\n    return\n  }\n"
+        "  func.func @b() {\n    return\n  }\n}\n"
+    )
+    writes = [
+        (f"{ROOT}/0_start.mlir", header("Start", "start"), text),
+        func_dump("b", "0_0_canonicalize.mlir", "canonicalize", text),
+        func_dump("a", "0_0_canonicalize.mlir", "canonicalize", text),
+        (f"{ROOT}/1_inline.mlir", header("Inliner", "inline"), text),
+        func_dump("a", "1_1_cse.mlir", "cse", text),  # a nested pipeline after it walks module order
+        func_dump("b", "1_1_cse.mlir", "cse", text),
+    ]
+    [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
+    assert [s.file for s in manifest.snapshots] == [path for path, _h, _t in writes]
