@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,12 @@ def test_the_inliner_simplifies_callees_first_even_when_nothing_changes(tmp_path
     ]
     [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
     assert [s.file for s in manifest.snapshots] == [path for path, _h, _t in writes]
+
+
+def test_a_tree_file_name_that_is_not_utf8_is_named(tmp_path):
+    root = write_tree(tmp_path / "tree", WRITES[:1])
+    folder = os.fsencode(root / ROOT / "func_func_b")
+    with open(os.path.join(folder, b"0_1_caf\xe9.mlir"), "wb") as handle:
+        handle.write(header("P", "p", "func.func", "@b").encode() + b"module {}\n")
+    with pytest.raises(DumpError, match=r"file name is not UTF-8: .*0_1_caf\\xe9.mlir"):
+        read_tree(root)

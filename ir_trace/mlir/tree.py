@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ir_trace.discovery import printable_path
 from ir_trace.errors import DumpError
 from ir_trace.mlir.ops import NO_SYMBOL, OpIndex, references, symbol_on_line
 
@@ -50,11 +51,14 @@ def scan_tree(root: Path) -> list[TreeFile]:
         for name in sorted(files):
             if name.startswith(".") or not name.endswith(TREE_SUFFIX):
                 continue
+            path = relative / name
+            if printable_path(path) != str(path):  # the path goes into the report's UTF-8 text and the cache keys
+                raise DumpError(f"file name is not UTF-8: {printable_path(Path(folder) / name)} (rename it)")
             parsed = parse_tree_name(name, len(dirs))
             if parsed is None or not dirs:
                 raise DumpError(f"malformed MLIR tree dump name: {Path(folder) / name} ({_EXPECTED})")
             numbers, argument = parsed
-            found.append(TreeFile((relative / name).as_posix(), dirs, numbers, argument))
+            found.append(TreeFile(path.as_posix(), dirs, numbers, argument))
     return found
 
 
