@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, demo_passes, mlir_samples, run_cli, write_dump
+from conftest import REPO, demo_passes, mlir_sample, mlir_samples, run_cli, write_dump
 from test_mlir_tree import WRITES, write_tree
 
 from ir_trace.errors import DumpError
@@ -115,6 +115,7 @@ def test_a_file_without_headers_is_no_stream(tmp_path):
 @pytest.mark.samples
 @pytest.mark.parametrize("sample", mlir_samples("tree"), ids=lambda p: getattr(p, "name", str(p)))
 def test_real_samples_in_write_order(sample):
+    sample = mlir_sample(sample)
     traces = discover_traces(sample / "tree")
     truth = write_order(sample)
     wrong = sum(misplaced([s.file for s in t.manifest.snapshots], truth) for t in traces)
@@ -128,6 +129,7 @@ def test_real_samples_in_write_order(sample):
 @pytest.mark.samples
 @pytest.mark.parametrize("sample", mlir_samples("stream.txt"), ids=lambda p: getattr(p, "name", str(p)))
 def test_real_streams_match_their_trees(sample):
+    sample = mlir_sample(sample)
     from_stream = discover_traces(sample / "stream.txt")
     from_tree = discover_traces(sample / "tree")
     writes = len((sample / "write_order.txt").read_bytes().splitlines())
