@@ -66,11 +66,15 @@ def ignore_regex(text: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Render a PyPTO passes_dump/ directory as one self-contained HTML report "
-        "of what each pass changed.",
+        description="Render a PyPTO passes_dump/ directory, or an MLIR pass dump (a --mlir-print-ir-tree-dir "
+        "directory or a --mlir-print-ir-after-all stream), as one self-contained HTML report of what each pass "
+        "changed.",
     )
     parser.add_argument(
-        "passes_dump", metavar="PASSES_DUMP", help="the dump directory (00_frontend.py, 01_after_<Pass>.py, ...)"
+        "passes_dump",
+        metavar="PASSES_DUMP",
+        help="the dump: a passes_dump/ directory (00_frontend.py, 01_after_<Pass>.py, ...), an MLIR tree "
+        "directory or an MLIR stream file",
     )
     parser.add_argument(
         "-o",
@@ -193,6 +197,8 @@ def run_command(args: argparse.Namespace) -> int:
             ignore=IgnoreModes(args.ignore, args.ignore_regex),
             follow_inner_symlinks=args.follow_inner_symlinks,
         )
+        for remark in outcome["trace"].get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
+            logging.getLogger("ir_trace").warning("%s", remark)
         if args.json:
             write_json_summary(args.json, outcome["trace"])
     except KeyboardInterrupt:  # only where the run is not supervised (no fork): Python's own Ctrl-C

@@ -2,7 +2,8 @@
 
 Produces a `Manifest`: one `Snapshot` per file in execution order, with its sha256 and the
 text of its optional warning log. Every way a dump can be broken raises `DumpError` with a
-message naming the exact file(s) and index.
+message naming the exact file(s) and index. MLIR dumps (`ir_trace.mlir`) produce the same
+`Manifest`, with each snapshot's header and the span of its IR inside its file.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import snapshot_digest
+from ir_trace.mlir.headers import PassHeader
 
 log = logging.getLogger("ir_trace")
 
@@ -35,7 +37,12 @@ _PRODUCE = (
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One IR snapshot: the text printed after pass `name` (index 0 is the frontend)."""
+    """One IR snapshot: the text printed after pass `name` (index 0 is the frontend, or the first MLIR dump).
+
+    MLIR snapshots carry their dump header, and `span` (byte offset, length) locates the IR inside
+    `file` (a tree file past its header line, or one dump of a stream); None means the whole file.
+    `header_index` is a stream dump's position among the stream's headers.
+    """
 
     index: int
     name: str
@@ -43,25 +50,61 @@ class Snapshot:
     sha256: str
     log_file: str | None = None
     log: str | None = None
+    header: PassHeader | None = None
+    span: tuple[int, int] | None = None
+    header_index: int | None = None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["header"] = self.header.to_json() if self.header is not None else None
+        data["span"] = list(self.span) if self.span is not None else None
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Snapshot:
+        fields = dict(data)
+        if fields.get("header") is not None:
+            fields["header"] = PassHeader.from_json(fields["header"])
+        if fields.get("span") is not None:
+            fields["span"] = tuple(fields["span"])
+        return cls(**fields)
+
+    @property
+    def shown_file(self) -> str | int:
+        """What --json and the report call the snapshot: its path, or a stream dump's header index."""
+        return self.header_index if self.header_index is not None else self.file
 
 
 @dataclass(frozen=True)
 class Manifest:
-    """A validated dump: its directory and its snapshots in execution order."""
+    """A validated dump: its directory and its snapshots in execution order.
+
+    `kind` is "pypto" or "mlir"; `warnings` are one-line remarks on the dump as a whole (an MLIR
+    tree whose sibling ops overwrote each other's dumps).
+    """
 
     dump: str
     title: str
     snapshots: tuple[Snapshot, ...]
+    kind: str = "pypto"
+    warnings: tuple[str, ...] = ()
 
     def path_of(self, snapshot: Snapshot) -> Path:
         return Path(self.dump) / snapshot.file
 
     def to_json(self) -> dict:
-        return {"dump": self.dump, "title": self.title, "snapshots": [asdict(s) for s in self.snapshots]}
+        return {
+            "dump": self.dump,
+            "title": self.title,
+            "snapshots": [s.to_json() for s in self.snapshots],
+            "kind": self.kind,
+            "warnings": list(self.warnings),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> Manifest:
-        return cls(data["dump"], data["title"], tuple(Snapshot(**s) for s in data["snapshots"]))
+        snapshots = tuple(Snapshot.from_json(s) for s in data["snapshots"])
+        return cls(data["dump"], data["title"], snapshots, data.get("kind", "pypto"), tuple(data.get("warnings", ())))
 
 
 def program_title(dump: Path) -> str:
@@ -70,17 +113,24 @@ def program_title(dump: Path) -> str:
 
 
 def read_snapshot_text(
-    path: Path, dump_root: Path | None = None, follow_inner_symlinks: bool = False
+    path: Path, span: tuple[int, int] | None = None, dump_root: Path | None = None, follow_inner_symlinks: bool = False
 ) -> tuple[str, str]:
-    """A snapshot's text and the sha256 of its bytes; DumpError when unreadable or not UTF-8.
+    """A snapshot's text and the sha256 of its bytes (only the `span` (offset, length) of the file
+    when given); DumpError when unreadable or not UTF-8.
 
     `dump_root` (default: the snapshot's directory) and `follow_inner_symlinks` as in `read_dump_file`.
     """
-    data = read_dump_file(path, Path(path).parent if dump_root is None else dump_root, follow_inner_symlinks)
+    root = Path(path).parent if dump_root is None else dump_root
+    data = read_dump_file(path, root, follow_inner_symlinks, span=span)
+    return decode_snapshot(data, path, span[0] if span else 0)
+
+
+def decode_snapshot(data: bytes, path: Path, offset: int = 0) -> tuple[str, str]:
+    """`data` (read from `path` at `offset`) as text, with its sha256."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {exc.start})") from None
+        raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {offset + exc.start})") from None
     return text, snapshot_digest(data)
 
 
@@ -127,14 +177,19 @@ _LINK_FLAG = "--follow-inner-symlinks"
 
 
 def read_dump_file(
-    path: str | os.PathLike, dump_root: str | os.PathLike, follow_inner_symlinks: bool = False, what: str = "snapshot"
+    path: str | os.PathLike,
+    dump_root: str | os.PathLike,
+    follow_inner_symlinks: bool = False,
+    what: str = "snapshot",
+    span: tuple[int, int] | None = None,
 ) -> bytes:
     """The bytes of the regular file `path` below `dump_root`, or DumpError naming it.
 
     The one way any dump reader opens an input file, because a report is shared: a symlink (the
     file or a directory on its way) is refused unless `follow_inner_symlinks`, and then still
     when it resolves outside the dump (`ln -s /etc/shadow 05_after_X.py`); a FIFO, device or
-    socket is refused too (reading it would block, never end, or fail). Every component is opened
+    socket is refused too (reading it would block, never end, or fail). `span` (offset, length)
+    reads that part of the file only (a stream of several dumps). Every component is opened
     without following links and the file is checked through its open descriptor, so a file
     swapped for a link after a check is never read. `what` names the file in messages.
     """
@@ -149,7 +204,7 @@ def read_dump_file(
                 raise DumpError(f"{what} changed while it was being read: {path}; run again")
     finally:
         os.close(root_fd)
-    return _read_regular(fd, path, what)
+    return _read_regular(fd, path, what, span)
 
 
 def _open_root(root: Path) -> int:
@@ -210,7 +265,7 @@ def _resolve_link(path: Path, root: Path, follow: bool, what: str) -> Path:
     return resolved
 
 
-def _read_regular(fd: int, path: Path, what: str) -> bytes:
+def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None = None) -> bytes:
     """The bytes behind `fd`, a regular file: a FIFO would block forever and a device never end."""
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
@@ -220,7 +275,13 @@ def _read_regular(fd: int, path: Path, what: str) -> bytes:
         raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
     with os.fdopen(fd, "rb") as handle:
         try:
-            return handle.read()
+            if span is None:
+                return handle.read()
+            handle.seek(span[0])
+            data = handle.read(span[1])
+            if len(data) != span[1]:
+                raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
+            return data
         except OSError as exc:
             raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -374,27 +435,7 @@ def printable_path(path: str | os.PathLike) -> str:
 def _no_snapshots_message(folder: Path) -> str:
     if (folder / "passes_dump").is_dir():
         return f"no snapshots in {folder}; did you mean {folder / 'passes_dump'}?"
-    output_dir = _output_dir_of_ptoas_dump(folder)
-    if output_dir is not None:
-        return _ptoas_dump_message(folder, output_dir / "passes_dump")
     return f"no passes_dump/ snapshots in {folder} ({_EXPECTED}); {_PRODUCE}"
-
-
-def _output_dir_of_ptoas_dump(folder: Path) -> Path | None:
-    """The compile output directory when `folder` is its ptoas_passes/ or one codegen unit's
-    directory inside it (dump_ptoas_passes=True), else None."""
-    for candidate in (folder, folder.parent):
-        if candidate.name == "ptoas_passes":
-            return candidate.parent
-    return None
-
-
-def _ptoas_dump_message(folder: Path, passes_dump: Path) -> str:
-    # ptoas names its own MLIR snapshots; they are a different pipeline, so say where PyPTO's are.
-    what = f"{folder} is ptoas's own MLIR pass dump (dump_ptoas_passes=), which pypto-ir-trace does not read"
-    if passes_dump.is_dir():
-        return f"{what}; did you mean {passes_dump}?"
-    return f"{what}; PyPTO's passes go to {passes_dump}: {_PRODUCE}"
 
 
 def _check_indices(folder: Path, snapshots: dict[int, tuple[str, str]]) -> list[tuple[int, tuple[str, str]]]:

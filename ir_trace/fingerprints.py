@@ -64,7 +64,7 @@ def source_version(name: str, root: str) -> str:
 DIFF_VERSION = source_version("diff", "diff")  # the line diff, its pairing rules and its JSON layout
 SLICER_VERSION = source_version("slice", "functions")  # function slicing and its JSON layout
 NORMALIZE_VERSION = source_version("normalize", "normalize")  # the ignore modes
-DISCOVERY_VERSION = "discover-3"  # what a validated manifest holds (2: a blank .log is no log; 3: backup names)
+DISCOVERY_VERSION = "discover-3"  # what a validated manifest holds (3: backup names, MLIR dumps)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
@@ -101,8 +101,10 @@ def dump_digest(manifest) -> str:
     """Everything a report shows of a dump: where it is, its title, every snapshot and log."""
     parts = [manifest.dump, manifest.title]
     for s in manifest.snapshots:
-        parts += [str(s.index), s.name, s.sha256, str(s.log_file), str(s.log)]
-    return digest(*parts)
+        parts += [str(s.index), s.name, s.sha256, str(s.log_file), str(s.log), str(s.shown_file)]
+        if s.header is not None:
+            parts.append(repr(s.header))
+    return digest(*parts, manifest.kind, *manifest.warnings)
 
 
 def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
@@ -152,26 +154,43 @@ def state_of(info: os.stat_result) -> list[int]:
 
 
 def dump_state(dump: str | os.PathLike) -> str:
-    """A dump directory as the file system sees it: every entry's name, kind, size and mtime.
+    """A dump as the file system sees it: every entry's path, kind, size and mtime, recursively
+    (an MLIR tree nests its files; a stream is one file).
 
     Nothing is read, and every host that sees the same files computes the same value (no inode,
     no device), so Luigi workers on several hosts agree on task identities. Names are hashed as
     bytes, so any name, UTF-8 or not, is fine.
     """
     hashed = hashlib.sha256()
+    root = os.fsencode(dump)
     try:
-        entries = sorted(os.scandir(os.fsencode(dump)), key=lambda entry: entry.name)
+        info = os.stat(root)
     except OSError as exc:
+        info = None
         hashed.update(f"unreadable:{exc.errno}".encode())
-        entries = []
+    if info is not None and not stat.S_ISDIR(info.st_mode):
+        hashed.update(f"file\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    elif info is not None:
+        _hash_directory(hashed, root, b"")
+    return hashed.hexdigest()[:32]
+
+
+def _hash_directory(hashed, folder: bytes, prefix: bytes) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError as exc:
+        hashed.update(prefix + f"unreadable:{exc.errno}\n".encode())
+        return
     for entry in entries:
         try:
             info = entry.stat(follow_symlinks=True)
-            kind = b"d" if stat.S_ISDIR(info.st_mode) else b"f"
-            hashed.update(entry.name + b"\0" + kind + f"\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
         except OSError:
-            hashed.update(entry.name + b"\0?\n")
-    return hashed.hexdigest()[:32]
+            hashed.update(prefix + entry.name + b"\0?\n")
+            continue
+        kind = b"d" if stat.S_ISDIR(info.st_mode) else b"f"
+        hashed.update(prefix + entry.name + b"\0" + kind + f"\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        if kind == b"d" and not entry.is_symlink():
+            _hash_directory(hashed, entry.path, prefix + entry.name + b"/")
 
 
 # ---------- fingerprints ----------

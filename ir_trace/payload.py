@@ -9,6 +9,8 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
       "generator": "pypto-ir-trace 0.1.0",
       "title": "qwen3_decode_explicit",   # the program directory (parent of passes_dump/)
       "dump": "/abs/path/passes_dump",
+      "kind": "pypto" | "mlir",
+      "warnings": ["..."],                # remarks on the whole dump (MLIR dumps that overwrote each other)
       "context": 3,                       # --context: unchanged lines kept around a change
       "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
       "ignore": {"modes": ["ssa", ...], "regex": "..." | null} | null,   # --ignore: the page's initial
@@ -18,6 +20,9 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
 
     pass = {
       "index": 12, "name": "InitMemRef", "file": "12_after_InitMemRef.py",
+                                          # file: the path below "dump"; a stream's dump: its header index
+      "header": {"kind": "after", "pass_name", "argument", "options", "op", "symbol", "failed"},
+                                          # MLIR only (mlir/headers.py PassHeader)
       "sha256": "...",                    # of the snapshot's bytes
       "eol": true,                        # the snapshot text ends with "\\n"
       "lines": [...],                     # passes[0] only: text.split("\\n") minus the piece after a final "\\n"
@@ -87,12 +92,14 @@ def build_payload(
         entry = {
             "index": snapshot.index,
             "name": snapshot.name,
-            "file": snapshot.file,
+            "file": snapshot.shown_file,
             "sha256": snapshot.sha256,
             "eol": slices[snapshot.sha256]["eol"],
             "log": snapshot.log,
             "log_file": snapshot.log_file,
         }
+        if snapshot.header is not None:
+            entry["header"] = snapshot.header.to_json()
         if position == 0:
             entry["lines"] = base_lines
         else:
@@ -112,6 +119,8 @@ def build_payload(
         "generator": f"pypto-ir-trace {__version__}",
         "title": manifest.title,
         "dump": manifest.dump,
+        "kind": manifest.kind,
+        "warnings": list(manifest.warnings),
         "context": context,
         "level": detect_dump_level(_all_printed_lines(base_lines, diffs)),
         "ignore": ignore,

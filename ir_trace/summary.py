@@ -2,10 +2,12 @@
 
 {
   "schema": 1, "generator": "pypto-ir-trace 0.1.0",
-  "title": "...", "dump": "/abs/passes_dump", "level": "CONCISE", "context": 3,
+  "title": "...", "dump": "/abs/passes_dump", "kind": "pypto" | "mlir", "warnings": [...],
+  "level": "CONCISE", "context": 3,
   "passes": [
     {"index": 1, "name": "ConvertToSSA", "file": "01_after_ConvertToSSA.py",
      "sha256": "...",            # of this pass's output snapshot
+     "header": {...},            # MLIR only: the dump header's parts (kind, pass_name, argument, ...)
      "changed": true, "inserted": 7, "deleted": 7,
      "functions": {"Program.main": {"inserted": 7, "deleted": 7}},   # only functions it touched
      "outside_functions": {"inserted": 0, "deleted": 0},             # lines in no function
@@ -50,6 +52,8 @@ def trace_summary(payload: dict) -> dict:
             "warning": entry["log"] is not None,
             "warning_text": entry["log"],
         }
+        if "header" in entry:
+            row["header"] = entry["header"]
         if ignoring is not None:
             row["ignoring"] = _counts(ignoring[k], functions[k - 1], functions[k])
         result.append(row)
@@ -58,6 +62,8 @@ def trace_summary(payload: dict) -> dict:
         "generator": payload["generator"],
         "title": payload["title"],
         "dump": payload["dump"],
+        "kind": payload.get("kind", "pypto"),
+        "warnings": payload.get("warnings", []),
         "level": payload["level"],
         "context": payload["context"],
         "passes": result,

@@ -8,6 +8,7 @@ so, except under CI (`CI` set), where the corpus is part of the set-up and its a
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,40 @@ def generate_dump(out: Path, *args: str) -> Path:
     """A synthetic dump from benchmarks/gen_dump.py with its command-line options."""
     subprocess.run([sys.executable, str(GEN_DUMP), str(out), *args], check=True)
     return out
+
+
+MLIR_OPT_CANDIDATES = ("mlir-opt-19", "/usr/lib/llvm-19/bin/mlir-opt", "mlir-opt")
+MLIR_OPT_ABSENT = "mlir-opt is not installed (Debian: apt-get install mlir-19-tools)"
+
+
+@pytest.fixture(scope="session")
+def mlir_opt() -> str:
+    """The real mlir-opt (LLVM >= 19 writes --mlir-print-ir-tree-dir). Without it the test skips
+    with one line, except under CI, where .ci/run installs it and its absence fails the test."""
+    for candidate in MLIR_OPT_CANDIDATES:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    if os.environ.get("CI"):
+        pytest.fail(f"{MLIR_OPT_ABSENT}, and CI must run every mlir-opt test", pytrace=False)
+    pytest.skip(MLIR_OPT_ABSENT)
+
+
+MLIR_SAMPLES = SAMPLES / "mlir"
+
+
+def mlir_samples(what: str) -> list:
+    """The real MLIR sample directories holding `what` (tree, stream.txt), to parametrize over;
+    without them one placeholder that `mlir_sample` turns into a skip (a failure under CI)."""
+    found = sorted(path.parent for path in MLIR_SAMPLES.glob(f"*/{what}"))
+    return found or [pytest.param(None, id="no-mlir-samples", marks=pytest.mark.samples)]
+
+
+def mlir_sample(sample: Path | None) -> Path:
+    """`sample`, or the samples policy when the MLIR corpus is absent though the PyPTO one is there."""
+    if sample is None:
+        absent = f"the real MLIR sample dumps are not here: {MLIR_SAMPLES}/*/tree"
+        if os.environ.get("CI"):
+            pytest.fail(f"{absent}, and CI must run every sample test", pytrace=False)
+        pytest.skip(absent)
+    return sample

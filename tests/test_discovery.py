@@ -57,25 +57,6 @@ def test_no_dump_at_all_explains_how_to_produce_one(tmp_path):
     assert "dump_passes=" in message and "lower()" in message
 
 
-@pytest.mark.parametrize("inside", ["ptoas_passes", "ptoas_passes/kernel_0"])
-def test_ptoas_dump_is_named_and_points_to_passes_dump(demo_dump, inside):
-    # dump_ptoas_passes=True writes <output_dir>/ptoas_passes/<codegen-unit>/ beside passes_dump/
-    folder = demo_dump.parent / inside
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "01_canonicalize.mlir").write_text("module {}\n")
-    message = error_of(folder)
-    assert "ptoas" in message and "does not read" in message
-    assert f"did you mean {demo_dump}?" in message
-
-
-def test_ptoas_dump_without_passes_dump_says_how_to_produce_one(tmp_path):
-    folder = tmp_path / "out" / "ptoas_passes" / "kernel_0"
-    folder.mkdir(parents=True)
-    message = error_of(folder)
-    assert "does not read" in message and "dump_passes=" in message
-    assert str(tmp_path / "out" / "passes_dump") in message
-
-
 def test_missing_frontend(tmp_path):
     dump = write_dump(tmp_path / "d", [FRONTEND, FRONTEND])
     (dump / "00_frontend.py").unlink()

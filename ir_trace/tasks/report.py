@@ -26,13 +26,19 @@ from ir_trace.tasks.snapshots import (
     cached_result,
     current_manifest,
     load_snapshot,
+    span_parameter,
 )
 from ir_trace.tasks.targets import ReportTarget
 
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
     return DiffPair(
-        before=str(manifest_a.path_of(a)), before_sha=a.sha256, after=str(manifest_b.path_of(b)), after_sha=b.sha256
+        before=str(manifest_a.path_of(a)),
+        before_sha=a.sha256,
+        before_span=span_parameter(a.span),
+        after=str(manifest_b.path_of(b)),
+        after_sha=b.sha256,
+        after_span=span_parameter(b.span),
     )
 
 
@@ -47,7 +53,8 @@ def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]
             diffs.append(diff_task(manifest, before, manifest, snapshot))
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
-            slices.append(SliceFunctions(snapshot=str(manifest.path_of(snapshot)), sha=snapshot.sha256))
+            path, span = str(manifest.path_of(snapshot)), span_parameter(snapshot.span)
+            slices.append(SliceFunctions(snapshot=path, sha=snapshot.sha256, span=span))
     return diffs, slices
 
 
@@ -65,7 +72,8 @@ def assemble_payload(
     slice_results = {item.sha: cached_result(item) for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
-    base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split
+    base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, span_parameter(snaps[0].span))
+    base_lines, _eol = base.split
     modes = IgnoreModes.from_spec(ignore)
     return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
 

@@ -11,13 +11,14 @@ from pathlib import Path
 import luigi
 
 from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
-from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
+from ir_trace.discovery import Manifest, read_snapshot_text
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import diff_key, manifest_key, slice_key
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.tasks.base import WORK_DONE, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.tasks.targets import CacheTarget
+from ir_trace.traces import discover_manifest
 
 
 class LoadedSnapshot:
@@ -66,15 +67,30 @@ def remember_text(sha256: str, text: str) -> None:
         _text_chars -= len(_texts.popitem(last=False)[1])
 
 
-def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
-    """The snapshot whose bytes hash to `sha256`, refusing a file rewritten since validation.
+def span_parameter(span: tuple[int, int] | None) -> str:
+    """A snapshot's span as a task parameter: "offset,length", or "" for the whole file."""
+    return "" if span is None else f"{span[0]},{span[1]}"
+
+
+def parse_span(text: str) -> tuple[int, int] | None:
+    if not text:
+        return None
+    offset, _comma, length = text.partition(",")
+    return int(offset), int(length)
+
+
+def load_snapshot(path: str, sha256: str, span: str = "") -> LoadedSnapshot:
+    """The snapshot whose bytes hash to `sha256` (at `span`, see `span_parameter`, inside `path`),
+    refusing a file rewritten since validation.
 
     A text already read in this process under that hash is the same text, so it is reused.
     """
     if sha256 not in _loaded:
         text = _texts.get(sha256)
         if text is None:
-            text, actual = read_snapshot_text(Path(path), follow_inner_symlinks=follow_inner_symlinks())
+            text, actual = read_snapshot_text(
+                Path(path), parse_span(span), follow_inner_symlinks=follow_inner_symlinks()
+            )
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             remember_text(sha256, text)
@@ -91,7 +107,7 @@ class ValidateDump(PipelineTask):
     An invalid dump fails the task with the one-line reason.
     """
 
-    dump = AbsolutePath(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the passes_dump/ directory, MLIR tree directory or MLIR stream file")
 
     def output(self):
         return CacheTarget(manifest_key(self.dump, observed_state(self.dump)))
@@ -103,7 +119,7 @@ class ValidateDump(PipelineTask):
 def validate(dump: str, target: CacheTarget) -> dict:
     """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
     leaves the manifest under the old state, where nothing finds it)."""
-    manifest = discover_snapshots(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks()).to_json()
+    manifest = discover_manifest(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks()).to_json()
     target.write(manifest)
     return manifest
 
@@ -123,20 +139,23 @@ class DiffPair:
     before_sha: str
     after: str
     after_sha: str
+    before_span: str = ""  # "offset,length" inside a stream file (see span_parameter)
+    after_span: str = ""
 
     @property
     def key(self) -> str:
         return diff_key(self.before_sha, self.after_sha)
 
     def compute(self) -> dict:
-        before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
+        before = load_snapshot(self.before, self.before_sha, self.before_span)
+        after = load_snapshot(self.after, self.after_sha, self.after_span)
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 
     def to_json(self) -> list:
-        return ["diff", self.before, self.before_sha, self.after, self.after_sha]
+        return ["diff", self.before, self.before_sha, self.after, self.after_sha, self.before_span, self.after_span]
 
 
 @dataclass(frozen=True)
@@ -145,18 +164,19 @@ class SliceFunctions:
 
     snapshot: str
     sha: str
+    span: str = ""
 
     @property
     def key(self) -> str:
         return slice_key(self.sha)
 
     def compute(self) -> dict:
-        snapshot = load_snapshot(self.snapshot, self.sha)
+        snapshot = load_snapshot(self.snapshot, self.sha, self.span)
         _lines, eol = snapshot.split
         return {**snapshot.slices.to_json(), "eol": eol}
 
     def to_json(self) -> list:
-        return ["slice", self.snapshot, self.sha]
+        return ["slice", self.snapshot, self.sha, self.span]
 
 
 WorkItem = DiffPair | SliceFunctions

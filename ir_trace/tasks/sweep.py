@@ -237,7 +237,9 @@ def _keep_texts(manifest, store: Path) -> None:
     """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
     for snapshot in {s.sha256: s for s in manifest.snapshots}.values():
         try:
-            text, sha = read_snapshot_text(manifest.path_of(snapshot), follow_inner_symlinks=follow_inner_symlinks())
+            text, sha = read_snapshot_text(
+                manifest.path_of(snapshot), snapshot.span, follow_inner_symlinks=follow_inner_symlinks()
+            )
         except DumpError:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""How close the MLIR tree reader's order is to the true write order, and what ordering costs:
+
+    python benchmarks/mlir_order.py [SAMPLES_DIR] [--runs 5] [--json]
+
+For every `SAMPLES_DIR/*/tree` (default ../shared/samples/mlir) it reads the tree as the CLI does
+and counts the snapshots placed after another predecessor than `write_order.txt` (strace's record
+of the run; a path written twice counts at its last write) gives them, per trace. It times the
+whole read (files, headers, hashes, order) and the ordering alone (`order_tree` on texts already
+in memory), medians of --runs. Figures are recorded in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from ir_trace.mlir.reader import read_tree  # noqa: E402
+from ir_trace.mlir.stream import ir_length  # noqa: E402
+from ir_trace.mlir.tree import order_tree, scan_tree  # noqa: E402
+from ir_trace.traces import discover_traces  # noqa: E402
+
+DEFAULT_SAMPLES = REPO.parent / "shared" / "samples" / "mlir"
+
+
+def write_order(sample: Path) -> list[str]:
+    """write_order.txt as paths (strace escapes non-ASCII bytes as octal), each at its last write."""
+    lines = (sample / "write_order.txt").read_bytes().splitlines()
+    paths = [codecs.escape_decode(line)[0].decode("utf-8") for line in lines]
+    last = {path: position for position, path in enumerate(paths)}
+    return [path for position, path in enumerate(paths) if last[path] == position]
+
+
+def misplaced(files: list[str], truth: list[str]) -> int:
+    """Snapshots whose predecessor differs from the one `truth` gives them (among these files)."""
+    present = set(files)
+    order = [path for path in truth if path in present]
+    true_before = dict(zip(order[1:], order))
+    our_before = dict(zip(files[1:], files))
+    return sum(1 for file in files if true_before.get(file) != our_before.get(file))
+
+
+def measure(sample: Path, runs: int) -> dict:
+    tree = sample / "tree"
+    traces = discover_traces(tree)
+    truth = write_order(sample)
+    wrong = sum(misplaced([s.file for s in t.manifest.snapshots], truth) for t in traces)
+    total = sum(len(t.manifest.snapshots) for t in traces)
+    read_times, order_times = [], []
+    files = scan_tree(tree)
+    texts = {f.path: _ir(tree / f.path) for f in files}
+    module_scope = len(traces) == 1
+    for _ in range(runs):
+        started = time.perf_counter()
+        read_tree(tree)
+        read_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        order_tree(files, (lambda f: texts[f.path]) if module_scope else None)
+        order_times.append(time.perf_counter() - started)
+    return {
+        "sample": sample.name,
+        "traces": len(traces),
+        "snapshots": total,
+        "wrong_predecessor": wrong,
+        "percent": round(100 * wrong / total, 2) if total else 0.0,
+        "read_s": round(statistics.median(read_times), 4),
+        "order_s": round(statistics.median(order_times), 4),
+        "warnings": [w for t in traces for w in t.manifest.warnings],
+    }
+
+
+def _ir(path: Path) -> str:
+    data = path.read_bytes()
+    start = data.find(b"\n") + 1
+    return data[start : start + ir_length(data, start, len(data))].decode("utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("samples", nargs="?", type=Path, default=DEFAULT_SAMPLES)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    rows = [measure(tree.parent, args.runs) for tree in sorted(args.samples.glob("*/tree"))]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'sample':40} {'traces':>6} {'snaps':>6} {'wrong':>6} {'%':>6} {'read s':>8} {'order s':>8}")
+    for row in rows:
+        print(
+            f"{row['sample']:40} {row['traces']:6} {row['snapshots']:6} {row['wrong_predecessor']:6} "
+            f"{row['percent']:6.2f} {row['read_s']:8.3f} {row['order_s']:8.3f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""What a PATH given on the command line holds: one or several traces, each a manifest.
+
+- a PyPTO `passes_dump/`                      -> [Trace("pypto", "", m)]
+- an MLIR `--mlir-print-ir-tree-dir` tree     -> [Trace("mlir", "", m)] (module scope), else one per op
+- a `ptoas_passes/` directory (a tree per unit) -> [Trace("ptoas", unit, m), ...] by unit name
+- a PyPTO output directory with `ptoas_passes/` -> its passes_dump/ trace (if any), then each unit
+- a `--mlir-print-ir-after-all` stream file    -> [Trace("mlir", "", m)] (module scope), else one per op
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ir_trace.discovery import Manifest, discover_snapshots
+from ir_trace.errors import DumpError
+from ir_trace.mlir.reader import TextSink, read_stream, read_tree
+from ir_trace.mlir.tree import TREE_SUFFIX, counters_per_depth
+
+log = logging.getLogger("ir_trace")
+
+PTOAS_PASSES = "ptoas_passes"
+PASSES_DUMP = "passes_dump"
+_SEARCH_DEPTH = 16  # directory levels searched for a first .mlir file (IREE trees nest 5 deep)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One sequence of snapshots: its stage ("pypto", "mlir", "ptoas"), its unit ("" or a codegen
+    unit / op name) and its manifest."""
+
+    stage: str
+    unit: str
+    manifest: Manifest
+
+    @property
+    def label(self) -> str:
+        return f"{self.stage} {self.unit}".strip()
+
+
+def discover_traces(
+    path: str | os.PathLike, on_text: TextSink | None = None, follow_inner_symlinks: bool = False
+) -> list[Trace]:
+    """Every trace `path` holds, in pipeline order; DumpError naming the file when one is broken.
+    `follow_inner_symlinks`: read snapshots linked to files inside their dump (see `read_dump_file`)."""
+    folder = Path(path).absolute()
+    if folder.is_file():
+        return [Trace("mlir", unit, manifest) for unit, manifest in read_stream(folder, on_text)]
+    if not folder.is_dir():
+        return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]  # its own message
+    if (folder / PTOAS_PASSES).is_dir():
+        return _program_traces(folder, on_text, follow_inner_symlinks)
+    layout = tree_layout(folder)
+    if layout == "units" or (layout is None and folder.name == PTOAS_PASSES):
+        return _unit_traces(folder, on_text, follow_inner_symlinks)
+    if layout == "tree":
+        return [Trace("mlir", unit, manifest) for unit, manifest in read_tree(folder, on_text, follow_inner_symlinks)]
+    return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]
+
+
+def discover_manifest(
+    path: str | os.PathLike, on_text: TextSink | None = None, follow_inner_symlinks: bool = False
+) -> Manifest:
+    """The one manifest of a single-trace PATH; DumpError naming the traces when it holds several."""
+    traces = discover_traces(path, on_text, follow_inner_symlinks)
+    if len(traces) == 1:
+        return traces[0].manifest
+    shown = ", ".join(trace.label for trace in traces[:4]) + (" ..." if len(traces) > 4 else "")
+    raise DumpError(
+        f"{Path(path).absolute()} holds {len(traces)} traces ({shown}); this version renders one trace per "
+        "report (give one ptoas unit's directory, or dump with --mlir-print-ir-module-scope)"
+    )
+
+
+def tree_layout(folder: Path) -> str | None:
+    """ "tree" when `folder` is an MLIR tree dir, "units" when it holds tree dirs, else None: told by
+    the first .mlir file found, which has one counter per directory level below its tree."""
+    for current, subdirs, files in os.walk(folder):
+        depth = len(Path(current).relative_to(folder).parts)
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".")) if depth < _SEARCH_DEPTH else []
+        for name in sorted(files):
+            if name.endswith(TREE_SUFFIX) and not name.startswith("."):
+                counters = counters_per_depth(name)
+                if counters == depth and depth > 0:
+                    return "tree"
+                if counters == depth - 1 and depth > 1:
+                    return "units"
+    return None
+
+
+def _program_traces(folder: Path, on_text: TextSink | None, follow_inner_symlinks: bool) -> list[Trace]:
+    """A PyPTO output directory with ptoas_passes/: PyPTO's passes first, then each unit's."""
+    traces = []
+    if (folder / PASSES_DUMP).is_dir():
+        traces.append(Trace("pypto", "", discover_snapshots(folder / PASSES_DUMP, on_text, follow_inner_symlinks)))
+    return traces + _unit_traces(folder / PTOAS_PASSES, on_text, follow_inner_symlinks)
+
+
+def _unit_traces(folder: Path, on_text: TextSink | None, follow_inner_symlinks: bool) -> list[Trace]:
+    """One tree per codegen unit (`ptoas_passes/<unit>/`), by unit name; units without dumps skipped."""
+    traces = []
+    units = sorted(entry for entry in folder.iterdir() if entry.is_dir() and not entry.name.startswith("."))
+    for unit in units:
+        if tree_layout(unit) != "tree":
+            log.warning("no MLIR pass dumps in %s; skipping that unit", unit)
+            continue
+        for op_unit, manifest in read_tree(unit, on_text, follow_inner_symlinks):
+            traces.append(Trace("ptoas", f"{unit.name} {op_unit}".strip(), manifest))
+    if not traces:
+        raise DumpError(
+            f"no MLIR pass dumps in {folder} (expected one --mlir-print-ir-tree-dir directory per unit, "
+            "as RunConfig(dump_ptoas_passes=True) writes)"
+        )
+    return traces
