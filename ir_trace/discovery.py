@@ -157,7 +157,7 @@ def discover_snapshots(
             raise DumpError(f"warning log without a snapshot: {folder / logs[index]} (no {index:02d}_after_*.py)")
     result = []
     for index, (file, name) in ordered:
-        text, sha = read_snapshot_text(folder / file, folder, follow_inner_symlinks)
+        text, sha = read_snapshot_text(folder / file, None, folder, follow_inner_symlinks)
         if on_text is not None:
             on_text(sha, text)
         log_file = logs.get(index) if logs.get(index, "").removesuffix(".log") == file.removesuffix(".py") else None
