@@ -27,7 +27,7 @@ from ir_trace.normalize import NORMALIZE_VERSION
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
 DIFF_VERSION = "diff-7-unicode"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
-SLICER_VERSION = "slice-2"  # function slicing and its JSON layout
+SLICER_VERSION = "slice-3-mlir"  # function slicing and its JSON layout (3: MLIR symbol ops)
 DISCOVERY_VERSION = "discover-2"  # what a validated manifest holds (2: a blank .log is no log)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
@@ -180,12 +180,13 @@ def manifest_key(dump: str, state: str) -> str:
     return f"manifest/{DISCOVERY_VERSION}/{digest(dump, state)}"
 
 
-def diff_key(before_sha: str, after_sha: str) -> str:
-    return f"diff/{DIFF_VERSION}/{before_sha}/{after_sha}"
+def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
+    """`kind`: the snapshots' language, which decides the functions a diff matches first."""
+    return f"diff/{DIFF_VERSION}/{kind}/{before_sha}/{after_sha}"
 
 
-def slice_key(sha: str) -> str:
-    return f"functions/{SLICER_VERSION}/{sha}"
+def slice_key(sha: str, kind: str = "pypto") -> str:
+    return f"functions/{SLICER_VERSION}/{kind}/{sha}"
 
 
 def report_key(path: str) -> str:

@@ -18,10 +18,13 @@ from ir_trace.tasks.targets import CacheTarget
 
 
 class LoadedSnapshot:
-    """One snapshot's text, with its lines, structure and functions worked out once, when first needed."""
+    """One snapshot's text, with its lines, structure and functions worked out once, when first needed.
 
-    def __init__(self, text: str):
+    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is."""
+
+    def __init__(self, text: str, kind: str = "pypto"):
         self.text = text
+        self.kind = kind
 
     @cached_property
     def split(self) -> tuple[list[str], bool]:
@@ -29,6 +32,9 @@ class LoadedSnapshot:
 
     @cached_property
     def structure(self) -> Structure | None:
+        """PyPTO's statement outline (MLIR's symbol ops need none)."""
+        if self.kind != "pypto":
+            return None
         try:
             return analyse_structure(self.split[0])
         except UnsafeToSlice:
@@ -37,7 +43,7 @@ class LoadedSnapshot:
     @cached_property
     def slices(self) -> Slices:
         """Its functions, shared by the slicing task and the diffs (which match functions first)."""
-        return slice_functions(self.split[0], self.structure)
+        return slice_functions(self.split[0], self.structure, self.kind)
 
     @cached_property
     def functions(self) -> list[tuple[str, int, int]] | None:
@@ -46,7 +52,7 @@ class LoadedSnapshot:
         return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
-_loaded: OrderedDict[str, LoadedSnapshot] = OrderedDict()
+_loaded: OrderedDict[tuple[str, str], LoadedSnapshot] = OrderedDict()
 _LOADED_LIMIT = 8  # snapshots kept per process: adjacent pairs and slices reuse each other's work
 _texts: OrderedDict[str, str] = OrderedDict()  # texts read by validation, for the work that follows
 _TEXTS_LIMIT = 1 << 25  # characters of them kept (the oldest go first), so no file is read twice
@@ -63,23 +69,23 @@ def remember_text(sha256: str, text: str) -> None:
         _text_chars -= len(_texts.popitem(last=False)[1])
 
 
-def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
-    """The snapshot whose bytes hash to `sha256`, refusing a file rewritten since validation.
+def load_snapshot(path: str, sha256: str, kind: str = "pypto") -> LoadedSnapshot:
+    """The snapshot whose bytes hash to `sha256`, read as `kind`, refusing a file rewritten since validation.
 
     A text already read in this process under that hash is the same text, so it is reused.
     """
-    if sha256 not in _loaded:
+    if (sha256, kind) not in _loaded:
         text = _texts.get(sha256)
         if text is None:
             text, actual = read_snapshot_text(Path(path))
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             remember_text(sha256, text)
-        _loaded[sha256] = LoadedSnapshot(text)
+        _loaded[sha256, kind] = LoadedSnapshot(text, kind)
         while len(_loaded) > _LOADED_LIMIT:
             _loaded.popitem(last=False)
-    _loaded.move_to_end(sha256)
-    return _loaded[sha256]
+    _loaded.move_to_end((sha256, kind))
+    return _loaded[sha256, kind]
 
 
 class ValidateDump(PipelineTask):
@@ -119,12 +125,14 @@ class DiffPair(PipelineTask):
     before_sha = luigi.Parameter()
     after = luigi.Parameter(significant=False)
     after_sha = luigi.Parameter()
+    kind = luigi.Parameter(default="pypto")  # the snapshots' language: functions are matched first
 
     def output(self):
-        return CacheTarget(diff_key(self.before_sha, self.after_sha))
+        return CacheTarget(diff_key(self.before_sha, self.after_sha, self.kind))
 
     def compute(self) -> dict:
-        before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
+        before = load_snapshot(self.before, self.before_sha, self.kind)
+        after = load_snapshot(self.after, self.after_sha, self.kind)
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
@@ -139,12 +147,13 @@ class SliceFunctions(PipelineTask):
 
     snapshot = luigi.Parameter(significant=False)
     sha = luigi.Parameter()
+    kind = luigi.Parameter(default="pypto")  # the snapshot's language: what a function is
 
     def output(self):
-        return CacheTarget(slice_key(self.sha))
+        return CacheTarget(slice_key(self.sha, self.kind))
 
     def compute(self) -> dict:
-        snapshot = load_snapshot(self.snapshot, self.sha)
+        snapshot = load_snapshot(self.snapshot, self.sha, self.kind)
         _lines, eol = snapshot.split
         return {**snapshot.slices.to_json(), "eol": eol}
 
