@@ -11,6 +11,9 @@ real sample. The steps, each bounded so any input diffs in near-linear time:
    indentation, then lines calling the same qualified operation, are preferred.
 3. A paired line's changed characters come from `intraline.changed_ranges`.
 4. A deleted line whose exact text is inserted elsewhere (once each, unpaired) is moved.
+
+A replaced block made only of lines an ignore mode ignores whole (keys starting `IGNORED_LINE`, as
+MLIR's `#loc3 = loc(...)` under `loc`) is no change.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from itertools import islice
 from ir_trace.functions import slice_functions
 from ir_trace.intraline import changed_ranges, changed_ranges_ignoring
 from ir_trace.matching import match_sequences
+from ir_trace.normalize_mlir import IGNORED_LINE
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
 MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size...
@@ -106,7 +110,7 @@ def diff_snapshots(
         return []
     fns_a = _functions(a) if a_functions is _COMPUTE else a_functions
     fns_b = _functions(b) if b_functions is _COMPUTE else b_functions
-    blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b)
+    blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b, keyed=line_key is not None)
     paired = [(block, _pair_block(a, b, *block)) for block in blocks]
     moves = _moves(a, b, a_keys, b_keys, paired)
     emphasis = _emphasis(line_pieces)
@@ -143,9 +147,10 @@ def _functions(lines: list[str]) -> list[tuple[str, int, int]] | None:
     return _sliced[key]
 
 
-def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
+def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b, keyed: bool = False) -> list[tuple[int, int, int, int]]:
     """Non-equal blocks, touching ones merged: lines matched within matched functions and the
-    stretches between them."""
+    stretches between them. `keyed` (lines compared by an ignore mode's keys): a block of lines
+    the modes ignore whole is left out."""
     blocks: list[list[int]] = []
     for a0, a1, b0, b1 in _segment_ranges(len(a_keys), len(b_keys), fns_a, fns_b):
         if a_keys[a0:a1] == b_keys[b0:b1]:
@@ -158,7 +163,16 @@ def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int,
                 else:
                     blocks.append([i, mi, j, mj])
             i, j = mi + 1, mj + 1
-    return [tuple(block) for block in blocks]
+    return [tuple(block) for block in blocks if not (keyed and _all_ignored(a_keys, *block[:2], b_keys, *block[2:]))]
+
+
+def _all_ignored(a_keys: list, a0: int, a1: int, b_keys: list, b0: int, b1: int) -> bool:
+    return all(map(_ignored, a_keys[a0:a1])) and all(map(_ignored, b_keys[b0:b1]))
+
+
+def _ignored(key) -> bool:
+    """A key (a str, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
+    return isinstance(key, str) and key.startswith(IGNORED_LINE)
 
 
 def _segment_ranges(n: int, m: int, fns_a, fns_b) -> list[tuple[int, int, int, int]]:

@@ -11,6 +11,8 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
       "dump": "/abs/path/passes_dump",
       "context": 3,                       # --context: unchanged lines kept around a change
       "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
+      "kind": "pypto" | "mlir",           # the language the snapshots are printed in: it decides
+                                          # what a function is and what the ignore modes remove
       "ignore": {"modes": ["ssa", ...], "regex": "..." | null} | null,   # --ignore: the page's initial
                                           # ignore modes (normalize.py); hunks are always the exact diff
       "passes": [pass, ...]               # passes[0] is 00_frontend.py, then execution order
@@ -74,12 +76,13 @@ def build_payload(
     slices: dict[str, dict],
     context: int,
     ignore: dict | None = None,
+    kind: str = "pypto",
 ) -> dict:
     """Assemble the report data.
 
     `diffs[k]` is the diff result turning snapshot k into k+1 (EMPTY_DIFF when equal);
     `slices` maps a snapshot sha256 to its functions (or parse_error) and final-newline flag;
-    `ignore` is the initial ignore modes (`IgnoreModes.to_json()`).
+    `ignore` is the initial ignore modes (`IgnoreModes.to_json()`); `kind` the snapshots' language.
     """
     passes = []
     previous_sha = None
@@ -114,6 +117,7 @@ def build_payload(
         "dump": manifest.dump,
         "context": context,
         "level": detect_dump_level(_all_printed_lines(base_lines, diffs)),
+        "kind": kind,
         "ignore": ignore,
         "passes": passes,
     }

@@ -13,6 +13,7 @@ const IRTraceDiff = (() => {
   const SIMILAR = 1000;             // diff.py: of 2000
   const RENAMED = 1600;             // diff.py
   const OPERATION_TOKENS = 500;     // diff.py
+  const IGNORED_LINE = '\u0000ignored\u0000';   // normalize_mlir.py: starts the key of a line a mode ignores whole
   const MAX_TOKEN_EDITS = 200;      // intraline.py
   const CONTEXT_SPACES = 2;         // intraline.py
   const CONTEXT_UNITS = 64;         // intraline.py
@@ -457,7 +458,13 @@ const IRTraceDiff = (() => {
         i = mi + 1; j = mj + 1;
       }
     }
-    return blocks;
+    return blocks.filter(([a0, a1, b0, b1]) => !(allIgnored(A, a0, a1) && allIgnored(B, b0, b1)));
+  }
+
+  /** diff.py's _all_ignored, one side: every line of [start, end) is ignored whole (S.ignored: their ids). */
+  function allIgnored(S, start, end) {
+    for (let i = start; i < end; i++) if (!S.ignored || !S.ignored.has(S.ids[i])) return false;
+    return true;
   }
 
   function substantial(line) {
@@ -504,14 +511,16 @@ const IRTraceDiff = (() => {
   /** Ids of both snapshots' lines compared by options.lineKey(line) (an ignore mode's normaliser):
    *  lines with equal keys count as unchanged. A last line without "\n" (eol false) stays apart. */
   function keyedIds(A, B, lineKey) {
-    const interned = new Map();
+    const interned = new Map(), ignored = new Set();   // ignored: ids of lines a mode ignores whole
     const idsOf = (S) => Int32Array.from(S.lines, (line, i) => {
-      const key = i === S.lines.length - 1 && S.eol === false ? `${lineKey(line)}\u0000no newline` : lineKey(line);
+      const own = lineKey(line), last = i === S.lines.length - 1 && S.eol === false;
+      const key = last ? `${own}\u0000no newline` : own;
       let id = interned.get(key);
       if (id === undefined) interned.set(key, (id = interned.size));
+      if (!last && own.startsWith(IGNORED_LINE)) ignored.add(id);
       return id;
     });
-    return [{ ...A, ids: idsOf(A) }, { ...B, ids: idsOf(B) }];
+    return [{ ...A, ids: idsOf(A), ignored }, { ...B, ids: idsOf(B), ignored }];
   }
 
   /** Hunks (payload form, as diff.py's hunks_to_json) turning snapshot A into snapshot B;

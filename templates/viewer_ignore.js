@@ -217,8 +217,16 @@ const IRTraceIgnore = (() => {
       model.setIgnore(spec);
     }
 
+    /** MLIR snapshots (payload.kind 'mlir') get the locations toggle and their own SSA wording. */
+    function labelIgnoreControls() {
+      if (payload.kind !== 'mlir') return;
+      $('ignore-loc-label').hidden = false;
+      $('ignore-ssa').parentElement.title = '%12 and %13, ^bb1 and ^bb2, #map1 and #map2 read alike: a pass that only renumbers is a no-op';
+    }
+
     /** The ignore controls and the follow bar's buttons. */
     function wireIgnoreControls() {
+      labelIgnoreControls();
       for (const m of [...NORM.MODES, 'regex']) $(`ignore-${m}`).addEventListener('change', onIgnoreControl);
       let ignoreTimer = 0;
       $('ignore-regex-text').addEventListener('input', () => {

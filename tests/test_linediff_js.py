@@ -12,6 +12,7 @@ from conftest import REPO, real_dumps
 
 from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
 from ir_trace.functions import slice_functions
+from ir_trace.normalize_mlir import IGNORED_LINE
 
 LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
 
@@ -200,3 +201,18 @@ def test_line_key_gives_the_same_hunks_in_both_languages(js_page):
     )
     assert [h[:4] for h in expected] == [[2, 3, 2, 3]]
     assert js_diff(js_page, before, after, "(line) => line.replaceAll('__ssa_v0', '')") == expected
+
+
+def test_a_change_made_only_of_ignored_lines_is_none_in_both_languages(js_page):
+    # normalize's `loc` mode keys a `#loc3 = loc(...)` table line as IGNORED_LINE.
+    before = ["#loc1 = loc(1)", "a", "b", "#loc2 = loc(2)", "c"]
+    after = ["#loc1 = loc(1)", "#loc5 = loc(5)", "a", "B", "c", "#loc9 = loc(9)"]
+
+    def key(line: str) -> str:
+        return IGNORED_LINE + line if line.startswith("#loc") else line
+
+    expected = json.loads(json.dumps(hunks_to_json(diff_snapshots(before, after, line_key=key), after)))
+    assert [h[:4] for h in expected] == [[2, 4, 3, 4]]  # `b` -> `B` beside a table line; the others are none
+    script = f"(line) => line.startsWith('#loc') ? {json.dumps(IGNORED_LINE)} + line : line"
+    assert js_diff(js_page, before, after, script) == expected
+    assert len(js_diff(js_page, before, after)) == 3  # as printed, every table line counts
