@@ -38,6 +38,8 @@ OPERATION_TOKENS = 500  # the operation a line calls is looked for among its fir
 _WORD_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _WORDS_ONLY = bytes(c if c in _WORD_BYTES else 32 for c in range(256))  # all else becomes a space
 _SUBWORDS_ONLY = _WORDS_ONLY.replace(b"_", b" ")
+_VALUE_NAME = re.compile(r"[%^#][A-Za-z0-9_$.\-]+")  # MLIR values, blocks, aliases: `%12`, `^bb2`, `#map3`
+_DIGITS = re.compile(r"[0-9]+")
 _LEADING_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)[ \t\r\f\v]*\(")
 _CALL_TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _COMPUTE = object()  # default for the function lists: slice the snapshot here
@@ -283,16 +285,22 @@ _operations: dict[str, str | None] = {}
 def _profile(line: str) -> tuple:
     """(line without indentation, its (word, count) pairs, how many words, its subwords
     or None until needed), memoised: a line deleted by one pass was usually inserted by the
-    one before. Words come from bytes.translate + split, C speed."""
+    one before. Words come from bytes.translate + split, C speed; the digits of MLIR value, block
+    and alias names are no part of them (the printer renumbers `%12` after every inserted op)."""
     found = _profiles.get(line)
     if found is None:
         body = line.lstrip(" \t")
-        words = body.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
+        text = _VALUE_NAME.sub(_without_digits, body) if "%" in body or "^" in body or "#" in body else body
+        words = text.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
         found = [body, frozenset(Counter(words).items()), len(words), None]
         if len(_profiles) >= 1 << 15:
             _profiles.clear()
         _profiles[line] = found
     return found
+
+
+def _without_digits(match: re.Match) -> str:
+    return _DIGITS.sub("", match.group())
 
 
 def _subwords(profile: list) -> frozenset:

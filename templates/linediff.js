@@ -20,6 +20,8 @@ const IRTraceDiff = (() => {
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
   const SUBWORD = /[A-Za-z0-9]+/g;
+  const VALUE_NAME = /[%^#][A-Za-z0-9_$.\-]+/g;   // diff.py: MLIR values, blocks, aliases: `%12`, `^bb2`, `#map3`
+  const DIGITS = /[0-9]+/g;
   const isWord = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
   const isSpace = (c) => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
 
@@ -313,7 +315,11 @@ const IRTraceDiff = (() => {
     if (!found) {
       let k = 0;
       while (k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
-      const body = line.slice(k), words = body.match(WORD) || [], counts = new Map();
+      const body = line.slice(k);
+      // diff.py's _profile: the digits of MLIR value, block and alias names are no part of the words
+      const numbered = body.includes('%') || body.includes('^') || body.includes('#');
+      const text = numbered ? body.replace(VALUE_NAME, (m) => m.replace(DIGITS, '')) : body;
+      const words = text.match(WORD) || [], counts = new Map();
       for (const w of words) counts.set(w, (counts.get(w) || 0) + 1);
       const features = new Set();
       for (const [w, n] of counts) features.add(`${w}#${n}`);
