@@ -202,6 +202,62 @@ def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
 
 
 def _pair_block(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """Lines only re-indented are paired first (a line moved out of a loop keeps its own copy
+    rather than the line that took its place at the old indent); the rest between them."""
+    pairs, i, j = [], a0, b0
+    for ai, bj in _reindented(a, b, a0, a1, b0, b1):
+        pairs += _pair_between(a, b, i, ai, j, bj)
+        pairs.append((ai, bj))
+        i, j = ai + 1, bj + 1
+    return pairs + _pair_between(a, b, i, a1, j, b1)
+
+
+def _reindented(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """(i, j) of lines equal but for their indentation, each the only line of its text on its
+    side of the block and more than a bracket or two: the longest set of them that do not cross."""
+    if a1 == a0 or b1 == b0:
+        return []
+    only_a: dict[str, int] = {}
+    for i in range(a0, a1):
+        body = _profile(a[i])[0]
+        only_a[body] = -1 if body in only_a else i
+    only_b: dict[str, int] = {}
+    for j in range(b0, b1):
+        body = _profile(b[j])[0]
+        only_b[body] = -1 if body in only_b else j
+    found = sorted(
+        (i, only_b[body])
+        for body, i in only_a.items()
+        if i >= 0 and only_b.get(body, -1) >= 0 and a[i] != b[only_b[body]] and _substantial(a[i])
+    )
+    return _increasing(found)
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of `pairs` (sorted by i) whose j increase too (patience sorting)."""
+    tails: list[int] = []  # tails[k]: index of the pair ending the best run of length k + 1
+    before = [-1] * len(pairs)
+    for k, (_i, j) in enumerate(pairs):
+        lo, hi = 0, len(tails)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if pairs[tails[mid]][1] < j:
+                lo = mid + 1
+            else:
+                hi = mid
+        before[k] = tails[lo - 1] if lo else -1
+        if lo == len(tails):
+            tails.append(k)
+        else:
+            tails[lo] = k
+    run, k = [], tails[-1] if tails else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = before[k]
+    return run[::-1]
+
+
+def _pair_between(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
     """Optimal pairing; a block whose work (line pairs, weighted by the lines' word counts)
     exceeds MAX_PAIRING_CELLS is cut into diagonal chunks first, so its cost stays bounded."""
     n, m = a1 - a0, b1 - b0

@@ -26,7 +26,7 @@ from ir_trace import __version__
 from ir_trace.normalize import NORMALIZE_VERSION
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
-DIFF_VERSION = "diff-9-mlir-names"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
+DIFF_VERSION = "diff-9-mlir-structure"  # the line diff, its pairing rules, its JSON layout (unique: caches are shared)
 SLICER_VERSION = "slice-3-mlir"  # function slicing and its JSON layout (3: MLIR symbol ops)
 DISCOVERY_VERSION = "discover-2"  # what a validated manifest holds (2: a blank .log is no log)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)

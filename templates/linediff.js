@@ -378,9 +378,55 @@ const IRTraceDiff = (() => {
     return null;
   }
 
+  /** diff.py's _pair_block: lines only re-indented are paired first, the rest between them. */
   function pairBlock(a, b, a0, a1, b0, b1) {
-    const n = a1 - a0, m = b1 - b0, pairs = [];
-    if (!n || !m) return pairs;
+    const pairs = [];
+    let i = a0, j = b0;
+    for (const [ai, bj] of reindented(a, b, a0, a1, b0, b1)) {
+      pairBetween(a, b, i, ai, j, bj, pairs);
+      pairs.push([ai, bj]);
+      i = ai + 1; j = bj + 1;
+    }
+    pairBetween(a, b, i, a1, j, b1, pairs);
+    return pairs;
+  }
+
+  /** diff.py's _reindented: lines equal but for indentation, once each, substantial; not crossing. */
+  function reindented(a, b, a0, a1, b0, b1) {
+    if (a1 === a0 || b1 === b0) return [];
+    const onlyA = new Map(), onlyB = new Map();
+    for (let i = a0; i < a1; i++) { const body = profile(a[i]).body; onlyA.set(body, onlyA.has(body) ? -1 : i); }
+    for (let j = b0; j < b1; j++) { const body = profile(b[j]).body; onlyB.set(body, onlyB.has(body) ? -1 : j); }
+    const found = [];
+    for (const [body, i] of onlyA) {
+      const j = onlyB.has(body) ? onlyB.get(body) : -1;
+      if (i >= 0 && j >= 0 && a[i] !== b[j] && substantial(a[i])) found.push([i, j]);
+    }
+    found.sort((x, y) => x[0] - y[0]);
+    return increasing(found);
+  }
+
+  /** diff.py's _increasing: the longest run of pairs (sorted by i) whose j increase too. */
+  function increasing(pairs) {
+    const tails = [], before = new Array(pairs.length).fill(-1);
+    pairs.forEach(([, j], k) => {
+      let lo = 0, hi = tails.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (pairs[tails[mid]][1] < j) lo = mid + 1; else hi = mid;
+      }
+      before[k] = lo ? tails[lo - 1] : -1;
+      if (lo === tails.length) tails.push(k); else tails[lo] = k;
+    });
+    const run = [];
+    for (let k = tails.length ? tails[tails.length - 1] : -1; k >= 0; k = before[k]) run.push(pairs[k]);
+    return run.reverse();
+  }
+
+  /** diff.py's _pair_between: optimal pairing, in diagonal chunks when the work is large. */
+  function pairBetween(a, b, a0, a1, b0, b1, pairs) {
+    const n = a1 - a0, m = b1 - b0;
+    if (!n || !m) return;
     let words = 0;
     for (let i = a0; i < a1; i++) words += profile(a[i]).features.size;
     for (let j = b0; j < b1; j++) words += profile(b[j]).features.size;

@@ -37,6 +37,10 @@ LOCATED = '#loc1 = loc("k.py":3:1)\n' + RENUMBERED.replace(": index\n", ": index
 
 
 def mlir_report(tmp_path: Path) -> Path:
+    return render_payload(mlir_payload(tmp_path), tmp_path / "mlir.html")
+
+
+def mlir_payload(tmp_path: Path) -> dict:
     dump = write_dump(tmp_path / "d", [("frontend", FRONTEND), ("Renumber", RENUMBERED), ("Locate", LOCATED)])
     payload = read_payload(build_report(dump, tmp_path / "py.html").read_text(encoding="utf-8"))
     texts = [FRONTEND, RENUMBERED, LOCATED]
@@ -44,7 +48,7 @@ def mlir_report(tmp_path: Path) -> Path:
         if "functions" in entry:
             entry.update(slice_functions(split_lines(text)[0], kind="mlir").to_json())
     payload["kind"] = "mlir"
-    return render_payload(payload, tmp_path / "mlir.html")
+    return payload
 
 
 def test_mlir_modes_make_renumbering_and_locations_no_ops(page, tmp_path):

@@ -135,3 +135,18 @@ def test_locations_of_the_real_debuginfo_dump_are_all_ignored():
         for line in lines:
             key = loc(line)
             assert key.startswith(IGNORED_LINE) or "loc(" not in key, (path, line)
+
+
+def test_json_counts_follow_the_mlir_modes(tmp_path):
+    # --json's "ignoring" counts come from the payload's kind: renumbering and locations are no-ops.
+    from test_mlir_viewer import mlir_payload
+
+    from ir_trace.summary import trace_summary
+
+    payload = mlir_payload(tmp_path)
+    payload["ignore"] = {"modes": ["ssa", "loc"], "regex": None}
+    passes = trace_summary(payload)["passes"]
+    assert [p["changed"] for p in passes] == [True, True]
+    assert [p["ignoring"]["changed"] for p in passes] == [False, False]
+    payload["ignore"] = {"modes": ["ssa"], "regex": None}
+    assert [p["ignoring"]["changed"] for p in trace_summary(payload)["passes"]] == [False, True]
