@@ -188,3 +188,28 @@ def test_hostile_megabyte_lines_normalise_alike_in_the_page(js, unit, times):
         [unit, times, r"_v\d+"],
     )
     assert got == [len(python), python[:64]]
+
+
+MLIR_HOSTILE = [
+    ("%", 300_000),
+    ("%a#", 100_000),
+    ("#m1", 100_000),
+    ('"', 299_999),
+    ("loc(", 250_000),
+    (" loc(()", 100_000),
+]
+
+
+@pytest.mark.parametrize("unit, times", MLIR_HOSTILE, ids=[f"{u!r}x{t}" for u, t in MLIR_HOSTILE])
+def test_hostile_mlir_lines_normalise_alike_in_the_page(js, unit, times):
+    line = unit * times
+    python = IgnoreModes.parse("ssa,loc").normaliser("mlir")(line)
+    got = js.evaluate(
+        """([unit, times]) => {
+             const N = IRTraceNormalize, key = N.normaliser(N.cleanModes(['ssa', 'loc'], null), 'mlir');
+             const out = key(unit.repeat(times));
+             return [out.length, out.slice(0, 64)];
+           }""",
+        [unit, times],
+    )
+    assert got == [len(python), python[:64]]
