@@ -21,7 +21,7 @@ string make the structure unknown: UnsafeToSlice, and the viewer falls back to t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 _BRACE_OR_STRING = re.compile(r'[{}"]|//')
@@ -57,7 +57,7 @@ class _Open:
     op: str | None
     path: tuple[str, ...]
     start: int
-    children: list = field(default_factory=list)
+    has_symbol_ops: bool = False  # directly or through anonymous modules
 
     def holds_symbols(self) -> bool:
         return self.op is None or not self.op.endswith("func")
@@ -105,12 +105,11 @@ def _close(stack: list[_Open], end: int, found: list[SymbolOp]) -> None:
     region = stack.pop()
     parent = stack[-1]
     if region.op is None:  # an anonymous module: its symbols belong to the parent
-        parent.children += region.children
+        parent.has_symbol_ops = parent.has_symbol_ops or region.has_symbol_ops
         return
-    item = SymbolOp(region.op, region.path, region.start, end)
-    parent.children.append(item)
-    if not any(isinstance(child, SymbolOp) for child in region.children):
-        found.append(item)
+    parent.has_symbol_ops = True
+    if not region.has_symbol_ops:
+        found.append(SymbolOp(region.op, region.path, region.start, end))
 
 
 def parse_header(line: str) -> tuple[str, str | None] | None:

@@ -32,6 +32,7 @@ _TRAILING_DIGITS = re.compile(r"[0-9]+$")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.")
 _LOC_OR_STRING = re.compile(r'"|loc\(')
 _LOC_ALIAS_LINE = re.compile(r"#[A-Za-z_][A-Za-z0-9_$.]* = loc\(")
+_PAREN_OR_STRING = re.compile(r'[()"]')
 
 
 def mlir_ssa_spans(line: str) -> Spans:
@@ -124,6 +125,3 @@ def closing_paren(line: str, at: int) -> int:
             depth -= 1
             if depth == 0:
                 return at - 1
-
-
-_PAREN_OR_STRING = re.compile(r'[()"]')

@@ -207,3 +207,26 @@ def test_snapshots_the_real_mlir_opt_prints(tmp_path):
             'func.func @outer::@"in ner"::@k',
             "func.func @outer::@main",
         ]
+
+
+def test_the_slicing_and_diff_tasks_read_mlir_when_told_through_luigi(tmp_path):
+    """Luigi's real scheduler runs the tasks with kind="mlir"; a result is cached per kind."""
+    import luigi
+
+    from ir_trace.cache import open_cache
+    from ir_trace.fingerprints import snapshot_digest
+    from ir_trace.tasks import DiffPair, SliceFunctions
+    from ir_trace.tasks.config import adopt_cache
+
+    adopt_cache(open_cache(tmp_path / "cache"))
+    before, after = tmp_path / "1.mlir", tmp_path / "2.mlir"
+    before.write_text(NESTED, encoding="utf-8")
+    after.write_text(NESTED.replace("arith.constant 1", "arith.constant 2"), encoding="utf-8")
+    sha = {p: snapshot_digest(p.read_bytes()) for p in (before, after)}
+    slices = SliceFunctions(snapshot=str(after), sha=sha[after], kind="mlir")
+    diff = DiffPair(before=str(before), before_sha=sha[before], after=str(after), after_sha=sha[after], kind="mlir")
+    assert luigi.build([slices, diff], local_scheduler=True, log_level="WARNING")
+    functions = slices.output().read()["functions"]
+    assert functions[0] == ["hal.executable.export @ex::@cpu::@ex_fn", 4, 8]
+    assert diff.output().read()["inserted"] == 1
+    assert not SliceFunctions(snapshot=str(after), sha=sha[after]).complete()  # the PyPTO reading is another result
