@@ -61,8 +61,14 @@ const IRTraceIgnore = (() => {
     /** The modes a fragment names (ignore=ssa,memref&ignore-regex=...), undefined when it names none. */
     function ignoreFromParams(params) {
       if (!params.has('ignore') && !params.has('ignore-regex')) return undefined;
-      const spec = NORM.cleanModes((params.get('ignore') || '').split(','), params.get('ignore-regex'));
+      const spec = offered(NORM.cleanModes((params.get('ignore') || '').split(','), params.get('ignore-regex')));
       return NORM.isOn(spec) ? spec : null;
+    }
+
+    /** `spec` without the modes this report does not offer: `loc` (MLIR's locations) is for MLIR
+     *  snapshots only, so one a link or an MLIR report left behind stays off here. */
+    function offered(spec) {
+      return spec && payload.kind !== 'mlir' ? { ...spec, modes: spec.modes.filter((m) => m !== 'loc') } : spec;
     }
 
     /** Apply new modes: the current pass is redrawn at once, the other entries follow in slices. */
@@ -209,8 +215,8 @@ const IRTraceIgnore = (() => {
     function startIgnoring() {
       if (against) return;
       const fromHash = ignoreFromParams(new URLSearchParams(location.hash.slice(1)));
-      const fromReport = payload.ignore ? NORM.cleanModes(payload.ignore.modes, payload.ignore.regex) : null;
-      const spec = fromHash !== undefined ? fromHash : fromReport || storedIgnore();
+      const fromReport = payload.ignore ? offered(NORM.cleanModes(payload.ignore.modes, payload.ignore.regex)) : null;
+      const spec = fromHash !== undefined ? fromHash : fromReport || offered(storedIgnore());
       if (!spec || !NORM.isOn(spec)) return;
       writeIgnoreControls(spec);
       state.ignore = spec;

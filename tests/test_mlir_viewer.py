@@ -84,7 +84,8 @@ def test_the_function_selector_lists_symbol_ops_by_path(page, tmp_path):
 
 def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
     dump = write_dump(tmp_path / "d", [("frontend", "def f(a):\n    return a\n"), ("P", "def f(a):\n    return 1\n")])
-    log = open_report(page, build_report(dump, tmp_path / "r.html"))
-    expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_visible()
+    log = open_report(page, build_report(dump, tmp_path / "r.html"), "#ignore=loc,ssa")
+    expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_hidden()
+    expect(page.get_by_label("Ignore locations", exact=True)).not_to_be_checked()  # a link's `loc` stays off here
     log.assert_clean()
