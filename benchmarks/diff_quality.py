@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Diff quality on the real samples: issue 10's four metrics, each able to fail.
 
-    python benchmarks/diff_quality.py                      # every dump in ../shared/samples/real*
+    python benchmarks/diff_quality.py                      # ../shared/samples/real/* and mlir/*
+    python benchmarks/diff_quality.py --corpus mlir        # only the MLIR dumps
     python benchmarks/diff_quality.py --baseline adf7b49   # also the diff.py of that commit
     python benchmarks/diff_quality.py --json quality.json
 
-Every adjacent pair of distinct snapshots is diffed with ir_trace.diff; each hunk is judged
+Every adjacent pair of distinct snapshots is diffed with ir_trace.diff, functions matched first
+as the report does (PyPTO's methods; MLIR's symbol ops). An MLIR tree with module scope is read
+in its true write order (`write_order.txt`, every file the whole module); without module scope
+each op's directory is its own trace, in counter order. Each hunk is judged
 with a reference similarity that the diff itself does not use: difflib's ratio over the two
 lines' tokens (indentation removed), order and repetition counted.
 
@@ -41,8 +45,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from ir_trace.diff import diff_snapshots, split_lines  # noqa: E402
+from ir_trace.functions import slice_functions  # noqa: E402
 from ir_trace.intraline import tokens  # noqa: E402
 from ir_trace.matching import match_sequences  # noqa: E402
+from ir_trace.normalize import strip_mlir_ssa  # noqa: E402
 
 SAMPLES = REPO.parent / "shared" / "samples"
 SIMILAR_UNPAIRED = 0.9
@@ -73,7 +79,7 @@ def clearly_closer(x: str, y: str, current: tuple[int, int], cache: dict) -> boo
     if reference_similarity(x, y, cache) < 1 - 2 * NEAR_IDENTICAL:  # cheap filter: cannot be near-identical
         return False
     edits, size = token_edits(x, y, cache)
-    return edits <= NEAR_IDENTICAL * size and 2 * edits <= current[0]
+    return edits <= NEAR_IDENTICAL * size and 2 * edits <= current[0] and edits < current[0]
 
 
 def utf16_len(text: str) -> int:
@@ -135,30 +141,69 @@ def judge_pair(a: list[str], b: list[str], pair) -> tuple[int, int, int]:
     return shown, minimal_changed_units(x, y), in_word_edges(x, pair.a_ranges) + in_word_edges(y, pair.b_ranges)
 
 
-def judge_dump(dump: Path, diff) -> dict:
+def pypto_traces(dump: Path) -> list[list[tuple[str, str]]]:
+    """The dump's one trace: (file name, text) in pass order."""
     files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
-    texts = [f.read_text(encoding="utf-8") for f in files]
+    return [[(f.name, f.read_text(encoding="utf-8")) for f in files]]
+
+
+def mlir_traces(tree: Path) -> list[list[tuple[str, str]]]:
+    """An MLIR tree's traces of (path, IR without its header line): one in write order with module
+    scope, else one per op directory in counter order."""
+    files = sorted(tree.rglob("*.mlir"))
+    texts = {f: f.read_text(encoding="utf-8").split("\n", 1) for f in files}
+    if all(" operation" in header for header, _ir in texts.values()):
+        order_file = tree.parent / "write_order.txt"
+        written = [tree / line for line in order_file.read_text(encoding="utf-8").splitlines() if line]
+        order = list(dict.fromkeys(p for p in written if p in texts))
+        return [[(str(p.relative_to(tree)), texts[p][1]) for p in order]]
+    by_op: dict[Path, list[Path]] = {}
+    for f in files:
+        by_op.setdefault(f.parent, []).append(f)
+    counters = lambda f: [int(n) for n in f.name.split("_") if n.isdigit()]  # noqa: E731
+    return [[(str(f.relative_to(tree)), texts[f][1]) for f in sorted(op, key=counters)] for op in by_op.values()]
+
+
+def judge_dump(traces: list[list[tuple[str, str]]], diff, kind: str) -> dict:
     totals = {"pairs_of_snapshots": 0, "hunks": 0, "paired_lines": 0, "better_partner": 0, "similar_unpaired": 0}
     totals.update(shown=0, minimal=0, in_word_edges=0, examples=[])
     cache: dict = {}
-    for k, (before, after) in enumerate(zip(texts, texts[1:]), 1):
-        if before == after:
-            continue
-        (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
-        totals["pairs_of_snapshots"] += 1
-        for hunk in diff(a, b, a_eol, b_eol):
-            totals["hunks"] += 1
-            found = judge_hunk(a, b, hunk, cache)
-            totals["better_partner"] += found["better_partner"]
-            totals["similar_unpaired"] += found["similar_unpaired"]
-            totals["examples"] += [(files[k].name, *example) for example in found["examples"]][:3]
-            for pair in hunk.pairs:
-                shown, minimal, edges = judge_pair(a, b, pair)
-                totals["paired_lines"] += 1
-                totals["shown"] += shown
-                totals["minimal"] += minimal
-                totals["in_word_edges"] += edges
+    for trace in traces:
+        for (_before_name, before), (name, after) in zip(trace, trace[1:]):
+            if before != after:
+                judge_pair_of_snapshots(before, after, name, diff, kind, totals, cache)
     return totals
+
+
+def judge_pair_of_snapshots(before: str, after: str, name: str, diff, kind: str, totals: dict, cache: dict) -> None:
+    (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
+    fns_a, fns_b = functions_of(a, kind), functions_of(b, kind)
+    ref_a, ref_b = (a, b) if kind == "pypto" else (list(map(unnumbered, a)), list(map(unnumbered, b)))
+    totals["pairs_of_snapshots"] += 1
+    for hunk in diff(a, b, a_eol, b_eol, fns_a, fns_b):
+        totals["hunks"] += 1
+        found = judge_hunk(ref_a, ref_b, hunk, cache)
+        totals["better_partner"] += found["better_partner"]
+        totals["similar_unpaired"] += found["similar_unpaired"]
+        totals["examples"] += [(name, *example) for example in found["examples"]][:3]
+        for pair in hunk.pairs:
+            shown, minimal, edges = judge_pair(a, b, pair)
+            totals["paired_lines"] += 1
+            totals["shown"] += shown
+            totals["minimal"] += minimal
+            totals["in_word_edges"] += edges
+
+
+def unnumbered(line: str) -> str:
+    """An MLIR line as the reference compares it: as `--ignore ssa` keys it (value and block names
+    dropped, `#map3` -> `#map`). The printer renumbers them after every inserted or removed op,
+    so `%c0_1` or `%5` says nothing of which line is which."""
+    return strip_mlir_ssa(line)
+
+
+def functions_of(lines: list[str], kind: str) -> list[tuple[str, int, int]] | None:
+    found = slice_functions(lines, kind=kind).functions
+    return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
 def load_baseline(rev: str):
@@ -172,7 +217,7 @@ def load_baseline(rev: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules["baseline_diff"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
-    return lambda a, b, a_eol, b_eol: module.diff_snapshots(a, b, a_eol, b_eol)
+    return lambda a, b, a_eol, b_eol, fns_a, fns_b: module.diff_snapshots(a, b, a_eol, b_eol, fns_a, fns_b)
 
 
 def verdicts(t: dict) -> dict:
@@ -213,27 +258,40 @@ def report(name: str, per_dump: dict[str, dict]) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=Path, default=SAMPLES, help="directory holding real*/<dump>/passes_dump")
+    parser.add_argument(
+        "--samples", type=Path, default=SAMPLES, help="directory holding real/*/passes_dump, mlir/*/tree"
+    )
+    parser.add_argument("--corpus", choices=("all", "pypto", "mlir"), default="all", help="which dumps to judge")
     parser.add_argument("--baseline", metavar="REV", help="also judge ir_trace/diff.py as of this git commit")
     parser.add_argument("--examples", action="store_true", help="print a few failing cases per dump")
     parser.add_argument("--json", type=Path, help="write every figure as JSON")
     args = parser.parse_args()
-    dumps = sorted(args.samples.glob("real/*/passes_dump"))
+    corpora = {
+        "pypto": [(d.parent.name, "pypto", d) for d in sorted(args.samples.glob("real/*/passes_dump"))],
+        "mlir": [(t.parent.name, "mlir", t) for t in sorted(args.samples.glob("mlir/*/tree"))],
+    }
+    dumps = [dump for corpus, found in corpora.items() if args.corpus in ("all", corpus) for dump in found]
     if not dumps:
-        print(f"no real samples under {args.samples}", file=sys.stderr)
+        print(f"no samples under {args.samples}", file=sys.stderr)
         return 2
-    runs = {"current": lambda a, b, a_eol, b_eol: diff_snapshots(a, b, a_eol, b_eol)}
+    runs = {"current": lambda a, b, a_eol, b_eol, fns_a, fns_b: diff_snapshots(a, b, a_eol, b_eol, fns_a, fns_b)}
     if args.baseline:
         runs[f"baseline {args.baseline}"] = load_baseline(args.baseline)
     results, passed = {}, True
     for name, diff in runs.items():
-        results[name] = {dump.parent.name: judge_dump(dump, diff) for dump in dumps}
-        ok = report(name, results[name])
-        passed = passed and (ok or name != "current")
-        if args.examples:
-            for dump, t in results[name].items():
-                for example in t["examples"][:5]:
-                    print("  ", dump, example)
+        for corpus in ("pypto", "mlir"):
+            chosen = [d for d in dumps if d[1] == corpus]
+            if not chosen:
+                continue
+            read = pypto_traces if corpus == "pypto" else mlir_traces
+            label = f"{name}, {corpus}"
+            results[label] = {dump: judge_dump(read(path), diff, corpus) for dump, _kind, path in chosen}
+            ok = report(label, results[label])
+            passed = passed and (ok or name != "current")
+            if args.examples:
+                for dump, t in results[label].items():
+                    for example in t["examples"][:5]:
+                        print("  ", dump, example)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
     return 0 if passed else 1

@@ -11,6 +11,9 @@ real sample. The steps, each bounded so any input diffs in near-linear time:
    indentation, then lines calling the same qualified operation, are preferred.
 3. A paired line's changed characters come from `intraline.changed_ranges`.
 4. A deleted line whose exact text is inserted elsewhere (once each, unpaired) is moved.
+
+A replaced block made only of lines an ignore mode ignores whole (keys starting `IGNORED_LINE`, as
+MLIR's `#loc3 = loc(...)` under `loc`) is no change.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from itertools import islice
 from ir_trace.functions import slice_functions
 from ir_trace.intraline import changed_ranges, changed_ranges_ignoring
 from ir_trace.matching import match_sequences
+from ir_trace.mlir.normalize import IGNORED_LINE
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
 MAX_PAIRING_CELLS = 250_000  # a bigger replaced block is paired in diagonal chunks of this size...
@@ -34,6 +38,8 @@ OPERATION_TOKENS = 500  # the operation a line calls is looked for among its fir
 _WORD_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _WORDS_ONLY = bytes(c if c in _WORD_BYTES else 32 for c in range(256))  # all else becomes a space
 _SUBWORDS_ONLY = _WORDS_ONLY.replace(b"_", b" ")
+_VALUE_NAME = re.compile(r"[%^#][A-Za-z0-9_$.\-]+")  # MLIR values, blocks, aliases: `%12`, `^bb2`, `#map3`
+_DIGITS = re.compile(r"[0-9]+")
 _LEADING_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)[ \t\r\f\v]*\(")
 _CALL_TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _COMPUTE = object()  # default for the function lists: slice the snapshot here
@@ -106,7 +112,7 @@ def diff_snapshots(
         return []
     fns_a = _functions(a) if a_functions is _COMPUTE else a_functions
     fns_b = _functions(b) if b_functions is _COMPUTE else b_functions
-    blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b)
+    blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b, keyed=line_key is not None)
     paired = [(block, _pair_block(a, b, *block)) for block in blocks]
     moves = _moves(a, b, a_keys, b_keys, paired)
     emphasis = _emphasis(line_pieces)
@@ -143,9 +149,10 @@ def _functions(lines: list[str]) -> list[tuple[str, int, int]] | None:
     return _sliced[key]
 
 
-def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
+def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b, keyed: bool = False) -> list[tuple[int, int, int, int]]:
     """Non-equal blocks, touching ones merged: lines matched within matched functions and the
-    stretches between them."""
+    stretches between them. `keyed` (lines compared by an ignore mode's keys): a block of lines
+    the modes ignore whole is left out."""
     blocks: list[list[int]] = []
     for a0, a1, b0, b1 in _segment_ranges(len(a_keys), len(b_keys), fns_a, fns_b):
         if a_keys[a0:a1] == b_keys[b0:b1]:
@@ -158,7 +165,16 @@ def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int,
                 else:
                     blocks.append([i, mi, j, mj])
             i, j = mi + 1, mj + 1
-    return [tuple(block) for block in blocks]
+    return [tuple(block) for block in blocks if not (keyed and _all_ignored(a_keys, *block[:2], b_keys, *block[2:]))]
+
+
+def _all_ignored(a_keys: list, a0: int, a1: int, b_keys: list, b0: int, b1: int) -> bool:
+    return all(map(_ignored, a_keys[a0:a1])) and all(map(_ignored, b_keys[b0:b1]))
+
+
+def _ignored(key) -> bool:
+    """A key (a str, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
+    return isinstance(key, str) and key.startswith(IGNORED_LINE)
 
 
 def _segment_ranges(n: int, m: int, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
@@ -186,6 +202,62 @@ def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
 
 
 def _pair_block(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """Lines only re-indented are paired first (a line moved out of a loop keeps its own copy
+    rather than the line that took its place at the old indent); the rest between them."""
+    pairs, i, j = [], a0, b0
+    for ai, bj in _reindented(a, b, a0, a1, b0, b1):
+        pairs += _pair_between(a, b, i, ai, j, bj)
+        pairs.append((ai, bj))
+        i, j = ai + 1, bj + 1
+    return pairs + _pair_between(a, b, i, a1, j, b1)
+
+
+def _reindented(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """(i, j) of lines equal but for their indentation, each the only line of its text on its
+    side of the block and more than a bracket or two: the longest set of them that do not cross."""
+    if a1 == a0 or b1 == b0:
+        return []
+    only_a: dict[str, int] = {}
+    for i in range(a0, a1):
+        body = _profile(a[i])[0]
+        only_a[body] = -1 if body in only_a else i
+    only_b: dict[str, int] = {}
+    for j in range(b0, b1):
+        body = _profile(b[j])[0]
+        only_b[body] = -1 if body in only_b else j
+    found = sorted(
+        (i, only_b[body])
+        for body, i in only_a.items()
+        if i >= 0 and only_b.get(body, -1) >= 0 and a[i] != b[only_b[body]] and _substantial(a[i])
+    )
+    return _increasing(found)
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of `pairs` (sorted by i) whose j increase too (patience sorting)."""
+    tails: list[int] = []  # tails[k]: index of the pair ending the best run of length k + 1
+    before = [-1] * len(pairs)
+    for k, (_i, j) in enumerate(pairs):
+        lo, hi = 0, len(tails)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if pairs[tails[mid]][1] < j:
+                lo = mid + 1
+            else:
+                hi = mid
+        before[k] = tails[lo - 1] if lo else -1
+        if lo == len(tails):
+            tails.append(k)
+        else:
+            tails[lo] = k
+    run, k = [], tails[-1] if tails else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = before[k]
+    return run[::-1]
+
+
+def _pair_between(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
     """Optimal pairing; a block whose work (line pairs, weighted by the lines' word counts)
     exceeds MAX_PAIRING_CELLS is cut into diagonal chunks first, so its cost stays bounded."""
     n, m = a1 - a0, b1 - b0
@@ -269,16 +341,22 @@ _operations: dict[str, str | None] = {}
 def _profile(line: str) -> tuple:
     """(line without indentation, its (word, count) pairs, how many words, its subwords
     or None until needed), memoised: a line deleted by one pass was usually inserted by the
-    one before. Words come from bytes.translate + split, C speed."""
+    one before. Words come from bytes.translate + split, C speed; the digits of MLIR value, block
+    and alias names are no part of them (the printer renumbers `%12` after every inserted op)."""
     found = _profiles.get(line)
     if found is None:
         body = line.lstrip(" \t")
-        words = body.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
+        text = _VALUE_NAME.sub(_without_digits, body) if "%" in body or "^" in body or "#" in body else body
+        words = text.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
         found = [body, frozenset(Counter(words).items()), len(words), None]
         if len(_profiles) >= 1 << 15:
             _profiles.clear()
         _profiles[line] = found
     return found
+
+
+def _without_digits(match: re.Match) -> str:
+    return _DIGITS.sub("", match.group())
 
 
 def _subwords(profile: list) -> frozenset:

@@ -17,10 +17,10 @@ One word per idea, used by the CLI, the tasks and the sweeps alike:
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
-import re
 import stat
 from functools import lru_cache
 from pathlib import Path
@@ -29,10 +29,6 @@ from ir_trace import __version__
 from ir_trace.render import TEMPLATE_FILES, templates_dir
 
 PACKAGE = Path(__file__).parent
-# `from ir_trace.x import ...`, `from ir_trace import x` and `import ir_trace.x`: the package's own imports
-_OWN_IMPORT = re.compile(
-    r"^\s*(?:from\s+ir_trace\.(\w+)|from\s+ir_trace\s+import\s+([\w ,]+)|import\s+ir_trace\.(\w+))"
-)
 
 
 def module_sources(root: str) -> list[Path]:
@@ -41,16 +37,37 @@ def module_sources(root: str) -> list[Path]:
     waiting = [root]
     while waiting:
         name = waiting.pop()
-        path = PACKAGE / f"{name}.py"
-        if name in found or not path.is_file():
+        path = _module_path(name)
+        if name in found or path is None:
             continue
         found[name] = path
-        for line in path.read_text(encoding="utf-8").splitlines():
-            match = _OWN_IMPORT.match(line)
-            if match:
-                names = match.group(2) or match.group(1) or match.group(3)
-                waiting += [word.strip() for word in names.split(",") if word.strip()]
+        waiting += _imported_modules(path.read_text(encoding="utf-8"))
     return [found[name] for name in sorted(found)]
+
+
+def _module_path(name: str) -> Path | None:
+    """The file of ir_trace module `name` (dotted below the package: `mlir.outline`), if it is one."""
+    base = PACKAGE.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imported_modules(source: str) -> list[str]:
+    """The ir_trace modules a source imports, at any place in it (`from ir_trace.mlir import outline`
+    names `mlir` and `mlir.outline`: an imported name may be a module or not; only files count)."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names += [
+                alias.name.removeprefix("ir_trace.") for alias in node.names if alias.name.startswith("ir_trace.")
+            ]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "ir_trace":
+            package = node.module.removeprefix("ir_trace").lstrip(".")
+            prefix = f"{package}." if package else ""
+            names += ([package] if package else []) + [prefix + alias.name for alias in node.names]
+    return names
 
 
 def source_version(name: str, root: str) -> str:
@@ -236,12 +253,13 @@ def manifest_key(dump: str, state: str) -> str:
     return f"manifest/{DISCOVERY_VERSION}/{digest(dump, state)}"
 
 
-def diff_key(before_sha: str, after_sha: str) -> str:
-    return f"diff/{DIFF_VERSION}/{before_sha}/{after_sha}"
+def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
+    """`kind`: the snapshots' language, which decides the functions a diff matches first."""
+    return f"diff/{DIFF_VERSION}/{kind}/{before_sha}/{after_sha}"
 
 
-def slice_key(sha: str) -> str:
-    return f"functions/{SLICER_VERSION}/{sha}"
+def slice_key(sha: str, kind: str = "pypto") -> str:
+    return f"functions/{SLICER_VERSION}/{kind}/{sha}"
 
 
 def report_key(path: str) -> str:

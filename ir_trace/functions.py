@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ir_trace.mlir.outline import UnsafeMlir, symbol_ops
 from ir_trace.outline import Segment, outline
 
 _STRING_OR_BRACKET = re.compile(r"\"\"\"|'''|[\"'#()\[\]{}]")
@@ -59,8 +60,16 @@ def analyse_structure(lines: list[str]) -> Structure:
     return Structure(boundaries, outline(lines, boundaries))
 
 
-def slice_functions(lines: list[str], structure: Structure | None = None) -> Slices:
-    """Functions of `lines` (a snapshot split on newlines), or None with the reason."""
+KINDS = ("pypto", "mlir")  # the languages a snapshot can be printed in
+
+
+def slice_functions(lines: list[str], structure: Structure | None = None, kind: str = "pypto") -> Slices:
+    """Functions of `lines` (a snapshot split on newlines), or None with the reason.
+
+    `kind` says how to read them: PyPTO's Python (`structure` may bring its outline, worked out
+    already) or MLIR, whose symbol ops (`func.func @m::@f`) are its functions."""
+    if kind == "mlir":
+        return _slice_mlir(lines)
     try:
         structure = structure or analyse_structure(lines)
     except UnsafeToSlice as exc:
@@ -73,6 +82,14 @@ def slice_functions(lines: list[str], structure: Structure | None = None) -> Sli
         key = f"{seg.cls}.{seg.name}" if seg.cls else seg.name
         found.append(Function(key, seg.start, _body_end(lines, seg.start, seg.end, seg.indent, boundaries)))
     return Slices(tuple(found))
+
+
+def _slice_mlir(lines: list[str]) -> Slices:
+    try:
+        found = symbol_ops(lines)
+    except UnsafeMlir as exc:
+        return Slices(None, str(exc))
+    return Slices(tuple(Function(op.key, op.start, op.end) for op in found))
 
 
 def statement_boundaries(lines: list[str]) -> list[bool]:

@@ -18,9 +18,13 @@ Modes, chosen from what PyPTO prints (see README "Ignoring noise"):
   The argument is removed with its ", " separator, parentheses balanced (strings skipped).
   Memory spaces (``pl.Mem.Vec``) and ``pl.tile.alloc`` statements are kept: they are
   statements and types a pass decides, not annotations of one.
+- ``loc``: MLIR source locations, ``loc(...)`` and the ``#loc`` alias table (mlir/normalize.py).
 - ``whitespace``: every white-space character is removed (the set JavaScript's ``\\s``
   matches, so both languages agree).
 - ``regex``: every match of a custom regular expression is removed (see `CustomRegex`).
+
+On MLIR snapshots (``kind="mlir"``) ``ssa`` removes MLIR's value, block and alias numbering
+instead (``%12``, ``^bb2``, ``#map3``: mlir/normalize.py).
 """
 
 from __future__ import annotations
@@ -29,10 +33,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-MODES = ("ssa", "memref", "whitespace")  # built-in modes; "regex" comes with its pattern
+from ir_trace.mlir.normalize import IGNORED_LINE, is_loc_alias_line, loc_spans, mlir_ssa_spans
+
+MODES = ("ssa", "memref", "loc", "whitespace")  # built-in modes; "regex" comes with its pattern
 MODE_LABELS = {
     "ssa": "SSA versions",
     "memref": "memory annotations",
+    "loc": "locations",
     "whitespace": "whitespace",
     "regex": "regex",
 }
@@ -160,6 +167,20 @@ def _closing_paren(line: str, i: int) -> int:
                 return i
         i += 1
     return -1
+
+
+# ---------- MLIR: numbering and locations (mlir/normalize.py finds them) ----------
+
+
+def strip_mlir_ssa(line: str) -> str:
+    """An MLIR line without its value, block and alias numbering."""
+    return without_spans(line, mlir_ssa_spans(line))
+
+
+def strip_locs(line: str) -> str:
+    """An MLIR line without its locations; a line of the location alias table keyed as ignored whole
+    (IGNORED_LINE before its text: equal table lines still match each other)."""
+    return IGNORED_LINE + line if is_loc_alias_line(line) else without_spans(line, loc_spans(line))
 
 
 # ---------- whitespace ----------
@@ -448,23 +469,29 @@ class IgnoreModes:
         words = [MODE_LABELS[m] for m in self.names]
         return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
-    def _steps(self) -> list[tuple[Callable[[str], str], Callable[[str], Spans]]]:
-        """(strip, spans) per mode on. Order: the custom regex sees the printed text; whitespace goes last."""
+    def _steps(self, kind: str) -> list[tuple[Callable[[str], str], Callable[[str], Spans]]]:
+        """(strip, spans) per mode on for snapshots printed as `kind` ("pypto" or "mlir").
+        Order: the custom regex sees the printed text; whitespace goes last."""
         steps = []
         if self.regex:
             custom = CustomRegex(self.regex)
             steps.append((custom.strip, custom.spans))
         if "memref" in self.modes:
             steps.append((strip_memrefs, memref_spans))
+        if "loc" in self.modes:
+            steps.append((strip_locs, loc_spans))
         if "ssa" in self.modes:
-            steps.append((strip_ssa_versions, ssa_version_spans))
+            steps.append(
+                (strip_mlir_ssa, mlir_ssa_spans) if kind == "mlir" else (strip_ssa_versions, ssa_version_spans)
+            )
         if "whitespace" in self.modes:
             steps.append((strip_whitespace, whitespace_spans))
         return steps
 
-    def normaliser(self) -> Callable[[str], str]:
-        """line -> key."""
-        strips = [strip for strip, _spans in self._steps()]
+    def normaliser(self, kind: str = "pypto") -> Callable[[str], str]:
+        """line -> key, for lines printed as `kind`. The key of a line a mode ignores whole starts with
+        IGNORED_LINE (the diff counts a change made only of such lines as none)."""
+        strips = [strip for strip, _spans in self._steps(kind)]
 
         def key(line: str) -> str:
             for strip in strips:
@@ -473,11 +500,11 @@ class IgnoreModes:
 
         return key
 
-    def kept_pieces(self) -> Callable[[str], Spans | None]:
+    def kept_pieces(self, kind: str = "pypto") -> Callable[[str], Spans | None]:
         """line -> the [start, end) pieces of it that its key is made of (the key is their
         concatenation), or None when the modes remove nothing from it. Lets the emphasis of
         an edited line skip what the modes ignore while still pointing into the printed text."""
-        finders = [spans for _strip, spans in self._steps()]
+        finders = [spans for _strip, spans in self._steps(kind)]
 
         def pieces(line: str) -> Spans | None:
             kept, text = None, line
@@ -511,9 +538,9 @@ def _cut_pieces(pieces: Spans, spans: Spans) -> Spans:
     return out
 
 
-def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None) -> Callable[[str], str]:
+def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None, kind: str = "pypto") -> Callable[[str], str]:
     """The modes' normaliser, remembering each line's key in `memo` (for diff's `line_key`)."""
-    key = modes.normaliser()
+    key = modes.normaliser(kind)
     memo = {} if memo is None else memo
 
     def memoised(line: str) -> str:
@@ -525,9 +552,9 @@ def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None) -> Callable
     return memoised
 
 
-def line_pieces(modes: IgnoreModes, memo: dict | None = None) -> Callable[[str], Spans | None]:
+def line_pieces(modes: IgnoreModes, memo: dict | None = None, kind: str = "pypto") -> Callable[[str], Spans | None]:
     """The modes' `kept_pieces`, remembered per line in `memo` (for diff's `line_pieces`)."""
-    pieces = modes.kept_pieces()
+    pieces = modes.kept_pieces(kind)
     memo = {} if memo is None else memo
 
     def memoised(line: str) -> Spans | None:
@@ -538,11 +565,13 @@ def line_pieces(modes: IgnoreModes, memo: dict | None = None) -> Callable[[str],
     return memoised
 
 
-def normalise_lines(lines: list[str], modes: IgnoreModes, memo: dict[str, str] | None = None) -> list[str]:
+def normalise_lines(
+    lines: list[str], modes: IgnoreModes, memo: dict[str, str] | None = None, kind: str = "pypto"
+) -> list[str]:
     """Keys of `lines` under `modes`; `memo` shares work across snapshots (most lines repeat)."""
     if not modes:
         return list(lines)
-    key = modes.normaliser()
+    key = modes.normaliser(kind)
     memo = {} if memo is None else memo
     out = []
     for line in lines:

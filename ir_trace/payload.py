@@ -9,10 +9,11 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
       "generator": "pypto-ir-trace 0.1.0",
       "title": "qwen3_decode_explicit",   # the program directory (parent of passes_dump/)
       "dump": "/abs/path/passes_dump",
-      "kind": "pypto" | "mlir",
       "warnings": ["..."],                # remarks on the whole dump (MLIR dumps that overwrote each other)
       "context": 3,                       # --context: unchanged lines kept around a change
       "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
+      "kind": "pypto" | "mlir",           # the language the snapshots are printed in: it decides
+                                          # what a function is and what the ignore modes remove
       "ignore": {"modes": ["ssa", ...], "regex": "..." | null} | null,   # --ignore: the page's initial
                                           # ignore modes (normalize.py); hunks are always the exact diff
       "passes": [pass, ...]               # passes[0] is 00_frontend.py, then execution order

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from ir_trace import diff, intraline, matching, normalize
+from ir_trace.mlir import normalize as mlir_normalize
 
 BEGIN = "  // shared constants: the page gets them from ir_trace/shared_constants.py\n"
 END = "  // end of shared constants\n"
@@ -28,6 +29,7 @@ def shared_constants() -> dict[str, dict[str, object]]:
             "SIMILAR": diff.SIMILAR,
             "RENAMED": diff.RENAMED,
             "OPERATION_TOKENS": diff.OPERATION_TOKENS,
+            "IGNORED_LINE": mlir_normalize.IGNORED_LINE,
             "MAX_TOKEN_EDITS": intraline.MAX_TOKEN_EDITS,
             "CONTEXT_SPACES": intraline.CONTEXT_SPACES,
             "CONTEXT_UNITS": intraline.CONTEXT_UNITS,
@@ -36,6 +38,7 @@ def shared_constants() -> dict[str, dict[str, object]]:
             "MODES": list(normalize.MODES),
             "LABELS": normalize.MODE_LABELS,
             "MEMREF": normalize._MEMREF,  # noqa: SLF001 - named privately there
+            "IGNORED_LINE": mlir_normalize.IGNORED_LINE,
         },
     }
 

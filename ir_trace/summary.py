@@ -35,7 +35,7 @@ def trace_summary(payload: dict) -> dict:
     for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
         functions.append(entry["functions"] if "functions" in entry else functions[-1])
     modes = IgnoreModes.from_json(payload.get("ignore"))
-    ignoring = _ignoring_hunks(passes, functions, modes) if modes else None
+    ignoring = _ignoring_hunks(passes, functions, modes, payload.get("kind", "pypto")) if modes else None
     result = []
     for k, entry in enumerate(passes[1:], start=1):
         per_function, outside = _count_by_function(entry["hunks"], functions[k - 1], functions[k])
@@ -84,13 +84,13 @@ def _counts(hunks: list, before: list | None, after: list | None) -> dict:
     }
 
 
-def _ignoring_hunks(passes: list, functions: list, modes: IgnoreModes) -> list:
+def _ignoring_hunks(passes: list, functions: list, modes: IgnoreModes, kind: str) -> list:
     """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
 
     The snapshots are rebuilt from the payload's exact hunks; the diff keeps the printed lines
     and their indices, so the counts by function use the same function ranges.
     """
-    key = line_key(modes)
+    key = line_key(modes, kind=kind)
     lines, eol = passes[0]["lines"], passes[0]["eol"]
     result: list = [None]
     done: dict[tuple[str, str], list] = {}

@@ -14,6 +14,7 @@ const IRTraceDiff = (() => {
   const SIMILAR = 1000;
   const RENAMED = 1600;
   const OPERATION_TOKENS = 500;
+  const IGNORED_LINE = "\u0000ignored\u0000";
   const MAX_TOKEN_EDITS = 200;
   const CONTEXT_SPACES = 2;
   const CONTEXT_UNITS = 64;
@@ -21,6 +22,8 @@ const IRTraceDiff = (() => {
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
   const SUBWORD = /[A-Za-z0-9]+/g;
+  const VALUE_NAME = /[%^#][A-Za-z0-9_$.\-]+/g;   // diff.py: MLIR values, blocks, aliases: `%12`, `^bb2`, `#map3`
+  const DIGITS = /[0-9]+/g;
   const isWord = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_';
   const isSpace = (c) => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
 
@@ -314,7 +317,11 @@ const IRTraceDiff = (() => {
     if (!found) {
       let k = 0;
       while (k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
-      const body = line.slice(k), words = body.match(WORD) || [], counts = new Map();
+      const body = line.slice(k);
+      // diff.py's _profile: the digits of MLIR value, block and alias names are no part of the words
+      const numbered = body.includes('%') || body.includes('^') || body.includes('#');
+      const text = numbered ? body.replace(VALUE_NAME, (m) => m.replace(DIGITS, '')) : body;
+      const words = text.match(WORD) || [], counts = new Map();
       for (const w of words) counts.set(w, (counts.get(w) || 0) + 1);
       const features = new Set();
       for (const [w, n] of counts) features.add(`${w}#${n}`);
@@ -373,9 +380,55 @@ const IRTraceDiff = (() => {
     return null;
   }
 
+  /** diff.py's _pair_block: lines only re-indented are paired first, the rest between them. */
   function pairBlock(a, b, a0, a1, b0, b1) {
-    const n = a1 - a0, m = b1 - b0, pairs = [];
-    if (!n || !m) return pairs;
+    const pairs = [];
+    let i = a0, j = b0;
+    for (const [ai, bj] of reindented(a, b, a0, a1, b0, b1)) {
+      pairBetween(a, b, i, ai, j, bj, pairs);
+      pairs.push([ai, bj]);
+      i = ai + 1; j = bj + 1;
+    }
+    pairBetween(a, b, i, a1, j, b1, pairs);
+    return pairs;
+  }
+
+  /** diff.py's _reindented: lines equal but for indentation, once each, substantial; not crossing. */
+  function reindented(a, b, a0, a1, b0, b1) {
+    if (a1 === a0 || b1 === b0) return [];
+    const onlyA = new Map(), onlyB = new Map();
+    for (let i = a0; i < a1; i++) { const body = profile(a[i]).body; onlyA.set(body, onlyA.has(body) ? -1 : i); }
+    for (let j = b0; j < b1; j++) { const body = profile(b[j]).body; onlyB.set(body, onlyB.has(body) ? -1 : j); }
+    const found = [];
+    for (const [body, i] of onlyA) {
+      const j = onlyB.has(body) ? onlyB.get(body) : -1;
+      if (i >= 0 && j >= 0 && a[i] !== b[j] && substantial(a[i])) found.push([i, j]);
+    }
+    found.sort((x, y) => x[0] - y[0]);
+    return increasing(found);
+  }
+
+  /** diff.py's _increasing: the longest run of pairs (sorted by i) whose j increase too. */
+  function increasing(pairs) {
+    const tails = [], before = new Array(pairs.length).fill(-1);
+    pairs.forEach(([, j], k) => {
+      let lo = 0, hi = tails.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (pairs[tails[mid]][1] < j) lo = mid + 1; else hi = mid;
+      }
+      before[k] = lo ? tails[lo - 1] : -1;
+      if (lo === tails.length) tails.push(k); else tails[lo] = k;
+    });
+    const run = [];
+    for (let k = tails.length ? tails[tails.length - 1] : -1; k >= 0; k = before[k]) run.push(pairs[k]);
+    return run.reverse();
+  }
+
+  /** diff.py's _pair_between: optimal pairing, in diagonal chunks when the work is large. */
+  function pairBetween(a, b, a0, a1, b0, b1, pairs) {
+    const n = a1 - a0, m = b1 - b0;
+    if (!n || !m) return;
     let words = 0;
     for (let i = a0; i < a1; i++) words += profile(a[i]).features.size;
     for (let j = b0; j < b1; j++) words += profile(b[j]).features.size;
@@ -459,7 +512,13 @@ const IRTraceDiff = (() => {
         i = mi + 1; j = mj + 1;
       }
     }
-    return blocks;
+    return blocks.filter(([a0, a1, b0, b1]) => !(allIgnored(A, a0, a1) && allIgnored(B, b0, b1)));
+  }
+
+  /** diff.py's _all_ignored, one side: every line of [start, end) is ignored whole (S.ignored: their ids). */
+  function allIgnored(S, start, end) {
+    for (let i = start; i < end; i++) if (!S.ignored || !S.ignored.has(S.ids[i])) return false;
+    return true;
   }
 
   function substantial(line) {
@@ -506,14 +565,16 @@ const IRTraceDiff = (() => {
   /** Ids of both snapshots' lines compared by options.lineKey(line) (an ignore mode's normaliser):
    *  lines with equal keys count as unchanged. A last line without "\n" (eol false) stays apart. */
   function keyedIds(A, B, lineKey) {
-    const interned = new Map();
+    const interned = new Map(), ignored = new Set();   // ignored: ids of lines a mode ignores whole
     const idsOf = (S) => Int32Array.from(S.lines, (line, i) => {
-      const key = i === S.lines.length - 1 && S.eol === false ? `${lineKey(line)}\u0000no newline` : lineKey(line);
+      const own = lineKey(line), last = i === S.lines.length - 1 && S.eol === false;
+      const key = last ? `${own}\u0000no newline` : own;
       let id = interned.get(key);
       if (id === undefined) interned.set(key, (id = interned.size));
+      if (!last && own.startsWith(IGNORED_LINE)) ignored.add(id);
       return id;
     });
-    return [{ ...A, ids: idsOf(A) }, { ...B, ids: idsOf(B) }];
+    return [{ ...A, ids: idsOf(A), ignored }, { ...B, ids: idsOf(B), ignored }];
   }
 
   /** Hunks (payload form, as diff.py's hunks_to_json) turning snapshot A into snapshot B;

@@ -7,9 +7,10 @@ const IRTraceNormalize = (() => {
   'use strict';
 
   // shared constants: the page gets them from ir_trace/shared_constants.py
-  const MODES = ["ssa", "memref", "whitespace"];
-  const LABELS = {"ssa": "SSA versions", "memref": "memory annotations", "whitespace": "whitespace", "regex": "regex"};
+  const MODES = ["ssa", "memref", "loc", "whitespace"];
+  const LABELS = {"ssa": "SSA versions", "memref": "memory annotations", "loc": "locations", "whitespace": "whitespace", "regex": "regex"};
   const MEMREF = "pl.MemRef(";
+  const IGNORED_LINE = "\u0000ignored\u0000";
   // end of shared constants
   const isLower = (c) => c >= 97 && c <= 122;
   const isDigit = (c) => c >= 48 && c <= 57;
@@ -101,6 +102,127 @@ const IRTraceNormalize = (() => {
     }
     return -1;
   }
+
+  /* ---------- MLIR: value, block and alias numbering; locations (mlir/normalize.py) ---------- */
+
+  const SSA_SIGILS = /["%^#]/g;
+  const VALUE_NAME = /[A-Za-z0-9_$.\-]+/y;
+  const RESULT_NUMBER = /#[0-9]+/y;
+  const ALIAS_NAME = /[A-Za-z_][A-Za-z0-9_$.]*/y;
+  const TRAILING_DIGITS = /[0-9]+$/;
+  const MLIR_NAME_CHARS = /[A-Za-z0-9_$.]/;
+  const LOC_OR_STRING = /"|loc\(/g;
+  const PAREN_OR_STRING = /[()"]/g;
+  const LOC_ALIAS_LINE = /^#[A-Za-z_][A-Za-z0-9_$.]* = loc\(/;
+
+  /** The match of the sticky regex `re` exactly at `at`, or null. */
+  function matchAt(re, line, at) {
+    re.lastIndex = at;
+    return re.exec(line);
+  }
+
+  /** The next match of the global regex `re` from `at` on, or null. */
+  function searchFrom(re, line, at) {
+    re.lastIndex = at;
+    return re.exec(line);
+  }
+
+  /** Index of the '"' closing a string whose text starts at `at` (backslash escapes honoured), else -1. */
+  function closingQuote(line, at) {
+    for (;;) {
+      const found = line.indexOf('"', at);
+      if (found < 0) return -1;
+      let before = found;
+      while (before > at && line[before - 1] === '\\') before--;
+      if ((found - before) % 2 === 0) return found;
+      at = found + 1;
+    }
+  }
+
+  /** [start, end] of each value, block and alias number `ssa` removes from an MLIR line, in order. */
+  function mlirSsaSpans(line) {
+    const spans = [];
+    let at = 0;
+    for (;;) {
+      const m = searchFrom(SSA_SIGILS, line, at);
+      if (!m) return spans;
+      const sigil = m[0];
+      at = m.index + 1;
+      if (sigil === '"') {
+        const close = closingQuote(line, at);
+        if (close < 0) return spans;   // an unclosed string: the rest is its text
+        at = close + 1;
+      } else if (sigil === '#') {
+        at = aliasNumber(line, at, spans);
+      } else {
+        const name = matchAt(VALUE_NAME, line, at);
+        if (!name) continue;
+        let end = at + name[0].length;
+        if (sigil === '%') {
+          const number = matchAt(RESULT_NUMBER, line, end);
+          if (number) end += number[0].length;
+        }
+        spans.push([at, end]);
+        at = end;
+      }
+    }
+  }
+
+  /** After the '#' at at - 1: add the trailing digits of an alias name; return where to go on. */
+  function aliasNumber(line, at, spans) {
+    const name = matchAt(ALIAS_NAME, line, at);
+    if (!name || (at > 1 && MLIR_NAME_CHARS.test(line[at - 2]))) return at;
+    const text = name[0], end = at + text.length;
+    const digits = text.includes('.') ? null : TRAILING_DIGITS.exec(text);
+    if (digits) spans.push([at + digits.index, end]);
+    return end;
+  }
+
+  const isLocAliasLine = (line) => LOC_ALIAS_LINE.test(line);
+
+  /** [start, end] of each `loc(...)` of a line with the space before it; the whole of an alias table line. */
+  function locSpans(line) {
+    if (!line.includes('loc(')) return [];
+    if (isLocAliasLine(line)) return [[0, line.length]];
+    const spans = [];
+    let at = 0;
+    for (;;) {
+      const m = searchFrom(LOC_OR_STRING, line, at);
+      if (!m) return spans;
+      const start = m.index;
+      at = start + m[0].length;
+      if (m[0] === '"') {
+        const close = closingQuote(line, at);
+        if (close < 0) return spans;
+        at = close + 1;
+        continue;
+      }
+      if (start > 0 && MLIR_NAME_CHARS.test(line[start - 1])) continue;   // `alloc(`, `#loc(`: not a location
+      const close = closingMlirParen(line, at);
+      if (close < 0) return spans;   // unbalanced: leave the rest as printed rather than hide text
+      spans.push([start > 0 && line[start - 1] === ' ' ? start - 1 : start, close + 1]);
+      at = close + 1;
+    }
+  }
+
+  /** Index of the ")" closing a "(" just before `at`; double-quoted strings skipped. -1 if none. */
+  function closingMlirParen(line, at) {
+    let depth = 1;
+    for (;;) {
+      const m = searchFrom(PAREN_OR_STRING, line, at);
+      if (!m) return -1;
+      at = m.index + 1;
+      if (m[0] === '"') {
+        const close = closingQuote(line, at);
+        if (close < 0) return -1;
+        at = close + 1;
+      } else if (m[0] === '(') depth++;
+      else if (--depth === 0) return m.index;
+    }
+  }
+
+  const stripMlirSsa = (line) => withoutSpans(line, mlirSsaSpans(line));
+  const stripLocs = (line) => (isLocAliasLine(line) ? IGNORED_LINE + line : withoutSpans(line, locSpans(line)));
 
   /* ---------- whitespace ---------- */
 
@@ -238,22 +360,24 @@ const IRTraceNormalize = (() => {
     return words.length < 3 ? words.join(' and ') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
   }
 
-  /** [strip, spans] per mode on; same order as normalize.py (regex first, whitespace last). */
-  function steps(spec) {
+  /** [strip, spans] per mode on for lines printed as `kind` ('pypto' or 'mlir'); same order as
+   *  normalize.py (regex first, whitespace last). */
+  function steps(spec, kind) {
     const out = [];
     if (spec.regex) {
       const re = new RegExp(spec.regex, 'gu');
       out.push([(line) => line.replace(re, ''), (line) => matchSpans(line, re)]);
     }
     if (spec.modes.includes('memref')) out.push([stripMemrefs, memrefSpans]);
-    if (spec.modes.includes('ssa')) out.push([stripSsaVersions, ssaVersionSpans]);
+    if (spec.modes.includes('loc')) out.push([stripLocs, locSpans]);
+    if (spec.modes.includes('ssa')) out.push(kind === 'mlir' ? [stripMlirSsa, mlirSsaSpans] : [stripSsaVersions, ssaVersionSpans]);
     if (spec.modes.includes('whitespace')) out.push([stripWhitespace, whitespaceSpans]);
     return out;
   }
 
-  /** line -> key under `spec`. */
-  function normaliser(spec) {
-    const strips = steps(spec).map(([strip]) => strip);
+  /** line -> key under `spec`, for lines printed as `kind` (default 'pypto'). */
+  function normaliser(spec, kind = 'pypto') {
+    const strips = steps(spec, kind).map(([strip]) => strip);
     return (line) => {
       for (const strip of strips) line = strip(line);
       return line;
@@ -262,8 +386,8 @@ const IRTraceNormalize = (() => {
 
   /** line -> the [start, end] pieces of it its key is made of, or null when `spec` removes
    *  nothing from it (normalize.py's kept_pieces): the emphasis skips what is ignored. */
-  function keptPieces(spec) {
-    const finders = steps(spec).map(([, spans]) => spans);
+  function keptPieces(spec, kind = 'pypto') {
+    const finders = steps(spec, kind).map(([, spans]) => spans);
     return (line) => {
       let kept = null, text = line;
       for (const find of finders) {

@@ -61,8 +61,14 @@ const IRTraceIgnore = (() => {
     /** The modes a fragment names (ignore=ssa,memref&ignore-regex=...), undefined when it names none. */
     function ignoreFromParams(params) {
       if (!params.has('ignore') && !params.has('ignore-regex')) return undefined;
-      const spec = NORM.cleanModes((params.get('ignore') || '').split(','), params.get('ignore-regex'));
+      const spec = offered(NORM.cleanModes((params.get('ignore') || '').split(','), params.get('ignore-regex')));
       return NORM.isOn(spec) ? spec : null;
+    }
+
+    /** `spec` without the modes this report does not offer: `loc` (MLIR's locations) is for MLIR
+     *  snapshots only, so one a link or an MLIR report left behind stays off here. */
+    function offered(spec) {
+      return spec && payload.kind !== 'mlir' ? { ...spec, modes: spec.modes.filter((m) => m !== 'loc') } : spec;
     }
 
     /** Apply new modes: the current pass is redrawn at once, the other entries follow in slices. */
@@ -209,16 +215,24 @@ const IRTraceIgnore = (() => {
     function startIgnoring() {
       if (against) return;
       const fromHash = ignoreFromParams(new URLSearchParams(location.hash.slice(1)));
-      const fromReport = payload.ignore ? NORM.cleanModes(payload.ignore.modes, payload.ignore.regex) : null;
-      const spec = fromHash !== undefined ? fromHash : fromReport || storedIgnore();
+      const fromReport = payload.ignore ? offered(NORM.cleanModes(payload.ignore.modes, payload.ignore.regex)) : null;
+      const spec = fromHash !== undefined ? fromHash : fromReport || offered(storedIgnore());
       if (!spec || !NORM.isOn(spec)) return;
       writeIgnoreControls(spec);
       state.ignore = spec;
       model.setIgnore(spec);
     }
 
+    /** MLIR snapshots (payload.kind 'mlir') get the locations toggle and their own SSA wording. */
+    function labelIgnoreControls() {
+      if (payload.kind !== 'mlir') return;
+      $('ignore-loc-label').hidden = false;
+      $('ignore-ssa').parentElement.title = '%12 and %13, ^bb1 and ^bb2, #map1 and #map2 read alike: a pass that only renumbers is a no-op';
+    }
+
     /** The ignore controls and the follow bar's buttons. */
     function wireIgnoreControls() {
+      labelIgnoreControls();
       for (const m of [...NORM.MODES, 'regex']) $(`ignore-${m}`).addEventListener('change', onIgnoreControl);
       let ignoreTimer = 0;
       $('ignore-regex-text').addEventListener('input', () => {

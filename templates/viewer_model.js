@@ -110,7 +110,12 @@ const IRTraceModel = (() => {
     return row;
   }
 
-  const shortName = (key) => key.slice(key.lastIndexOf('.') + 1);
+  /** A function's name without its owners: `method` of `Class.method`, `@f` of MLIR's `func.func @m::@f`
+   *  (an MLIR key has a space after its op name; a PyPTO key never has one). */
+  function shortName(key) {
+    const space = key.indexOf(' ');
+    return space < 0 ? key.slice(key.lastIndexOf('.') + 1) : key.slice(Math.max(space + 1, key.lastIndexOf('::@') + 2));
+  }
 
   /** Rows restricted to one function's line ranges on each side.
    *  A function on one side only reads as wholly inserted / deleted, whatever the line diff paired. */
@@ -290,13 +295,13 @@ const IRTraceModel = (() => {
     function setIgnore(spec) {
       ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
       ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
-      const memo = new Map(), normalise = ignore ? IRTraceNormalize.normaliser(ignore) : null;
+      const memo = new Map(), normalise = ignore ? IRTraceNormalize.normaliser(ignore, payload.kind) : null;
       lineKey = ignore ? (line) => {
         let key = memo.get(line);
         if (key === undefined) memo.set(line, (key = normalise(line)));
         return key;
       } : null;
-      const kept = new Map(), pieces = ignore ? IRTraceNormalize.keptPieces(ignore) : null;
+      const kept = new Map(), pieces = ignore ? IRTraceNormalize.keptPieces(ignore, payload.kind) : null;
       linePieces = ignore ? (line) => {
         if (!kept.has(line)) kept.set(line, pieces(line));
         return kept.get(line);

@@ -89,6 +89,50 @@ def test_pairing_maximises_total_similarity_without_crossing():
         assert total == brute_force_best(a, b), (a, b, pairs)
 
 
+TILE = "pl.Tile[[16, 128], pl.FP32, pl.Mem.Acc]"
+LOOP = "        for k, (c__iter,) in pl.range(2, init_values=(c__init,)):"
+OUT_OF_LOOP = (
+    [
+        LOOP,
+        f"            c__tile_t0: {TILE} = pl.tile.matmul(a__tile, b__tile)",
+        f"            c__rv: {TILE} = pl.yield_(c__tile_t0)",
+    ],
+    [
+        LOOP,
+        f"            c__tile_t0_l0_c_phi_2: {TILE} = pl.tile.matmul(a__tile, b__tile)",
+        f"            c__rv: {TILE} = pl.yield_(c__tile_t0_l0_c_phi_2)",
+        f"        c__tile_t0: {TILE} = pl.tile.matmul(a__tile, b__tile)",
+    ],
+)
+
+
+def test_a_line_dedented_out_of_a_loop_pairs_with_its_own_copy():
+    """Not with the line that took its place at the old indent (two fair pairs outweighed one exact)."""
+    before, after = OUT_OF_LOOP
+    hunks = diff_snapshots(before, after)
+    assert [(h.a0, h.a1, h.b0, h.b1) for h in hunks] == [(1, 3, 1, 4)]
+    assert [(p.a, p.b) for p in hunks[0].pairs] == [(1, 3)]
+    assert [piece.strip() for piece in marked(after[3], hunks[0].pairs[0].b_ranges)] == [""]  # its indentation
+
+
+def test_a_repeated_or_tiny_line_is_no_anchor():
+    # `)` re-indented, or a line that occurs twice on a side, is paired by similarity as before.
+    before = ["    x = f(a)", "    )", "    y = g(b)", "    y = g(b)"]
+    after = ["        x = f(a, c)", ")", "  y = g(b)", "  y = g(b)"]
+    assert align_replace_block(before, after) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+
+
+def test_lines_mlir_only_renumbered_pair():
+    before = ["^bb11:  // pred: ^bb9", "  cf.br ^bb9(%17 : index)", "#map3 = affine_map<(d0) -> (d0 + 1)>"]
+    after = ["^bb10:  // pred: ^bb8", "  cf.br ^bb8(%21 : index)", "#map4 = affine_map<(d0) -> (d0 + 1)>"]
+    assert align_replace_block(before, after) == [(0, 0), (1, 1), (2, 2)]
+    # An alias table shifted by one new alias pairs each alias with its renumbered self.
+    table = ["#map = affine_map<()[s0, s1] -> (s0 + s1)>", "#map1 = affine_map<(d0) -> (d0 + 1)>"]
+    shifted = ["#map = affine_map<()[s0] -> (s0 * 2)>", "#map1 = affine_map<()[s0, s1] -> (s0 + s1)>"]
+    shifted.append("#map2 = affine_map<(d0) -> (d0 + 1)>")
+    assert align_replace_block(table, shifted) == [(0, 1), (1, 2)]
+
+
 def test_a_huge_replaced_block_is_still_paired_in_chunks():
     a = [f"x{i} = pl.add(a{i}, b{i})" for i in range(600)]
     b = [f"x{i} = pl.add(a{i}, c{i})" for i in range(600)]  # 360,000 cells: over the bound

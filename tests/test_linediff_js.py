@@ -8,10 +8,12 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import REPO, real_dumps
+from conftest import REPO, SAMPLES, real_dumps
+from test_diff_rules import OUT_OF_LOOP
 
 from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
 from ir_trace.functions import slice_functions
+from ir_trace.mlir.normalize import IGNORED_LINE
 
 LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
 
@@ -95,6 +97,36 @@ def test_same_hunks_pairs_ranges_and_moves_as_python_on_real_samples(js_page, du
     assert compared > 0
 
 
+MLIR_TREES = ["a1_short_mliropt19_calls_loops", "a4_lowering_mliropt19_matmul_to_llvm", "b3_full_ireecompile_conv"]
+MLIR_TREES += ["d2_ireeopt_affine_tile16", "e3_debuginfo_mliropt22_calls_loops"]
+
+
+def mlir_in_write_order(sample: str) -> list[str]:
+    """The IR of a module-scope MLIR sample's snapshots (header line dropped), in the order written."""
+    root = SAMPLES / "mlir" / sample
+    order = dict.fromkeys(line for line in (root / "write_order.txt").read_text().splitlines() if line)
+    return [(root / "tree" / name).read_text(encoding="utf-8").split("\n", 1)[1] for name in order]
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize("sample", MLIR_TREES)
+def test_same_hunks_as_python_on_real_mlir_dumps(js_page, sample):
+    # MLIR's renumbered `%12`, `^bb2`, `#map3` and symbol ops as functions, in both languages alike.
+    texts = mlir_in_write_order(sample)
+    pairs = [(x, y) for x, y in zip(texts, texts[1:]) if x != y][:80]
+    assert pairs
+    for before, after in pairs:
+        (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
+        fns_a, fns_b = mlir_functions_of(a), mlir_functions_of(b)
+        expected = python_hunks(a, b, a_eol, b_eol, (fns_a, fns_b))
+        assert js_snapshot_hunks(js_page, a, b, a_eol, b_eol, fns_a, fns_b) == expected
+
+
+def mlir_functions_of(lines: list[str]):
+    found = slice_functions(lines, kind="mlir").functions
+    return None if found is None else [[f.key, f.start, f.end] for f in found]
+
+
 SYNTHETIC = [
     # (before lines, after lines, before ends with "\n", after ends with "\n")
     (["a", "b"], ["a", "b"], True, False),
@@ -107,6 +139,13 @@ SYNTHETIC = [
     ),
     (["x = f(a,b)", "\tx = 1", "x = 1\r"], ["x = f(a, b)", "    x = 1", "x = 1"], True, True),
     (["# 😀 x = 1", "s = '😀😀 a'"], ["# 😀 x = 2", "s = '😀😃 a'"], False, False),
+    (*OUT_OF_LOOP, True, True),  # a line dedented out of a loop keeps its own copy
+    (
+        ["^bb11:  // pred: ^bb9", "  cf.br ^bb9(%17 : index)"],
+        ["^bb10:  // pred: ^bb8", "  cf.br ^bb8(%2 : index)"],
+        True,
+        True,
+    ),
 ]
 
 
@@ -200,3 +239,18 @@ def test_line_key_gives_the_same_hunks_in_both_languages(js_page):
     )
     assert [h[:4] for h in expected] == [[2, 3, 2, 3]]
     assert js_diff(js_page, before, after, "(line) => line.replaceAll('__ssa_v0', '')") == expected
+
+
+def test_a_change_made_only_of_ignored_lines_is_none_in_both_languages(js_page):
+    # normalize's `loc` mode keys a `#loc3 = loc(...)` table line as IGNORED_LINE.
+    before = ["#loc1 = loc(1)", "a", "b", "#loc2 = loc(2)", "c"]
+    after = ["#loc1 = loc(1)", "#loc5 = loc(5)", "a", "B", "c", "#loc9 = loc(9)"]
+
+    def key(line: str) -> str:
+        return IGNORED_LINE + line if line.startswith("#loc") else line
+
+    expected = json.loads(json.dumps(hunks_to_json(diff_snapshots(before, after, line_key=key), after)))
+    assert [h[:4] for h in expected] == [[2, 4, 3, 4]]  # `b` -> `B` beside a table line; the others are none
+    script = f"(line) => line.startsWith('#loc') ? {json.dumps(IGNORED_LINE)} + line : line"
+    assert js_diff(js_page, before, after, script) == expected
+    assert len(js_diff(js_page, before, after)) == 3  # as printed, every table line counts

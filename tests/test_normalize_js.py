@@ -84,6 +84,53 @@ def test_every_real_line_normalises_alike(js, modes, regex):
     assert sum(e != line for line, e in zip(lines, expected)) > 0 or modes == ""
 
 
+MLIR = sorted(SAMPLES.glob("mlir/*/tree"))
+MLIR_SPECS = [("ssa", None), ("loc", None), ("ssa,loc,whitespace", r"_\d+\b")]
+TRICKY_MLIR = [
+    "%12 = arith.addi %arg3, %c0_i32 : i32 loc(#loc4)",
+    "test.use %0#1, %x.y-z, ^bb2(%3 : index), #map3, #hal.target1<x>, x#map2, {-# r #-}",
+    '%s = "test.op"() {note = "%12 ^bb3 #map4 \\"%7 loc(x)"} : () -> i32 loc("f(":1:2)',
+    '} loc(callsite("f"("a.mlir":1:2) at fused["b.mlir":3:4, "c)":5:6]))',
+    '#loc3 = loc("inputs/calls_loops.mlir":4:37)',
+    "%0 = memref.alloc() loc(unclosed ( loc(#loc1)",
+    'emoji 😀 %😀 %a😀 #m😀1 "😀',
+]
+
+
+def _js_mlir_keys(js, lines: list[str], modes: str, regex: str | None) -> list[str]:
+    return js.evaluate(
+        """([lines, modes, regex]) => {
+             const N = IRTraceNormalize, key = N.normaliser(N.cleanModes(modes, regex), 'mlir');
+             return lines.map(key);
+           }""",
+        [lines, [m for m in modes.split(",") if m], regex],
+    )
+
+
+@pytest.mark.parametrize("modes, regex", MLIR_SPECS)
+def test_tricky_mlir_lines_normalise_alike(js, modes, regex):
+    python = IgnoreModes.parse(modes, regex).normaliser("mlir")
+    assert _js_mlir_keys(js, TRICKY_MLIR, modes, regex) == [python(line) for line in TRICKY_MLIR]
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize("modes, regex", MLIR_SPECS)
+def test_every_real_mlir_line_normalises_alike(js, modes, regex):
+    lines = sorted({line for tree in MLIR for path in tree.rglob("*.mlir") for line in _short_lines(path)})
+    assert len(lines) > 5_000
+    python = IgnoreModes.parse(modes, regex).normaliser("mlir")
+    expected = [python(line) for line in lines]
+    got = _js_mlir_keys(js, lines, modes, regex)
+    mismatches = [(line, e, g) for line, e, g in zip(lines, expected, got) if e != g]
+    assert not mismatches[:3], f"{len(mismatches)} lines differ"
+    assert sum(e != line for line, e in zip(lines, expected)) > 500
+
+
+def _short_lines(path) -> list[str]:
+    """The file's lines but its blobs (kilobytes of hex that no mode touches twice)."""
+    return [line for line in path.read_text(encoding="utf-8").split("\n") if len(line) < 4000]
+
+
 def test_the_same_regexes_are_accepted_and_refused(js):
     verdicts = js.evaluate("(patterns) => patterns.map((p) => IRTraceNormalize.checkRegex(p) === null)", REGEXES)
     python = []
@@ -139,5 +186,30 @@ def test_hostile_megabyte_lines_normalise_alike_in_the_page(js, unit, times):
              return [out.length, out.slice(0, 64)];
            }""",
         [unit, times, r"_v\d+"],
+    )
+    assert got == [len(python), python[:64]]
+
+
+MLIR_HOSTILE = [
+    ("%", 300_000),
+    ("%a#", 100_000),
+    ("#m1", 100_000),
+    ('"', 299_999),
+    ("loc(", 250_000),
+    (" loc(()", 100_000),
+]
+
+
+@pytest.mark.parametrize("unit, times", MLIR_HOSTILE, ids=[f"{u!r}x{t}" for u, t in MLIR_HOSTILE])
+def test_hostile_mlir_lines_normalise_alike_in_the_page(js, unit, times):
+    line = unit * times
+    python = IgnoreModes.parse("ssa,loc").normaliser("mlir")(line)
+    got = js.evaluate(
+        """([unit, times]) => {
+             const N = IRTraceNormalize, key = N.normaliser(N.cleanModes(['ssa', 'loc'], null), 'mlir');
+             const out = key(unit.repeat(times));
+             return [out.length, out.slice(0, 64)];
+           }""",
+        [unit, times],
     )
     assert got == [len(python), python[:64]]

@@ -225,7 +225,7 @@ def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_
         ),
         "unknown --ignore mode": (
             ["RenderReport", "--dump", demo_dump, "--ignore", "ssa,bogus"],
-            "--ignore ssa,bogus: unknown ignore mode 'bogus' (choose from ssa, memref, whitespace)",
+            "--ignore ssa,bogus: unknown ignore mode 'bogus' (choose from ssa, memref, loc, whitespace)",
         ),
         "--ignore with --against": (
             ["RenderComparison", "--dump", demo_dump, "--against", demo_dump, "--ignore", "ssa"],

@@ -39,6 +39,7 @@ def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
         after=str(manifest_b.path_of(b)),
         after_sha=b.sha256,
         after_span=span_parameter(b.span),
+        kind=manifest_b.kind,
     )
 
 
@@ -54,7 +55,7 @@ def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
             path, span = str(manifest.path_of(snapshot)), span_parameter(snapshot.span)
-            slices.append(SliceFunctions(snapshot=path, sha=snapshot.sha256, span=span))
+            slices.append(SliceFunctions(snapshot=path, sha=snapshot.sha256, span=span, kind=manifest.kind))
     return diffs, slices
 
 
@@ -72,7 +73,7 @@ def assemble_payload(
     slice_results = {item.sha: cached_result(item) for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
-    base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, span_parameter(snaps[0].span))
+    base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, span_parameter(snaps[0].span), manifest.kind)
     base_lines, _eol = base.split
     modes = IgnoreModes.from_spec(ignore)
     return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())

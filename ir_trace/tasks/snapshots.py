@@ -22,10 +22,13 @@ from ir_trace.traces import discover_manifest
 
 
 class LoadedSnapshot:
-    """One snapshot's text, with its lines, structure and functions worked out once, when first needed."""
+    """One snapshot's text, with its lines, structure and functions worked out once, when first needed.
 
-    def __init__(self, text: str):
+    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is."""
+
+    def __init__(self, text: str, kind: str = "pypto"):
         self.text = text
+        self.kind = kind
 
     @cached_property
     def split(self) -> tuple[list[str], bool]:
@@ -33,6 +36,9 @@ class LoadedSnapshot:
 
     @cached_property
     def structure(self) -> Structure | None:
+        """PyPTO's statement outline (MLIR's symbol ops need none)."""
+        if self.kind != "pypto":
+            return None
         try:
             return analyse_structure(self.split[0])
         except UnsafeToSlice:
@@ -41,7 +47,7 @@ class LoadedSnapshot:
     @cached_property
     def slices(self) -> Slices:
         """Its functions, shared by the slicing task and the diffs (which match functions first)."""
-        return slice_functions(self.split[0], self.structure)
+        return slice_functions(self.split[0], self.structure, self.kind)
 
     @cached_property
     def functions(self) -> list[tuple[str, int, int]] | None:
@@ -50,7 +56,7 @@ class LoadedSnapshot:
         return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
-_loaded: OrderedDict[str, LoadedSnapshot] = OrderedDict()
+_loaded: OrderedDict[tuple[str, str], LoadedSnapshot] = OrderedDict()
 _LOADED_LIMIT = 8  # snapshots kept per process: adjacent pairs and slices reuse each other's work
 _texts: OrderedDict[str, str] = OrderedDict()  # texts read by validation, for the work that follows
 _TEXTS_LIMIT = 1 << 25  # characters of them kept (the oldest go first), so no file is read twice
@@ -79,13 +85,13 @@ def parse_span(text: str) -> tuple[int, int] | None:
     return int(offset), int(length)
 
 
-def load_snapshot(path: str, sha256: str, span: str = "") -> LoadedSnapshot:
-    """The snapshot whose bytes hash to `sha256` (at `span`, see `span_parameter`, inside `path`),
-    refusing a file rewritten since validation.
+def load_snapshot(path: str, sha256: str, span: str = "", kind: str = "pypto") -> LoadedSnapshot:
+    """The snapshot whose bytes hash to `sha256` (at `span`, see `span_parameter`, inside `path`), read
+    as `kind`, refusing a file rewritten since validation.
 
     A text already read in this process under that hash is the same text, so it is reused.
     """
-    if sha256 not in _loaded:
+    if (sha256, kind) not in _loaded:
         text = _texts.get(sha256)
         if text is None:
             text, actual = read_snapshot_text(
@@ -94,11 +100,11 @@ def load_snapshot(path: str, sha256: str, span: str = "") -> LoadedSnapshot:
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             remember_text(sha256, text)
-        _loaded[sha256] = LoadedSnapshot(text)
+        _loaded[sha256, kind] = LoadedSnapshot(text, kind)
         while len(_loaded) > _LOADED_LIMIT:
             _loaded.popitem(last=False)
-    _loaded.move_to_end(sha256)
-    return _loaded[sha256]
+    _loaded.move_to_end((sha256, kind))
+    return _loaded[sha256, kind]
 
 
 class ValidateDump(PipelineTask):
@@ -141,21 +147,31 @@ class DiffPair:
     after_sha: str
     before_span: str = ""  # "offset,length" inside a stream file (see span_parameter)
     after_span: str = ""
+    kind: str = "pypto"  # the snapshots' language: functions are matched first
 
     @property
     def key(self) -> str:
-        return diff_key(self.before_sha, self.after_sha)
+        return diff_key(self.before_sha, self.after_sha, self.kind)
 
     def compute(self) -> dict:
-        before = load_snapshot(self.before, self.before_sha, self.before_span)
-        after = load_snapshot(self.after, self.after_sha, self.after_span)
+        before = load_snapshot(self.before, self.before_sha, self.before_span, self.kind)
+        after = load_snapshot(self.after, self.after_sha, self.after_span, self.kind)
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 
     def to_json(self) -> list:
-        return ["diff", self.before, self.before_sha, self.after, self.after_sha, self.before_span, self.after_span]
+        return [
+            "diff",
+            self.before,
+            self.before_sha,
+            self.after,
+            self.after_sha,
+            self.before_span,
+            self.after_span,
+            self.kind,
+        ]
 
 
 @dataclass(frozen=True)
@@ -165,18 +181,19 @@ class SliceFunctions:
     snapshot: str
     sha: str
     span: str = ""
+    kind: str = "pypto"  # the snapshot's language: what a function is
 
     @property
     def key(self) -> str:
-        return slice_key(self.sha)
+        return slice_key(self.sha, self.kind)
 
     def compute(self) -> dict:
-        snapshot = load_snapshot(self.snapshot, self.sha, self.span)
+        snapshot = load_snapshot(self.snapshot, self.sha, self.span, self.kind)
         _lines, eol = snapshot.split
         return {**snapshot.slices.to_json(), "eol": eol}
 
     def to_json(self) -> list:
-        return ["slice", self.snapshot, self.sha, self.span]
+        return ["slice", self.snapshot, self.sha, self.span, self.kind]
 
 
 WorkItem = DiffPair | SliceFunctions

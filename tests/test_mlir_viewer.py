@@ -1,0 +1,91 @@
+"""A report of MLIR snapshots in real Chromium: symbol ops in the Function selector, `ssa` and `loc` modes.
+
+Until discovery reads MLIR trees, the dump is a PyPTO-named one holding MLIR text; its payload is
+then marked `kind: "mlir"` with the functions the MLIR slicer finds, as the report task will write it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browser_support import build_report, open_report, pass_button, render_payload, write_dump
+from playwright.sync_api import expect
+from test_ignore_viewer import SETTLED, counts, toggle
+
+from ir_trace.diff import split_lines
+from ir_trace.functions import slice_functions
+from ir_trace.render import read_payload
+
+FRONTEND = """\
+#map = affine_map<(d0) -> (d0 * 2)>
+module @m {
+  func.func @f(%arg0: index) -> index {
+    %0 = affine.apply #map(%arg0)
+    %1 = arith.addi %0, %arg0 : index
+    return %1 : index
+  }
+  func.func @g(%arg0: i32) -> i32 {
+    return %arg0 : i32
+  }
+}
+"""
+# A pass that only renumbers (as after a CSE elsewhere), then one that only moves locations.
+RENUMBERED = FRONTEND.replace("%1", "%7").replace("%0", "%3").replace("#map", "#map1")
+LOCATED = '#loc1 = loc("k.py":3:1)\n' + RENUMBERED.replace(": index\n", ": index loc(#loc1)\n").replace(
+    "  }\n}", '  } loc("k.py":9:1)\n}'
+)
+
+
+def mlir_report(tmp_path: Path) -> Path:
+    return render_payload(mlir_payload(tmp_path), tmp_path / "mlir.html")
+
+
+def mlir_payload(tmp_path: Path) -> dict:
+    dump = write_dump(tmp_path / "d", [("frontend", FRONTEND), ("Renumber", RENUMBERED), ("Locate", LOCATED)])
+    payload = read_payload(build_report(dump, tmp_path / "py.html").read_text(encoding="utf-8"))
+    texts = [FRONTEND, RENUMBERED, LOCATED]
+    for entry, text in zip(payload["passes"], texts):
+        if "functions" in entry:
+            entry.update(slice_functions(split_lines(text)[0], kind="mlir").to_json())
+    payload["kind"] = "mlir"
+    return payload
+
+
+def test_mlir_modes_make_renumbering_and_locations_no_ops(page, tmp_path):
+    log = open_report(page, mlir_report(tmp_path))
+    locations = page.get_by_label("Ignore locations", exact=True)
+    expect(locations).to_be_visible()
+    assert "%12" in page.get_by_label("Ignore SSA versions", exact=True).locator("xpath=..").get_attribute("title")
+    assert counts(page, 1)[2] is False and counts(page, 2)[2] is False
+    toggle(page, "Ignore SSA versions")
+    assert counts(page, 1) == (0, 0, True)
+    assert counts(page, 2)[2] is False
+    toggle(page, "Ignore locations")
+    assert counts(page, 2) == (0, 0, True)  # the `#loc1 = loc(...)` table line is no change either
+    toggle(page, "Ignore SSA versions", on=False)
+    assert counts(page, 1)[2] is False and counts(page, 2) == (0, 0, True)
+    page.wait_for_function(SETTLED)
+    log.assert_clean()
+
+
+def test_the_function_selector_lists_symbol_ops_by_path(page, tmp_path):
+    log = open_report(page, mlir_report(tmp_path))
+    pass_button(page, 1).click()
+    select = page.get_by_label("Function", exact=True)
+    options = select.locator("option").all_inner_texts()
+    assert [o for o in options if "@" in o] == ["@f", "@g"]  # short names, as `method` of `Class.method`
+    expect(select.locator("option", has_text="@f")).to_have_attribute("value", "func.func @m::@f")
+    select.select_option(label="@f")  # the renumbering pass changed @f only: @g's lines are not shown
+    after = page.get_by_role("region", name="After snapshot")
+    expect(after).to_contain_text("%3 = affine.apply #map1(%arg0)")
+    expect(after).not_to_contain_text("i32")
+    log.assert_clean()
+
+
+def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
+    dump = write_dump(tmp_path / "d", [("frontend", "def f(a):\n    return a\n"), ("P", "def f(a):\n    return 1\n")])
+    log = open_report(page, build_report(dump, tmp_path / "r.html"), "#ignore=loc,ssa")
+    expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
+    expect(page.get_by_label("Ignore locations", exact=True)).to_be_hidden()
+    expect(page.get_by_label("Ignore locations", exact=True)).not_to_be_checked()  # a link's `loc` stays off here
+    log.assert_clean()
