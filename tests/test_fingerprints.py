@@ -22,9 +22,12 @@ from ir_trace.fingerprints import (
 
 
 def test_the_diff_version_covers_every_module_the_diff_imports():
-    names = [path.name for path in module_sources("diff")]
-    assert names == ["diff.py", "functions.py", "intraline.py", "matching.py", "outline.py"]
-    assert [path.name for path in module_sources("normalize")] == ["normalize.py"]
+    def sources(root: str) -> list[str]:
+        return [path.relative_to(fingerprints.PACKAGE).as_posix() for path in module_sources(root)]
+
+    expected = ["diff.py", "functions.py", "intraline.py", "matching.py", "mlir/normalize.py", "mlir/outline.py"]
+    assert sources("diff") == [*expected, "outline.py"]  # modules of a subpackage too
+    assert sources("normalize") == ["mlir/normalize.py", "mlir/outline.py", "normalize.py"]
 
 
 def test_algorithm_versions_are_hashes_of_their_sources():
@@ -49,11 +52,15 @@ def test_editing_a_module_the_diff_imports_gives_a_new_diff_version(tmp_path, mo
 def test_imports_are_followed_in_every_form_the_package_uses(tmp_path, monkeypatch):
     monkeypatch.setattr(fingerprints, "PACKAGE", tmp_path)
     (tmp_path / "root.py").write_text("from ir_trace.one import x\nfrom ir_trace import two, three\n")
-    (tmp_path / "one.py").write_text("    import ir_trace.four  # indented: a lazy import\n")
-    for name in ("two", "three", "four"):
+    (tmp_path / "one.py").write_text("def f():\n    import ir_trace.four  # a lazy import\n")
+    (tmp_path / "two.py").write_text("from ir_trace.sub import (\n    five,\n)\n")  # one name a line
+    for name in ("three", "four"):
         (tmp_path / f"{name}.py").write_text("import os\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "five.py").write_text("")
     (tmp_path / "unrelated.py").write_text("")
-    assert [p.name for p in module_sources("root")] == ["four.py", "one.py", "root.py", "three.py", "two.py"]
+    found = [p.relative_to(tmp_path).as_posix() for p in module_sources("root")]
+    assert found == ["four.py", "one.py", "root.py", "sub/five.py", "three.py", "two.py"]
 
 
 def test_digests_keep_their_parts_apart():

@@ -215,8 +215,8 @@ def test_the_slicing_and_diff_tasks_read_mlir_when_told_through_luigi(tmp_path):
 
     from ir_trace.cache import open_cache
     from ir_trace.fingerprints import snapshot_digest
-    from ir_trace.tasks import DiffPair, SliceFunctions
-    from ir_trace.tasks.config import adopt_cache
+    from ir_trace.tasks.config import adopt_cache, shared_cache
+    from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, WorkBatch
 
     adopt_cache(open_cache(tmp_path / "cache"))
     before, after = tmp_path / "1.mlir", tmp_path / "2.mlir"
@@ -225,8 +225,9 @@ def test_the_slicing_and_diff_tasks_read_mlir_when_told_through_luigi(tmp_path):
     sha = {p: snapshot_digest(p.read_bytes()) for p in (before, after)}
     slices = SliceFunctions(snapshot=str(after), sha=sha[after], kind="mlir")
     diff = DiffPair(before=str(before), before_sha=sha[before], after=str(after), after_sha=sha[after], kind="mlir")
-    assert luigi.build([slices, diff], local_scheduler=True, log_level="WARNING")
-    functions = slices.output().read()["functions"]
+    assert luigi.build([WorkBatch(work=(slices, diff))], local_scheduler=True, log_level="WARNING")
+    functions = shared_cache().get(slices.key)["functions"]
     assert functions[0] == ["hal.executable.export @ex::@cpu::@ex_fn", 4, 8]
-    assert diff.output().read()["inserted"] == 1
-    assert not SliceFunctions(snapshot=str(after), sha=sha[after]).complete()  # the PyPTO reading is another result
+    assert shared_cache().get(diff.key)["inserted"] == 1
+    pypto_reading = SliceFunctions(snapshot=str(after), sha=sha[after])
+    assert pypto_reading.key != slices.key and shared_cache().get(pypto_reading.key) is None  # another result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -162,16 +162,7 @@ class DiffPair:
         return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
 
     def to_json(self) -> list:
-        return [
-            "diff",
-            self.before,
-            self.before_sha,
-            self.after,
-            self.after_sha,
-            self.before_span,
-            self.after_span,
-            self.kind,
-        ]
+        return ["diff", *astuple(self)]  # work_from_json reads the fields back in this order
 
 
 @dataclass(frozen=True)
@@ -193,7 +184,7 @@ class SliceFunctions:
         return {**snapshot.slices.to_json(), "eol": eol}
 
     def to_json(self) -> list:
-        return ["slice", self.snapshot, self.sha, self.span, self.kind]
+        return ["slice", *astuple(self)]
 
 
 WorkItem = DiffPair | SliceFunctions
