@@ -163,3 +163,9 @@ def test_cli_names_the_traces_it_cannot_render_together(tmp_path, mlir_opt):
     result = run_cli(tmp_path / "tree", "-o", tmp_path / "r.html")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("pypto-ir-trace: error:") and "holds 4 traces (mlir " in result.stderr
+
+
+def test_cli_on_a_single_dump_says_it_is_one_mlir_dump(tmp_path):
+    root = write_tree(tmp_path / "tree", WRITES[:1])
+    result = run_cli(root, "-o", tmp_path / "r.html")
+    assert result.returncode == 0 and "no pass snapshot exists (only one MLIR dump)" in result.stderr
