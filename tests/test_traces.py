@@ -169,3 +169,21 @@ def test_cli_on_a_single_dump_says_it_is_one_mlir_dump(tmp_path):
     root = write_tree(tmp_path / "tree", WRITES[:1])
     result = run_cli(root, "-o", tmp_path / "r.html")
     assert result.returncode == 0 and "no pass snapshot exists (only one MLIR dump)" in result.stderr
+
+
+def test_dump_state_sees_nested_files_and_streams(tmp_path):
+    import os
+
+    from ir_trace.fingerprints import dump_state
+
+    root = write_tree(tmp_path / "tree", WRITES)
+    before = dump_state(root)
+    nested = root / WRITES[4][0]
+    nested.write_text(nested.read_text() + "// edited\n")
+    os.utime(nested, ns=(1, 1))  # a rewrite within the same mtime tick still changes the size
+    assert dump_state(root) != before
+    stream = tmp_path / "stream.txt"
+    stream.write_text("".join(h + t for _p, h, t in WRITES))
+    first = dump_state(stream)
+    stream.write_text(stream.read_text() + "\n")
+    assert dump_state(stream) != first
