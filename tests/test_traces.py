@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from conftest import REPO, demo_passes, mlir_sample, mlir_samples, run_cli, writ
 from test_mlir_tree import WRITES, write_tree
 
 from ir_trace.errors import DumpError
+from ir_trace.fingerprints import dump_state
 from ir_trace.traces import discover_manifest, discover_traces
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -172,10 +174,6 @@ def test_cli_on_a_single_dump_says_it_is_one_mlir_dump(tmp_path):
 
 
 def test_dump_state_sees_nested_files_and_streams(tmp_path):
-    import os
-
-    from ir_trace.fingerprints import dump_state
-
     root = write_tree(tmp_path / "tree", WRITES)
     before = dump_state(root)
     nested = root / WRITES[4][0]
