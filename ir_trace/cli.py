@@ -448,7 +448,8 @@ def summary_line(outcome: dict, seconds: float) -> str:
     if "compared" in outcome:
         body = _comparison_body(outcome)
     elif outcome["passes"] == 0:
-        body = "no pass snapshot exists (only 00_frontend.py)"
+        only = "one MLIR dump" if (outcome.get("trace") or {}).get("kind") == "mlir" else "00_frontend.py"
+        body = f"no pass snapshot exists (only {only})"
     else:
         passes = outcome["passes"]
         body = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from conftest import REPO, demo_passes, mlir_sample, mlir_samples, run_cli, writ
 from test_mlir_tree import WRITES, write_tree
 
 from ir_trace.errors import DumpError
+from ir_trace.fingerprints import dump_state
 from ir_trace.traces import discover_manifest, discover_traces
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -163,3 +165,23 @@ def test_cli_names_the_traces_it_cannot_render_together(tmp_path, mlir_opt):
     result = run_cli(tmp_path / "tree", "-o", tmp_path / "r.html")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("pypto-ir-trace: error:") and "holds 4 traces (mlir " in result.stderr
+
+
+def test_cli_on_a_single_dump_says_it_is_one_mlir_dump(tmp_path):
+    root = write_tree(tmp_path / "tree", WRITES[:1])
+    result = run_cli(root, "-o", tmp_path / "r.html")
+    assert result.returncode == 0 and "no pass snapshot exists (only one MLIR dump)" in result.stderr
+
+
+def test_dump_state_sees_nested_files_and_streams(tmp_path):
+    root = write_tree(tmp_path / "tree", WRITES)
+    before = dump_state(root)
+    nested = root / WRITES[4][0]
+    nested.write_text(nested.read_text() + "// edited\n")
+    os.utime(nested, ns=(1, 1))  # a rewrite within the same mtime tick still changes the size
+    assert dump_state(root) != before
+    stream = tmp_path / "stream.txt"
+    stream.write_text("".join(h + t for _p, h, t in WRITES))
+    first = dump_state(stream)
+    stream.write_text(stream.read_text() + "\n")
+    assert dump_state(stream) != first

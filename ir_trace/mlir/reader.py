@@ -17,8 +17,9 @@ from ir_trace.discovery import Manifest, Snapshot, decode_snapshot, read_dump_fi
 from ir_trace.errors import DumpError
 from ir_trace.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.mlir.ops import op_and_symbol
+from ir_trace.mlir.order import order_tree
 from ir_trace.mlir.stream import Dump, ir_length, split_dumps
-from ir_trace.mlir.tree import TreeFile, order_tree, scan_tree, shared_directories
+from ir_trace.mlir.tree import TreeFile, scan_tree, shared_directories
 
 TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
 _HEADER_HINT = f"line 1 is not a '{HEADER_PREFIX}After …' header"

@@ -73,7 +73,7 @@ def assemble_payload(
     slice_results = {item.sha: cached_result(item) for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
-    base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, span_parameter(snaps[0].span), manifest.kind)
+    base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)
     base_lines, _eol = base.split
     modes = IgnoreModes.from_spec(ignore)
     return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())

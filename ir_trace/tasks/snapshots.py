@@ -78,16 +78,19 @@ def span_parameter(span: tuple[int, int] | None) -> str:
     return "" if span is None else f"{span[0]},{span[1]}"
 
 
-def parse_span(text: str) -> tuple[int, int] | None:
-    if not text:
-        return None
-    offset, _comma, length = text.partition(",")
+def parse_span(span: str | tuple[int, int] | None) -> tuple[int, int] | None:
+    """A span given as a task parameter ("offset,length", "" for the whole file) or as a Snapshot holds it."""
+    if not span or isinstance(span, tuple):
+        return span or None
+    offset, _comma, length = span.partition(",")
     return int(offset), int(length)
 
 
-def load_snapshot(path: str, sha256: str, span: str = "", kind: str = "pypto") -> LoadedSnapshot:
-    """The snapshot whose bytes hash to `sha256` (at `span`, see `span_parameter`, inside `path`), read
-    as `kind`, refusing a file rewritten since validation.
+def load_snapshot(
+    path: str, sha256: str, span: str | tuple[int, int] | None = None, kind: str = "pypto"
+) -> LoadedSnapshot:
+    """The snapshot whose bytes hash to `sha256` (at `span` inside `path`: `Snapshot.span` or its
+    `span_parameter` form), read as `kind`, refusing a file rewritten since validation.
 
     A text already read in this process under that hash is the same text, so it is reused.
     """
