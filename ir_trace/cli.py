@@ -70,7 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
         "of what each pass changed.",
     )
     parser.add_argument(
-        "passes_dump", metavar="PASSES_DUMP", help="the dump directory (00_frontend.py, 01_after_<Pass>.py, ...)"
+        "passes_dump",
+        metavar="PASSES_DUMP",
+        help="the dump directory (00_frontend.py, 01_after_<Pass>.py, ...), or a program output directory "
+        "holding passes_dump/ and ptoas_passes/ (one report of every trace)",
     )
     parser.add_argument(
         "-o",
@@ -419,8 +422,9 @@ def summary_line(outcome: dict, seconds: float) -> str:
         body = "no pass snapshot exists (only 00_frontend.py)"
     else:
         passes = outcome["passes"]
+        traces = f"{outcome['traces']} traces, " if "traces" in outcome else ""
         body = (
-            f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
+            f"{traces}{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
             f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''}{_ignoring_note(outcome)})"
         )
     rediffed, pairs = outcome["rediffed"], outcome["pairs"]
@@ -435,7 +439,8 @@ def _ignoring_note(outcome: dict) -> str:
     trace = outcome.get("trace") or {}
     if not trace.get("ignore"):
         return ""
-    changed = sum(1 for p in trace["passes"] if p["ignoring"]["changed"])
+    passes = [p for one in trace.get("traces", [trace]) for p in one["passes"]]
+    changed = sum(1 for p in passes if p["ignoring"]["changed"])
     return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import snapshot_digest
+from ir_trace.mlir.headers import PassHeader
 
 log = logging.getLogger("ir_trace")
 
@@ -42,6 +43,8 @@ class Snapshot:
     sha256: str
     log_file: str | None = None
     log: str | None = None
+    header: PassHeader | None = None  # an MLIR dump's header line (None for PyPTO snapshots)
+    span: tuple[int, int] | None = None  # [start, end) offsets in a stream file holding several snapshots
 
 
 @dataclass(frozen=True)
@@ -51,16 +54,32 @@ class Manifest:
     dump: str
     title: str
     snapshots: tuple[Snapshot, ...]
+    kind: str = "pypto"  # "pypto" | "mlir"
+    warnings: tuple[str, ...] = ()
 
     def path_of(self, snapshot: Snapshot) -> Path:
         return Path(self.dump) / snapshot.file
 
     def to_json(self) -> dict:
-        return {"dump": self.dump, "title": self.title, "snapshots": [asdict(s) for s in self.snapshots]}
+        return {
+            "dump": self.dump,
+            "title": self.title,
+            "snapshots": [asdict(s) for s in self.snapshots],
+            "kind": self.kind,
+            "warnings": list(self.warnings),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> Manifest:
-        return cls(data["dump"], data["title"], tuple(Snapshot(**s) for s in data["snapshots"]))
+        snapshots = tuple(_snapshot_from_json(s) for s in data["snapshots"])
+        return cls(data["dump"], data["title"], snapshots, data.get("kind", "pypto"), tuple(data.get("warnings", ())))
+
+
+def _snapshot_from_json(data: dict) -> Snapshot:
+    header, span = data.get("header"), data.get("span")
+    return Snapshot(
+        **{**data, "header": PassHeader(**header) if header else None, "span": tuple(span) if span else None}
+    )
 
 
 def program_title(dump: Path) -> str:

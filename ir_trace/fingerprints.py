@@ -28,7 +28,7 @@ from ir_trace.render import TEMPLATE_FILES, templates_dir
 
 DIFF_VERSION = "diff-7-unicode"  # the line diff, its pairing rules and its JSON layout (unique: caches are shared)
 SLICER_VERSION = "slice-2"  # function slicing and its JSON layout
-DISCOVERY_VERSION = "discover-2"  # what a validated manifest holds (2: a blank .log is no log)
+DISCOVERY_VERSION = "discover-3"  # what a validated manifest holds (2: a blank .log is no log; 3: a list of traces)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
@@ -95,6 +95,15 @@ def file_digest(path: str | os.PathLike) -> str:
         return f"unreadable:{exc.errno}"
 
 
+def traces_digest(traces) -> str:
+    """Everything a report shows of several traces (`traces.Trace`): each one's stage, unit and dump."""
+    parts = []
+    for trace in traces:
+        manifest = trace.manifest
+        parts += [trace.stage, trace.unit, manifest.kind, *manifest.warnings, dump_digest(manifest)]
+    return digest(*parts)
+
+
 # ---------- states ----------
 
 
@@ -135,6 +144,19 @@ def dump_state(dump: str | os.PathLike) -> str:
         except OSError:
             hashed.update(entry.name + b"\0?\n")
     return hashed.hexdigest()[:32]
+
+
+def tree_state(path: str | os.PathLike) -> str:
+    """`dump_state` of a directory and of every directory below it (an MLIR tree nests one
+    directory per op; a program output directory holds passes_dump/ and ptoas_passes/), or the
+    state of a single file (a stream dump)."""
+    if os.path.isfile(path):
+        return digest("file", str(file_state(path)))
+    states = [dump_state(path)]
+    for root, directories, _files in os.walk(os.fsencode(path)):
+        directories.sort()
+        states += [dump_state(os.path.join(root, name)) for name in directories]
+    return states[0] if len(states) == 1 else digest(*states)
 
 
 # ---------- fingerprints ----------

@@ -15,19 +15,50 @@
   ],                                                             # after the ignore modes' normalisation
   "ignore": {"modes": ["ssa"], "regex": null} | null               # --ignore / --ignore-regex
 }
+
+A pass of an MLIR trace also has "header" (payload.py: the dump's header line, e.g. its options and
+whether it failed). A report of several traces (PyPTO, then each ptoas unit) has, instead of
+"passes" and "level":
+
+  "traces": [{"stage": "pypto" | "ptoas" | "mlir", "unit": "...", "dump": "/abs/dir", "level": "...",
+              "passes": [...]}]        # each pass as above; "file" is relative to the top "dump",
+                                       # the path given (passes_dump/01_after_X.py, ptoas_passes/...)
 """
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_right
 
 from ir_trace.diff import diff_snapshots
 from ir_trace.fingerprints import SUMMARY_SCHEMA
 from ir_trace.normalize import IgnoreModes, line_key
+from ir_trace.payload import trace_payloads
 
 
 def trace_summary(payload: dict) -> dict:
-    """Summarise a report payload (see payload.py) pass by pass."""
+    """Summarise a report payload (see payload.py) pass by pass, trace by trace when it has several."""
+    if "traces" not in payload:
+        return _one_trace_summary(payload)
+    traces = []
+    for trace in trace_payloads(payload):
+        summary = _one_trace_summary(trace)
+        folder = os.path.relpath(trace["dump"], payload["dump"])
+        for row in summary["passes"]:
+            row["file"] = os.path.normpath(os.path.join(folder, row["file"]))
+        traces.append({key: trace[key] for key in ("stage", "unit", "dump", "level")} | {"passes": summary["passes"]})
+    return {
+        "schema": SUMMARY_SCHEMA,
+        "generator": payload["generator"],
+        "title": payload["title"],
+        "dump": payload["dump"],
+        "context": payload["context"],
+        "traces": traces,
+        "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
+    }
+
+
+def _one_trace_summary(payload: dict) -> dict:
     passes = payload["passes"]
     functions = [passes[0].get("functions")]
     for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
@@ -50,6 +81,8 @@ def trace_summary(payload: dict) -> dict:
             "warning": entry["log"] is not None,
             "warning_text": entry["log"],
         }
+        if "header" in entry:
+            row["header"] = entry["header"]
         if ignoring is not None:
             row["ignoring"] = _counts(ignoring[k], functions[k - 1], functions[k])
         result.append(row)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ir_trace.compare import build_comparison_payload, match_passes, summarize_comparison
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
-from ir_trace.fingerprints import comparison_fingerprint, dump_digest
+from ir_trace.fingerprints import comparison_fingerprint, traces_digest
 from ir_trace.render import render_html
 from ir_trace.tasks.base import AbsolutePath
 from ir_trace.tasks.report import (
@@ -16,7 +16,8 @@ from ir_trace.tasks.report import (
     load_result,
     pipeline_order,
 )
-from ir_trace.tasks.snapshots import ValidateDump, current_manifest
+from ir_trace.tasks.snapshots import ValidateDump, current_manifest, current_traces
+from ir_trace.traces import Trace
 
 
 class RenderComparison(ReportWriter):
@@ -28,8 +29,9 @@ class RenderComparison(ReportWriter):
     def requires(self):
         return [ValidateDump(dump=self.dump), ValidateDump(dump=self.against)]
 
-    def fingerprint(self, manifests: list[Manifest]) -> str:
-        return comparison_fingerprint(dump_digest(manifests[0]), dump_digest(manifests[1]), self.context)
+    def fingerprint(self, validated: list[list[Trace]]) -> str:
+        # A run of several traces is refused by `run` (current_manifest), in one line.
+        return comparison_fingerprint(traces_digest(validated[0]), traces_digest(validated[1]), self.context)
 
     def dumps_read(self) -> list[str]:
         return [self.dump, self.against]
@@ -47,7 +49,7 @@ class RenderComparison(ReportWriter):
         cross = _cross_work(manifest_a, manifest_b)
         diffs = _unique(diffs_a + diffs_b + cross)
         yield from self.schedule(pipeline_order(diffs, _unique(slices_a + slices_b)))
-        target = self.report_target(self.fingerprint([manifest_a, manifest_b]))
+        target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
         if target.exists():
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)

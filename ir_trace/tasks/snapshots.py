@@ -9,12 +9,13 @@ from pathlib import Path
 import luigi
 
 from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
-from ir_trace.discovery import Manifest, discover_snapshots, read_snapshot_text
-from ir_trace.errors import DumpError
-from ir_trace.fingerprints import diff_key, dump_state, manifest_key, slice_key
+from ir_trace.discovery import Manifest, read_snapshot_text
+from ir_trace.errors import DumpError, IRTraceError
+from ir_trace.fingerprints import diff_key, manifest_key, slice_key, tree_state
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.tasks.base import AbsolutePath, PipelineTask
 from ir_trace.tasks.targets import CacheTarget
+from ir_trace.traces import Trace, discover_traces
 
 
 class LoadedSnapshot:
@@ -83,15 +84,16 @@ def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
 
 
 class ValidateDump(PipelineTask):
-    """Validate a dump and cache its manifest for as long as its files stay as they are.
+    """Validate a dump (every trace under the path: `traces.discover_traces`) and cache the
+    manifests for as long as its files stay as they are.
 
     An invalid dump fails the task with the one-line reason.
     """
 
-    dump = AbsolutePath(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the passes_dump/ directory, or a directory or file holding several traces")
 
     def output(self):
-        return CacheTarget(manifest_key(self.dump, dump_state(self.dump)))
+        return CacheTarget(manifest_key(self.dump, tree_state(self.dump)))
 
     def run(self):
         validate(self.dump, self.output())
@@ -99,17 +101,34 @@ class ValidateDump(PipelineTask):
 
 def validate(dump: str, target: CacheTarget) -> dict:
     """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
-    leaves the manifest under the old state, where nothing finds it)."""
-    manifest = discover_snapshots(dump, on_text=remember_text).to_json()
-    target.write(manifest)
-    return manifest
+    leaves the manifests under the old state, where nothing finds it)."""
+    traces = discover_traces(dump, on_text=remember_text)
+    data = {"traces": [{"stage": t.stage, "unit": t.unit, "manifest": t.manifest.to_json()} for t in traces]}
+    target.write(data)
+    return data
+
+
+def traces_from_json(data: dict) -> list[Trace]:
+    return [Trace(t["stage"], t["unit"], Manifest.from_json(t["manifest"])) for t in data["traces"]]
+
+
+def current_traces(dump: str) -> list[Trace]:
+    """The traces under `dump` for its files as they are now: cached, else validated here."""
+    target = ValidateDump(dump=dump).output()
+    data = target.read()
+    return traces_from_json(data if data is not None else validate(dump, target))
 
 
 def current_manifest(dump: str) -> Manifest:
-    """The dump's manifest for its files as they are now: cached, else validated here."""
-    target = ValidateDump(dump=dump).output()
-    data = target.read()
-    return Manifest.from_json(data if data is not None else validate(dump, target))
+    """The manifest of a dump that holds one trace (run against run, sweeps); IRTraceError otherwise."""
+    return single_manifest(dump, current_traces(dump))
+
+
+def single_manifest(dump: str, traces: list[Trace]) -> Manifest:
+    if len(traces) != 1:
+        units = ", ".join(f"{t.stage} {t.unit}" for t in traces)
+        raise IRTraceError(f"{dump} holds {len(traces)} traces ({units}); this needs one passes_dump/ directory")
+    return traces[0].manifest
 
 
 class DiffPair(PipelineTask):
