@@ -16,6 +16,7 @@ import jinja2
 REPORT_SCRIPTS = (
     "linediff.js",
     "normalize.js",
+    "viewer_traces.js",
     "viewer_model.js",
     "viewer_find.js",
     "viewer_layout.js",

@@ -54,7 +54,7 @@
 
   function startViewer(payload) {
     const model = createModel(payload, IRTraceDiff.diffSnapshots, IRTraceDiff.changedRangesIgnoring);
-    const { against, runs, main, entries, firstEntry, lastEntry } = model;
+    const { against, runs, entries, firstEntry, lastEntry } = model;
     const finder = createFinder(model);
 
     // Timing hooks for benchmarks/browser_bench.py; harmless otherwise.
@@ -85,6 +85,7 @@
       unfold: unfoldLine,
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
+    const tracePicker = IRTraceTraces.createPicker(model, (k) => selectPass(k));   // several traces (viewer_traces.js)
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
     // Ignore modes and the followed value (viewer_ignore.js). The view goes as a getter: buildView
     // replaces it.
@@ -105,9 +106,12 @@
       const switched = k !== state.sel;
       if (switched) state.expanded.clear();
       if (switched && !initial) panels.hideLinkNote();
-      if (!against && state.from >= k) state.from = -1;
+      // Compare with names a snapshot of the entry's own trace, before it.
+      const stays = state.sel < firstEntry || entries[state.sel].run === entries[k].run;
+      if (!against && (state.from >= entries[k].pos || !stays)) state.from = -1;
       state.sel = k;
       sidebar.markSelected(k);
+      tracePicker.markSelected(k);
       buildView();
       updateHash();
       if (switched && !initial) afterPaint((t) => trace.switches.push(t - started));
@@ -121,6 +125,7 @@
       panels.fillFunctionSelect(choices, error, choice);
       if (against) panels.showRunViews(state.sel); else panels.fillFromSelect(state.sel);
       panels.showHeader(spec, choice);
+      IRTraceTraces.decorateHeader(model, state.sel);
       panels.showWarnings(spec);
       view = {
         spec,
@@ -294,9 +299,11 @@
         if (m.b != null) params.set('b', String(runs[1].passes[m.b].index));
         if (state.runView !== 'ab') params.set('view', state.runView);
       } else {
+        const { run } = entries[state.sel];
+        if (model.runs.length > 1) params.set('trace', model.runs[run].label);
         params.set('pass', String(entries[state.sel].index));
         const j = model.fromOf(state.sel, state.from);
-        if (j !== state.sel - 1) params.set('from', String(main.passes[j].index));
+        if (j !== model.previousOf(state.sel)) params.set('from', String(runs[run].passes[j].index));
       }
       if (state.fn) params.set('fn', state.fn);
       if (state.fnOnly) params.set('history', '1');
@@ -324,11 +331,17 @@
         return entries.findIndex(({ match: m }) => (a === null || indexIn(0, m.a) === a) && (b === null || indexIn(1, m.b) === b));
       }
       const index = Number(params.get('pass'));
-      return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
+      const run = params.has('trace') ? IRTraceTraces.runOfUnit(payload, params.get('trace')) : 0;
+      if (run === null) return -1;
+      if (!params.has('pass')) {   // #trace=<unit> alone: that trace's first changed pass, else its first
+        const own = entries.filter((e) => e && e.run === run);
+        return (own.find((e) => !e.start && e.changed) || own[0] || { k: -1 }).k;
+      }
+      return params.has('pass') ? entries.findIndex((e) => e && e.run === run && e.index === index) : -1;
     }
 
     /** The keys updateHash writes; a fragment's other keys are named in the link notice. */
-    const HASH_KEYS = ['pass', 'from', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case', 'a', 'b', 'view'];
+    const HASH_KEYS = ['trace', 'pass', 'from', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case', 'a', 'b', 'view'];
     const LAYOUT_NAMES = { side: 'side by side', stacked: 'stacked', unified: 'unified' };
     const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass" };
 
@@ -349,6 +362,10 @@
         return `names pass ${asked.join(' / ')}, which this report does not have`;
       }
       const asked = params.get('pass');
+      if (params.has('trace') && IRTraceTraces.runOfUnit(payload, params.get('trace')) === null) {
+        return `names trace ${params.get('trace')}, which this report does not have`;
+      }
+      if (asked === null) return 'names a trace but no pass';
       if (asked.trim() === '') return 'names no pass (pass= is empty)';
       if (Number(asked) === 0) return 'names pass 0, the frontend, which is not a pass';
       return `names pass ${asked}, which this report does not have`;
@@ -373,12 +390,13 @@
     /** Compare with: the position of the fragment's `from` before entry k, else -1 and why not in `problems`. */
     function fromOfHash(params, k, problems) {
       if (!params.has('from')) return -1;
-      const asked = params.get('from'), j = asked.trim() === '' ? -1 : main.passes.findIndex((p) => p.index === Number(asked));
-      if (j >= 0 && j < k) return j;
+      const { run, pos } = entries[k];
+      const asked = params.get('from'), j = asked.trim() === '' ? -1 : runs[run].passes.findIndex((p) => p.index === Number(asked));
+      if (j >= 0 && j < pos) return j;
       const why = asked.trim() === '' ? 'compares with no pass (from= is empty)'
         : j < 0 ? `compares with pass ${asked}, which this report does not have`
           : `compares ${passWords(k)} with pass ${asked}, which is not before it`;
-      problems.push(linkProblem(why, `comparing with pass ${main.passes[k - 1].index}, the previous one`));
+      problems.push(linkProblem(why, pos > 0 ? `comparing with pass ${runs[run].passes[pos - 1].index}, the previous one` : 'showing it whole'));
       return -1;
     }
 
@@ -407,7 +425,7 @@
         $('find-case').checked = params.get('case') === '1';
         runFind();
       }
-      const namesPass = params.has('pass') || (against && (params.has('a') || params.has('b')));
+      const namesPass = params.has('pass') || params.has('trace') || (against && (params.has('a') || params.has('b')));
       if (!namesPass && !params.has('fn')) {
         noteLinkProblems(problems);
         if (problems.length && state.sel >= 0) updateHash();
@@ -570,7 +588,7 @@
     /** The first entry that changed (a pass-by-pass report with none opens pass 1). */
     function firstChanged() {
       for (let k = firstEntry; k <= lastEntry; k++) if (model.refreshEntry(k).changed) return k;
-      return against ? firstEntry : 1;
+      return firstEntry;
     }
 
     /** Stored settings first; the URL fragment, applied after, wins over them. */
@@ -590,6 +608,7 @@
       wireGlobalControls();
       if (lastEntry < firstEntry) { showOnlyFrontend(); return; }
       sidebar.build();
+      tracePicker.build();
       IRTracePanels.wireSidebarResize(() => painter.resize());
       wireControls();
       $('ignore').hidden = against;
