@@ -42,7 +42,8 @@ UNITS = {
 
 def pypto_passes() -> list[tuple[str, str] | str]:
     """A frontend, a pass that adds a `kernel` line, a no-op."""
-    grown = FRONTEND.replace("        return self.kernel(a)", "        b = self.kernel(a)\n        return self.kernel(b)")
+    call = "        return self.kernel(a)"
+    grown = FRONTEND.replace(call, "        b = self.kernel(a)\n        return self.kernel(b)")
     return [FRONTEND, ("OutlineKernels", grown), ("Simplify", grown)]
 
 

@@ -36,7 +36,8 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
     assert [(t["stage"], t["unit"]) for t in summary["traces"]] == [(t["stage"], t["unit"]) for t in payload["traces"]]
     files = [[p["file"] for p in t["passes"]] for t in summary["traces"]]
     assert files[0] == ["passes_dump/01_after_OutlineKernels.py", "passes_dump/02_after_Simplify.py"]
-    assert files[1] == [f"ptoas_passes/kernel_a/{MODULE}/1_cse.mlir", f"ptoas_passes/kernel_a/{MODULE}/2_symbol-dce.mlir"]
+    unit_a = f"ptoas_passes/kernel_a/{MODULE}"
+    assert files[1] == [f"{unit_a}/1_cse.mlir", f"{unit_a}/2_symbol-dce.mlir"]
     for trace_files in files:
         assert all((program / file).is_file() for file in trace_files)
     failing = summary["traces"][2]["passes"][-1]
@@ -77,10 +78,11 @@ def test_run_against_run_needs_one_trace_on_each_side(tmp_path):
 def test_counts_of_a_report_of_several_traces_add_up():
     def trace(unit, changed):
         base = {"index": 0, "name": "b", "file": "b", "lines": [], "log": None}
-        passes = [{"index": i + 1, "changed": c, "inserted": 1, "deleted": 0, "log": None} for i, c in enumerate(changed)]
-        return {"stage": "ptoas", "unit": unit, "title": unit, "dump": f"/p/{unit}", "level": "UNKNOWN", "passes": [base, *passes]}
+        passes = [{"changed": c, "inserted": 1, "deleted": 0, "log": None} for c in changed]
+        return {"stage": "ptoas", "unit": unit, "title": unit, "dump": f"/p/{unit}", "passes": [base, *passes]}
 
     payload = {"title": "p", "dump": "/p", "context": 3, "traces": [trace("a", [True, False]), trace("b", [True])]}
-    assert summarize(payload) == {"traces": 2, "passes": 3, "changed": 2, "noop": 1, "warnings": 0, "inserted": 3, "deleted": 0}
+    counts = {"traces": 2, "passes": 3, "changed": 2, "noop": 1, "warnings": 0, "inserted": 3, "deleted": 0}
+    assert summarize(payload) == counts
     assert [t["unit"] for t in trace_payloads(payload)] == ["a", "b"]
     assert trace_payloads(payload)[1]["context"] == 3  # each trace reads as a one-trace payload

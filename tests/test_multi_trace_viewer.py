@@ -57,7 +57,8 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     button = current(page)
     expect(button).to_contain_text("test-pass-failure")
     expect(button.locator(".badge.failed")).to_have_text("failed")
-    expect(button.locator(".badge.failed")).to_have_attribute("title", "TestFailurePass failed: the pipeline stopped here")
+    badge = button.locator(".badge.failed")
+    expect(badge).to_have_attribute("title", "TestFailurePass failed: the pipeline stopped here")
     assert "Failed (test-pass-failure)" in page.locator("#pass-title").get_attribute("title")
     page.evaluate("location.hash = '#trace=nope&pass=1'")
     expect(page.locator("#link-note")).to_contain_text("names trace nope, which this report does not have")
@@ -95,4 +96,5 @@ def test_find_marks_passes_in_every_trace_and_n_walks_across_them(page, report):
         page.keyboard.press("N")
         page.keyboard.press("N")
         expect(current(page)).to_contain_text("symbol-dce")
-        assert "trace=kernel_a" in page.evaluate("location.hash") and "find=arith.constant" in page.evaluate("location.hash")
+        link = page.evaluate("location.hash")
+        assert "trace=kernel_a" in link and "find=arith.constant" in link
