@@ -333,7 +333,7 @@
       const index = Number(params.get('pass'));
       const run = params.has('trace') ? IRTraceTraces.runOfUnit(payload, params.get('trace')) : 0;
       if (run === null) return -1;
-      if (!params.has('pass')) {   // #trace=<unit> alone: that trace's first changed pass, else its first
+      if (params.has('trace') && !params.has('pass')) {   // #trace=<unit> alone: that trace's first changed pass, else its first
         const own = entries.filter((e) => e && e.run === run);
         return (own.find((e) => !e.start && e.changed) || own[0] || { k: -1 }).k;
       }

@@ -63,6 +63,8 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     page.evaluate("location.hash = '#trace=nope&pass=1'")
     expect(page.locator("#link-note")).to_contain_text("names trace nope, which this report does not have")
     expect(current(page)).to_contain_text("test-pass-failure")  # stays where it was
+    page.evaluate("location.hash = '#trace=kernel_a'")  # a trace alone: its first pass that changed
+    expect(current(page)).to_contain_text("cse")
     log.assert_clean()
 
 
