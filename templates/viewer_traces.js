@@ -159,6 +159,7 @@ const IRTraceTraces = (() => {
         picker.append(option);
       });
       picker.addEventListener('change', () => select(entryOfTrace(Number(picker.value))));
+      followFilters();
       group.append(label, picker);
       $('report-sub').parentElement.after(group);
       const help = document.querySelector('.help-list');
@@ -169,6 +170,22 @@ const IRTraceTraces = (() => {
           'a trace boundary (an MLIR trace\u2019s first snapshot is shown whole). Links name the trace: #trace=<unit>&pass=N.');
         help.append(item);
       }
+    }
+
+    /** A heading whose passes the filters all hide goes too (watched, not called: the sidebar owns the filters). */
+    function followFilters() {
+      let queued = false;
+      const refresh = () => {
+        queued = false;
+        for (const head of $('pass-list').querySelectorAll('.trace-head')) {
+          let item = head.nextElementSibling, any = false;
+          for (; item && !item.classList.contains('trace-head'); item = item.nextElementSibling) any = any || !item.hidden;
+          head.hidden = !any;
+        }
+      };
+      new MutationObserver(() => {
+        if (!queued) { queued = true; requestAnimationFrame(refresh); }
+      }).observe($('pass-list'), { subtree: true, attributes: true, attributeFilter: ['hidden'] });
     }
 
     function markSelected(k) {

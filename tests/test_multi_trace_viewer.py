@@ -52,6 +52,14 @@ def test_j_and_k_walk_on_across_a_trace_boundary(page, report):
         expect(page.get_by_label("Trace", exact=True)).to_have_value("0")
 
 
+def test_a_heading_goes_when_the_filters_hide_all_of_its_passes(page, report):
+    with viewing(page, report):
+        page.get_by_label("Filter passes").fill("canonicalize")
+        expect(nav(page).get_by_role("heading")).to_have_text(["ptoas · kernel_a", "ptoas · kernel_b"])
+        page.get_by_label("Filter passes").fill("")
+        expect(nav(page).get_by_role("heading")).to_have_count(3)
+
+
 def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     log = open_report(page, report, "#trace=kernel_b&pass=2")
     button = current(page)
