@@ -36,16 +36,19 @@ from ir_trace.normalize import IgnoreModes, line_key
 from ir_trace.payload import trace_payloads
 
 
-def trace_summary(payload: dict) -> dict:
-    """Summarise a report payload (see payload.py) pass by pass, trace by trace when it has several."""
+def trace_summary(payload: dict, given: str | None = None) -> dict:
+    """Summarise a report payload (see payload.py) pass by pass, trace by trace when it has several.
+
+    Each pass's "file" is relative to `given`, the path the report was asked for (default: the dump).
+    """
     if "traces" not in payload:
-        return _one_trace_summary(payload)
+        summary = _one_trace_summary(payload)
+        _files_relative_to(summary["passes"], payload["dump"], given or payload["dump"])
+        return summary
     traces = []
     for trace in trace_payloads(payload):
         summary = _one_trace_summary(trace)
-        folder = os.path.relpath(trace["dump"], payload["dump"])
-        for row in summary["passes"]:
-            row["file"] = os.path.normpath(os.path.join(folder, row["file"]))
+        _files_relative_to(summary["passes"], trace["dump"], given or payload["dump"])
         traces.append({key: trace[key] for key in ("stage", "unit", "dump", "level")} | {"passes": summary["passes"]})
     return {
         "schema": SUMMARY_SCHEMA,
@@ -56,6 +59,15 @@ def trace_summary(payload: dict) -> dict:
         "traces": traces,
         "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
     }
+
+
+def _files_relative_to(rows: list[dict], dump: str, given: str) -> None:
+    """Snapshot files named from `given` rather than from their own trace's directory."""
+    if dump == given:
+        return
+    folder = os.path.relpath(dump, given)
+    for row in rows:
+        row["file"] = os.path.normpath(os.path.join(folder, row["file"]))
 
 
 def _one_trace_summary(payload: dict) -> dict:

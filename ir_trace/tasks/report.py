@@ -182,7 +182,7 @@ class RenderReport(ReportWriter):
         target = self.report_target(self.fingerprint([traces]))
         if not target.exists():
             payload = traces_payload(self.dump, traces, work, self.context, self.ignore)
-            summary = {**summarize(payload), "trace": trace_summary(payload)}
+            summary = {**summarize(payload), "trace": trace_summary(payload, self.dump)}
             target.write(render_html(payload), {"summary": summary, "pairs": len(diffs)})
 
 
