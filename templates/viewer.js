@@ -300,7 +300,7 @@
         if (state.runView !== 'ab') params.set('view', state.runView);
       } else {
         const { run } = entries[state.sel];
-        if (model.runs.length > 1) params.set('trace', model.runs[run].label);
+        if (model.runs.length > 1) params.set('trace', IRTraceTraces.linkName(payload, run));
         params.set('pass', String(entries[state.sel].index));
         const j = model.fromOf(state.sel, state.from);
         if (j !== model.previousOf(state.sel)) params.set('from', String(runs[run].passes[j].index));

@@ -202,16 +202,30 @@ const IRTraceTraces = (() => {
     const traces = tracesOf(model.payload), p = model.runs[e.run].passes[e.pos];
     const extra = [];
     if (Array.isArray(model.payload.traces)) extra.push(el('span', 'trace-tag', traceName(traces[e.run])));
+    if (p.header && p.header.failed) {
+      const badge = el('span', 'badge failed', 'failed');
+      badge.title = 'The pipeline stopped at this pass: the After pane is the IR as the failing pass left it';
+      extra.push(badge);
+    }
     if (p.header && p.header.options) extra.push(el('span', 'pass-options', p.header.options));
     title.append(...extra);
     if (p.header) title.title = [headerLine(p.header), p.header.options && `options: ${p.header.options}`].filter(Boolean).join('\n');
   }
 
-  /** #trace=<unit>: the run a fragment names (-1: none named; null: a unit this report lacks). */
-  function runOfUnit(payload, unit) {
-    const r = tracesOf(payload).findIndex((t) => t.unit === unit);
+  /** What a link calls trace r: its unit, or `stage:unit` when another trace has the same unit. */
+  function linkName(payload, r) {
+    const traces = tracesOf(payload), t = traces[r];
+    return traces.filter((other) => other.unit === t.unit).length > 1 ? `${t.stage}:${t.unit}` : t.unit;
+  }
+
+  /** #trace=<unit> (or stage:unit): the run a fragment names, null for one this report lacks. */
+  function runOfUnit(payload, name) {
+    const traces = tracesOf(payload);
+    const r = traces.findIndex((t, i) => name === linkName(payload, i) || name === `${t.stage}:${t.unit}`);
     return r >= 0 ? r : null;
   }
 
-  return { tracesOf, isTraced, traceName, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, runOfUnit };
+  return {
+    tracesOf, isTraced, traceName, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, linkName, runOfUnit,
+  };
 })();

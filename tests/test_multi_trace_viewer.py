@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import build_report, nav, open_report, viewing
+from browser_support import REPO, build_report, nav, open_report, viewing
 from multi_trace_support import write_program
 from playwright.sync_api import expect
 
@@ -68,6 +68,7 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     badge = button.locator(".badge.failed")
     expect(badge).to_have_attribute("title", "TestFailurePass failed: the pipeline stopped here")
     assert "Failed (test-pass-failure)" in page.locator("#pass-title").get_attribute("title")
+    expect(page.locator("#pass-title .badge.failed")).to_have_text("failed")  # the pass header says so too
     page.evaluate("location.hash = '#trace=nope&pass=1'")
     expect(page.locator("#link-note")).to_contain_text("names trace nope, which this report does not have")
     expect(current(page)).to_contain_text("test-pass-failure")  # stays where it was
@@ -108,3 +109,17 @@ def test_find_marks_passes_in_every_trace_and_n_walks_across_them(page, report):
         expect(current(page)).to_contain_text("symbol-dce")
         link = page.evaluate("location.hash")
         assert "trace=kernel_a" in link and "find=arith.constant" in link
+
+
+def test_a_unit_name_two_traces_share_is_linked_with_its_stage(page):
+    page.set_content(f"<script>{(REPO / 'templates' / 'viewer_traces.js').read_text('utf-8')}</script>")
+    names = page.evaluate(
+        """() => {
+          const payload = { traces: [{ stage: 'pypto', unit: 'main' }, { stage: 'ptoas', unit: 'main' },
+                                     { stage: 'ptoas', unit: 'aux' }] };
+          const T = IRTraceTraces;
+          return { links: [0, 1, 2].map((r) => T.linkName(payload, r)),
+                   runs: ['ptoas:main', 'aux', 'ptoas:aux', 'main', 'nope'].map((n) => T.runOfUnit(payload, n)) };
+        }"""
+    )
+    assert names == {"links": ["pypto:main", "ptoas:main", "aux"], "runs": [1, 2, 2, None, None]}
