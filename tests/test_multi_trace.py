@@ -10,6 +10,8 @@ from pathlib import Path
 from conftest import run_cli
 from multi_trace_support import MODULE, write_program
 
+from ir_trace.discovery import Manifest, Snapshot
+from ir_trace.mlir.headers import PassHeader
 from ir_trace.payload import summarize, trace_payloads
 from ir_trace.render import read_payload
 
@@ -86,3 +88,10 @@ def test_counts_of_a_report_of_several_traces_add_up():
     assert summarize(payload) == counts
     assert [t["unit"] for t in trace_payloads(payload)] == ["a", "b"]
     assert trace_payloads(payload)[1]["context"] == 3  # each trace reads as a one-trace payload
+
+
+def test_a_manifest_with_headers_and_spans_survives_the_cache_format():
+    header = PassHeader("after", "CSE", "cse", "", "func.func", "@f", False)
+    snapshot = Snapshot(0, "cse", "s.mlir", "ab" * 32, header=header, span=(10, 200))
+    manifest = Manifest("/d", "t", (snapshot,), kind="mlir", warnings=("overwritten: x",))
+    assert Manifest.from_json(json.loads(json.dumps(manifest.to_json()))) == manifest
