@@ -62,7 +62,7 @@ const IRTraceTraces = (() => {
     return lines.length ? [[0, 0, 0, lines.length, lines, []]] : [];
   }
 
-  /** Sidebar entries over every trace, in order: entry { k, run, pos, trace, ... }. A PyPTO trace's
+  /** Sidebar entries over every trace, in order: entry { k, run, pos, start, ... }. A PyPTO trace's
    *  base (00_frontend.py) is not a pass; an MLIR trace's first snapshot is one (shown whole). */
   function buildEntries(payload, runs, passSpec) {
     const entries = [], traces = tracesOf(payload);
@@ -76,7 +76,7 @@ const IRTraceTraces = (() => {
         const k = entries.length;
         const startBadge = ['start', 'first', `the first snapshot of ${traceName(trace)}: nothing earlier to compare with, shown whole`];
         entries[k] = {
-          k, run: r, pos, trace: r, start, index: p.index, name,
+          k, run: r, pos, start, index: p.index, name,
           title: paired ? `${title}\ndiff: Before \u2192 After of this pass` : title,
           changed: start || p.changed, inserted: start ? null : p.inserted, deleted: start ? null : p.deleted,
           log: { run: r, pos }, badges: start ? [startBadge, ...badges] : p.changed ? badges : [...badges, ['noop', 'no-op']],

@@ -126,3 +126,27 @@ def test_a_unit_name_two_traces_share_is_linked_with_its_stage(page):
         }"""
     )
     assert names == {"links": ["pypto:main", "ptoas:main", "aux"], "runs": [1, 2, 2, None, None]}
+
+
+def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_same_op(page):
+    page.set_content(f"<script>{(REPO / 'templates' / 'viewer_traces.js').read_text('utf-8')}</script>")
+    entries = page.evaluate(
+        """() => {
+          const h = (kind, argument, symbol) => ({ kind, pass_name: argument.toUpperCase(), argument, options: '',
+                                                   op: 'func.func', symbol, failed: false });
+          const pass = (index, header, changed) => ({ index, name: header.argument, file: `${index}.mlir`, header,
+                                                      changed, inserted: 1, deleted: 1 });
+          const passes = [pass(0, h('before', 'cse', '@f'), true), pass(1, h('after', 'cse', '@f'), true),
+                          pass(2, h('before', 'cse', '@g'), false), pass(3, h('after', 'canonicalize', '@g'), true),
+                          pass(4, h('before', 'licm', '@g'), false), pass(5, h('after', 'licm', '@g'), false)];
+          const payload = { passes };
+          return IRTraceTraces.buildEntries(payload, [{ passes }], () => null)
+            .map((e) => [e.pos, e.name, e.badges.map((b) => b[1]).join(','), e.title.includes('Before \u2192 After')]);
+        }"""
+    )
+    assert entries == [
+        [1, "cse · func.func @f", "", True],  # the trace starts with a Before: the pair is its first pass
+        [2, "before cse · func.func @g", "before,no-op", False],  # no After of its own follows: listed alone
+        [3, "canonicalize · func.func @g", "", False],
+        [5, "licm · func.func @g", "no-op", True],
+    ]
