@@ -21,6 +21,7 @@ whether it failed). A report of several traces (PyPTO, then each ptoas unit) has
 "passes" and "level":
 
   "traces": [{"stage": "pypto" | "ptoas" | "mlir", "unit": "...", "dump": "/abs/dir", "level": "...",
+              "warnings": ["..."],     # the reader's notes on the trace (overwritten dumps, ...)
               "passes": [...]}]        # each pass as above; "file" is relative to the top "dump",
                                        # the path given (passes_dump/01_after_X.py, ptoas_passes/...)
 """
@@ -49,7 +50,8 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
     for trace in trace_payloads(payload):
         summary = _one_trace_summary(trace)
         _files_relative_to(summary["passes"], trace["dump"], given or payload["dump"])
-        traces.append({key: trace[key] for key in ("stage", "unit", "dump", "level")} | {"passes": summary["passes"]})
+        shown = {key: trace[key] for key in ("stage", "unit", "dump", "level")}
+        traces.append({**shown, "warnings": trace.get("warnings", []), "passes": summary["passes"]})
     return {
         "schema": SUMMARY_SCHEMA,
         "generator": payload["generator"],

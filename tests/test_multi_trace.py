@@ -36,6 +36,7 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
     for trace in payload["traces"]:  # no diff across a boundary: every trace starts from its own text
         assert "lines" in trace["passes"][0] and "hunks" not in trace["passes"][0]
     assert [(t["stage"], t["unit"]) for t in summary["traces"]] == [(t["stage"], t["unit"]) for t in payload["traces"]]
+    assert all(t["warnings"] == [] for t in summary["traces"])
     files = [[p["file"] for p in t["passes"]] for t in summary["traces"]]
     assert files[0] == ["passes_dump/01_after_OutlineKernels.py", "passes_dump/02_after_Simplify.py"]
     unit_a = f"ptoas_passes/kernel_a/{MODULE}"
