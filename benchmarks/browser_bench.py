@@ -44,9 +44,9 @@ def measure(page, report: Path, switches: int) -> dict:
 def largest_pass_expand(page) -> float:
     """Select the pass with the most changed lines, then time `Expand all` on it."""
     k = page.evaluate(
-        """() => { const p = window.__irTrace.payload.passes;
-                   let best = 1; for (let i = 1; i < p.length; i++)
-                     if (p[i].inserted + p[i].deleted > p[best].inserted + p[best].deleted) best = i;
+        """() => { const es = window.__irTrace.model.entries, size = (e) => (e ? e.inserted + e.deleted : -1);
+                   let best = window.__irTrace.model.firstEntry;   // entries of every trace of the report
+                   for (let k = best; k < es.length; k++) if (size(es[k]) > size(es[best])) best = k;
                    return best; }"""
     )
     page.locator(f'.pass-btn[data-k="{k}"]').click()

@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         "passes_dump",
         metavar="PASSES_DUMP",
         help="the dump: a passes_dump/ directory (00_frontend.py, 01_after_<Pass>.py, ...), an MLIR tree "
-        "directory or an MLIR stream file",
+        "directory, an MLIR stream file, a ptoas_passes/ directory, or a program output directory holding "
+        "passes_dump/ and ptoas_passes/ (one report of every trace)",
     )
     parser.add_argument(
         "-o",
@@ -452,8 +453,9 @@ def summary_line(outcome: dict, seconds: float) -> str:
         body = f"no pass snapshot exists (only {only})"
     else:
         passes = outcome["passes"]
+        traces = f"{outcome['traces']} traces, " if "traces" in outcome else ""
         body = (
-            f"{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
+            f"{traces}{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
             f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''}{_ignoring_note(outcome)})"
         )
     rediffed, pairs = outcome["rediffed"], outcome["pairs"]
@@ -468,7 +470,8 @@ def _ignoring_note(outcome: dict) -> str:
     trace = outcome.get("trace") or {}
     if not trace.get("ignore"):
         return ""
-    changed = sum(1 for p in trace["passes"] if p["ignoring"]["changed"])
+    passes = [p for one in trace.get("traces", [trace]) for p in one["passes"]]
+    changed = sum(1 for p in passes if p["ignoring"]["changed"])
     return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
 
 

@@ -81,7 +81,7 @@ def source_version(name: str, root: str) -> str:
 DIFF_VERSION = source_version("diff", "diff")  # the line diff, its pairing rules and its JSON layout
 SLICER_VERSION = source_version("slice", "functions")  # function slicing and its JSON layout
 NORMALIZE_VERSION = source_version("normalize", "normalize")  # the ignore modes
-DISCOVERY_VERSION = "discover-3"  # what a validated manifest holds (3: backup names, MLIR dumps)
+DISCOVERY_VERSION = "discover-4"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
@@ -149,6 +149,15 @@ def file_digest(path: str | os.PathLike) -> str:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError as exc:
         return f"unreadable:{exc.errno}"
+
+
+def traces_digest(traces) -> str:
+    """Everything a report shows of several traces (`traces.Trace`): each one's stage, unit and dump."""
+    parts = []
+    for trace in traces:
+        manifest = trace.manifest
+        parts += [trace.stage, trace.unit, manifest.kind, *manifest.warnings, dump_digest(manifest)]
+    return digest(*parts)
 
 
 # ---------- states ----------

@@ -32,7 +32,10 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
       "inserted": 5, "deleted": 2,        # lines
       "log": "text" | null, "log_file": "12_after_InitMemRef.log" | null,
       "functions": [[key, start, end], ...] | null,   # top-level functions / class methods
-      "parse_error": "reason"             # present when functions is null
+      "parse_error": "reason",            # present when functions is null
+      "header": {"kind": "after" | "before", "pass_name": "Canonicalizer", "argument": "canonicalize",
+                 "options": "{max-iterations=10}" | "", "op": "func.func" | "", "symbol": "@f" | "",
+                 "failed": false}         # MLIR snapshots only: the dump's header line
     }
     # "functions" is absent when the snapshot equals the previous one (reuse the previous list).
     # key is "name" or "Class.method"; start/end are 0-based line indices, end exclusive,
@@ -49,6 +52,19 @@ grows with the changes, not with passes x lines. In the page it travels as gzip 
     #                             the hunk of each end; both lines are unpaired)
     #   "no_eol": [a, b]          the side's last line is in this hunk and has no final "\n"
     #   "bom": [a, b]             the side starts with a byte order mark (they differ; line 0 is here)
+
+Several traces (a program output directory: PyPTO's passes_dump/, then each ptoas unit's MLIR
+passes) make one report whose top level holds the same "schema", "generator", "title", "context",
+"ignore" and "level" (the first PyPTO trace's), "dump" is the path given, and "traces" replaces
+"passes":
+
+      "traces": [trace, ...]              # PyPTO first, then each unit in name order
+    trace = {"stage": "pypto" | "ptoas" | "mlir", "unit": "qwen3" | "<codegen unit>",
+             "kind": "pypto" | "mlir", "title": "...", "dump": "/abs/dir", "level": "...",
+             "warnings": ["..."],         # the reader's notes on this trace (overwritten dumps, ...)
+             "passes": [pass, ...]}       # as above; passes[0] is the trace's own base
+    # No diff crosses a trace boundary (PyPTO's DSL and MLIR are different languages): each trace's
+    # passes[0] carries its "lines" and the rest diff from it, as in a one-trace report.
 """
 
 from __future__ import annotations
@@ -129,6 +145,42 @@ def build_payload(
     }
 
 
+TRACE_FIELDS = ("title", "dump", "level", "passes")  # what a trace keeps of its own one-trace payload
+
+
+def combine_traces(path: str, title: str, traces: list[tuple[str, str, Manifest, dict]]) -> dict:
+    """One report of several traces: (stage, unit, manifest, its one-trace payload) each, in order."""
+    first = traces[0][3]
+    levels = [payload["level"] for stage, _unit, _manifest, payload in traces if stage == "pypto"]
+    return {
+        "schema": first["schema"],
+        "generator": first["generator"],
+        "title": title,
+        "dump": path,
+        "context": first["context"],
+        "level": levels[0] if levels else "UNKNOWN",
+        "ignore": first["ignore"],
+        "traces": [
+            {
+                "stage": stage,
+                "unit": unit,
+                "kind": manifest.kind,
+                "warnings": list(manifest.warnings),
+                **{field: payload[field] for field in TRACE_FIELDS},
+            }
+            for stage, unit, manifest, payload in traces
+        ],
+    }
+
+
+def trace_payloads(payload: dict) -> list[dict]:
+    """Each trace of a report as a one-trace payload (a one-trace report is its own only trace)."""
+    if "traces" not in payload:
+        return [payload]
+    shared = {key: value for key, value in payload.items() if key != "traces"}
+    return [{**shared, **trace} for trace in payload["traces"]]
+
+
 def _all_printed_lines(base_lines: list[str], diffs: list[dict]):
     yield from base_lines
     for diff in diffs:
@@ -137,10 +189,12 @@ def _all_printed_lines(base_lines: list[str], diffs: list[dict]):
 
 
 def summarize(payload: dict) -> dict:
-    """Counts for the CLI's summary line and the sweep index."""
-    passes = payload["passes"][1:]
+    """Counts for the CLI's summary line and the sweep index (over every trace of the report)."""
+    traces = trace_payloads(payload)
+    passes = [p for trace in traces for p in trace["passes"][1:]]
     changed = sum(1 for p in passes if p["changed"])
     return {
+        **({"traces": len(traces)} if "traces" in payload else {}),
         "passes": len(passes),
         "changed": changed,
         "noop": len(passes) - changed,

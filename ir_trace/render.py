@@ -17,6 +17,7 @@ REPORT_SCRIPTS = (
     "linediff.js",
     "normalize.js",
     "viewer_dom.js",
+    "viewer_traces.js",
     "viewer_model.js",
     "viewer_find.js",
     "viewer_layout.js",

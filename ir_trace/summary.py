@@ -17,19 +17,64 @@
   ],                                                             # after the ignore modes' normalisation
   "ignore": {"modes": ["ssa"], "regex": null} | null               # --ignore / --ignore-regex
 }
+
+A pass of an MLIR trace also has "header" (payload.py: the dump's header line, e.g. its options and
+whether it failed). A report of several traces (PyPTO, then each ptoas unit) has, instead of
+"passes" and "level":
+
+  "traces": [{"stage": "pypto" | "ptoas" | "mlir", "unit": "...", "dump": "/abs/dir", "level": "...",
+              "warnings": ["..."],     # the reader's notes on the trace (overwritten dumps, ...)
+              "passes": [...]}]        # each pass as above; "file" is relative to the top "dump",
+                                       # the path given (passes_dump/01_after_X.py, ptoas_passes/...)
 """
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_right
 
 from ir_trace.diff import diff_snapshots
 from ir_trace.fingerprints import SUMMARY_SCHEMA
 from ir_trace.normalize import IgnoreModes, line_key
+from ir_trace.payload import trace_payloads
 
 
-def trace_summary(payload: dict) -> dict:
-    """Summarise a report payload (see payload.py) pass by pass."""
+def trace_summary(payload: dict, given: str | None = None) -> dict:
+    """Summarise a report payload (see payload.py) pass by pass, trace by trace when it has several.
+
+    Each pass's "file" is relative to `given`, the path the report was asked for (default: the dump).
+    """
+    if "traces" not in payload:
+        summary = _one_trace_summary(payload)
+        _files_relative_to(summary["passes"], payload["dump"], given or payload["dump"])
+        return summary
+    traces = []
+    for trace in trace_payloads(payload):
+        summary = _one_trace_summary(trace)
+        _files_relative_to(summary["passes"], trace["dump"], given or payload["dump"])
+        shown = {key: trace[key] for key in ("stage", "unit", "dump", "level")}
+        traces.append({**shown, "warnings": trace.get("warnings", []), "passes": summary["passes"]})
+    return {
+        "schema": SUMMARY_SCHEMA,
+        "generator": payload["generator"],
+        "title": payload["title"],
+        "dump": payload["dump"],
+        "context": payload["context"],
+        "traces": traces,
+        "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
+    }
+
+
+def _files_relative_to(rows: list[dict], dump: str, given: str) -> None:
+    """Snapshot files named from `given` rather than from their own trace's directory."""
+    if dump == given:
+        return
+    folder = os.path.relpath(dump, given)
+    for row in rows:
+        row["file"] = os.path.normpath(os.path.join(folder, row["file"]))
+
+
+def _one_trace_summary(payload: dict) -> dict:
     passes = payload["passes"]
     functions = [passes[0].get("functions")]
     for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one

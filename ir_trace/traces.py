@@ -35,6 +35,13 @@ class Trace:
     unit: str
     manifest: Manifest
 
+    def to_json(self) -> dict:
+        return {"stage": self.stage, "unit": self.unit, "manifest": self.manifest.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Trace:
+        return cls(data["stage"], data["unit"], Manifest.from_json(data["manifest"]))
+
     @property
     def label(self) -> str:
         return f"{self.stage} {self.unit}".strip()
@@ -60,17 +67,14 @@ def discover_traces(
     return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]
 
 
-def discover_manifest(
-    path: str | os.PathLike, on_text: TextSink | None = None, follow_inner_symlinks: bool = False
-) -> Manifest:
-    """The one manifest of a single-trace PATH; DumpError naming the traces when it holds several."""
-    traces = discover_traces(path, on_text, follow_inner_symlinks)
+def single_manifest(path: str | os.PathLike, traces: list[Trace]) -> Manifest:
+    """The manifest of a PATH that holds one trace (run against run, sweeps); DumpError naming its traces else."""
     if len(traces) == 1:
         return traces[0].manifest
     shown = ", ".join(trace.label for trace in traces[:4]) + (" ..." if len(traces) > 4 else "")
     raise DumpError(
-        f"{Path(path).absolute()} holds {len(traces)} traces ({shown}); this version renders one trace per "
-        "report (give one ptoas unit's directory, or dump with --mlir-print-ir-module-scope)"
+        f"{Path(path).absolute()} holds {len(traces)} traces ({shown}); this needs one trace "
+        "(give one passes_dump/ or one ptoas unit's directory)"
     )
 
 

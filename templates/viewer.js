@@ -56,7 +56,7 @@
 
   function startViewer(payload) {
     const model = createModel(payload, IRTraceDiff.diffSnapshots, IRTraceDiff.changedRangesIgnoring);
-    const { against, runs, main, entries, firstEntry, lastEntry } = model;
+    const { against, runs, entries, firstEntry, lastEntry } = model;
     const finder = createFinder(model);
 
     // Timing hooks for benchmarks/browser_bench.py; harmless otherwise.
@@ -89,6 +89,7 @@
       unfold: unfoldLine,
     });
     const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
+    const tracePicker = IRTraceTraces.createPicker(model, (k) => selectPass(k));   // several traces (viewer_traces.js)
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
     // Ignore modes and the followed value (viewer_ignore.js). The view goes as a getter: buildView
     // replaces it.
@@ -109,9 +110,12 @@
       const switched = k !== state.sel;
       if (switched) state.expanded.clear();
       if (switched && !initial) panels.hideLinkNote();
-      if (!against && state.from >= k) state.from = -1;
+      // Compare with names a snapshot of the entry's own trace, before it.
+      const stays = state.sel < firstEntry || entries[state.sel].run === entries[k].run;
+      if (!against && (state.from >= entries[k].pos || !stays)) state.from = -1;
       state.sel = k;
       sidebar.markSelected(k);
+      tracePicker.markSelected(k);
       buildView();
       updateHash();
       if (switched && !initial) {
@@ -128,6 +132,7 @@
       panels.fillFunctionSelect(choices, error, choice);
       if (against) panels.showRunViews(state.sel); else panels.fillFromSelect(state.sel);
       panels.showHeader(spec, choice);
+      IRTraceTraces.decorateHeader(model, state.sel);
       panels.showWarnings(spec);
       view = {
         spec,
@@ -329,7 +334,7 @@
       }
       applyFindOfHash(params);
       writeFilters(IRTraceLinks.filtersOf(params));
-      const namesPass = params.has('pass') || (against && (params.has('a') || params.has('b')));
+      const namesPass = params.has('pass') || params.has('trace') || (against && (params.has('a') || params.has('b')));
       if (!namesPass && !params.has('fn')) {
         noteLinkProblems(problems);
         if (state.sel >= 0) sidebar.applyFilters();
@@ -505,7 +510,7 @@
     /** The first entry that changed (a pass-by-pass report with none opens pass 1). */
     function firstChanged() {
       for (let k = firstEntry; k <= lastEntry; k++) if (model.refreshEntry(k).changed) return k;
-      return against ? firstEntry : 1;
+      return firstEntry;
     }
 
     /** Stored settings first; the URL fragment, applied after, wins over them. */
@@ -525,6 +530,7 @@
       wireGlobalControls();
       if (lastEntry < firstEntry) { showOnlyFrontend(); return; }
       sidebar.build();
+      tracePicker.build();
       IRTracePanels.wireSidebarResize(() => painter.resize());
       wireControls();
       $('ignore').hidden = against;

@@ -115,7 +115,7 @@ const IRTraceFind = (() => {
 
     /** Match counts on the two sides of an entry's own diff: [before, after]. */
     function counts(k) {
-      if (!against) { const s = countsOf(0); return [s[k - 1], s[k]]; }
+      if (!against) { const { run, pos } = entries[k], s = countsOf(run); return [pos > 0 ? s[pos - 1] : 0, s[pos]]; }
       const m = entries[k].match;
       return [m.a != null ? countsOf(0)[m.a] : null, m.b != null ? countsOf(1)[m.b] : null];
     }
@@ -136,7 +136,7 @@ const IRTraceFind = (() => {
     }
 
     /** Matches in snapshot `ref` ({ run, pos }). */
-    const countAt = (ref) => countsOf(ref.run)[ref.pos];
+    const countAt = (ref) => (ref.pos < 0 ? 0 : countsOf(ref.run)[ref.pos]);
 
     return Object.assign(find, { set, setScope, setLineKey, ranges, series: seriesOf, counts, change, countAt });
   }

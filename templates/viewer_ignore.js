@@ -123,7 +123,7 @@ const IRTraceIgnore = (() => {
     function showIgnoreNote() {
       const note = $('ignore-note'), ignore = model.ignoring();
       const exact = !against && model.exactOf(state.sel);
-      if (!ignore || !exact || !exact.changed || model.fromOf(state.sel, state.from) !== state.sel - 1) { note.hidden = true; return; }
+      if (!ignore || !exact || !exact.changed || model.fromOf(state.sel, state.from) !== model.previousOf(state.sel)) { note.hidden = true; return; }
       const e = model.refreshEntry(state.sel);   // counted under the modes (a link's modes: not yet, at start)
       const words = NORM.describe(ignore);
       note.textContent = e.changed

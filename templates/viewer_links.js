@@ -9,7 +9,7 @@ const IRTraceLinks = (() => {
   const LAYOUT_NAMES = { side: 'side by side', stacked: 'stacked', unified: 'unified' };
   const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass" };
   /** The keys `fragment` writes; a fragment's other keys are named in the link notice. */
-  const HASH_KEYS = ['pass', 'from', 'change', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case',
+  const HASH_KEYS = ['trace', 'pass', 'from', 'change', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case',
     'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];
 
   /** One sentence of the link notice: what the fragment asked for, and what is shown instead. */
@@ -29,7 +29,7 @@ const IRTraceLinks = (() => {
 
   /** Links over a model; `state` and `finder` are the viewer's, read when a fragment is written. */
   function createLinks(model, state, finder) {
-    const { against, runs, main, entries } = model;
+    const { against, runs, entries, payload } = model;
 
     /** The fragment of what is shown: `change` is the change in sight (0-based, -1 none), `texts`
      *  the pass filter and Function filter boxes as typed. */
@@ -41,9 +41,11 @@ const IRTraceLinks = (() => {
         if (m.b != null) params.set('b', String(runs[1].passes[m.b].index));
         if (state.runView !== 'ab') params.set('view', state.runView);
       } else {
+        const { run } = entries[state.sel];
+        if (runs.length > 1) params.set('trace', IRTraceTraces.linkName(payload, run));
         params.set('pass', String(entries[state.sel].index));
         const j = model.fromOf(state.sel, state.from);
-        if (j !== state.sel - 1) params.set('from', String(main.passes[j].index));
+        if (j !== model.previousOf(state.sel)) params.set('from', String(runs[run].passes[j].index));
       }
       if (change > 0) params.set('change', String(change + 1));   // the first change is where a pass opens
       if (state.fn) params.set('fn', state.fn);
@@ -75,7 +77,13 @@ const IRTraceLinks = (() => {
         return entries.findIndex(({ match: m }) => (a === null || indexIn(0, m.a) === a) && (b === null || indexIn(1, m.b) === b));
       }
       const index = Number(params.get('pass'));
-      return params.has('pass') ? entries.findIndex((e) => e && e.index === index) : -1;
+      const run = params.has('trace') ? IRTraceTraces.runOfUnit(payload, params.get('trace')) : 0;
+      if (run === null) return -1;
+      if (params.has('trace') && !params.has('pass')) {   // #trace=<unit> alone: that trace's first changed pass, else its first
+        const own = entries.filter((e) => e && e.run === run);
+        return (own.find((e) => !e.start && e.changed) || own[0] || { k: -1 }).k;
+      }
+      return params.has('pass') ? entries.findIndex((e) => e && e.run === run && e.index === index) : -1;
     }
 
     function passWords(k) {
@@ -90,6 +98,10 @@ const IRTraceLinks = (() => {
         return `names pass ${asked.join(' / ')}, which this report does not have`;
       }
       const asked = params.get('pass');
+      if (params.has('trace') && IRTraceTraces.runOfUnit(payload, params.get('trace')) === null) {
+        return `names trace ${params.get('trace')}, which this report does not have`;
+      }
+      if (asked === null) return 'names a trace but no pass';
       if (asked.trim() === '') return 'names no pass (pass= is empty)';
       if (Number(asked) === 0) return 'names pass 0, the frontend, which is not a pass';
       return `names pass ${asked}, which this report does not have`;
@@ -114,12 +126,13 @@ const IRTraceLinks = (() => {
     /** Compare with: the position of the fragment's `from` before entry k, else -1 and why not in `problems`. */
     function fromOfHash(params, k, problems) {
       if (!params.has('from')) return -1;
-      const asked = params.get('from'), j = asked.trim() === '' ? -1 : main.passes.findIndex((p) => p.index === Number(asked));
-      if (j >= 0 && j < k) return j;
+      const { run, pos } = entries[k];
+      const asked = params.get('from'), j = asked.trim() === '' ? -1 : runs[run].passes.findIndex((p) => p.index === Number(asked));
+      if (j >= 0 && j < pos) return j;
       const why = asked.trim() === '' ? 'compares with no pass (from= is empty)'
         : j < 0 ? `compares with pass ${asked}, which this report does not have`
           : `compares ${passWords(k)} with pass ${asked}, which is not before it`;
-      problems.push(linkProblem(why, `comparing with pass ${main.passes[k - 1].index}, the previous one`));
+      problems.push(linkProblem(why, pos > 0 ? `comparing with pass ${runs[run].passes[pos - 1].index}, the previous one` : 'showing it whole'));
       return -1;
     }
 

@@ -173,13 +173,17 @@ const IRTraceModel = (() => {
 
   /* ---------- runs: snapshots, function indexes, warnings ---------- */
 
+  const NOTHING = Object.freeze([]);
+
   /** One run's snapshots; `lineIds` interns line texts across every run of the report. */
   function makeRun(data, label, lineIds) {
     const passes = data.passes;
     const cache = [passes[0].lines], idsCache = [], warnCache = [], parsedCache = [];
 
-    /** Lines of snapshot k, replaying hunks from the nearest snapshot already built. */
+    /** Lines of snapshot k, replaying hunks from the nearest snapshot already built (k = -1: the
+     *  empty snapshot before the first, which an MLIR trace's first pass is compared with). */
     function lines(k) {
+      if (k < 0) return NOTHING;
       let j = k;
       while (!cache[j]) j--;
       for (j++; j <= k; j++) cache[j] = applyHunks(cache[j - 1], passes[j].hunks);
@@ -188,6 +192,7 @@ const IRTraceModel = (() => {
 
     /** Function index of snapshot k; an unchanged snapshot omits it and reuses the previous one. */
     function fns(k) {
+      if (k < 0) return { list: [], error: null };
       for (let j = k; j >= 0; j--) {
         if ('functions' in passes[j]) return { list: passes[j].functions, error: passes[j].parse_error || null };
       }
@@ -196,6 +201,7 @@ const IRTraceModel = (() => {
 
     /** Interned line ids (a last line without "\n" differs from the same line with one). */
     function ids(k) {
+      if (k < 0) return new Int32Array(0);
       if (idsCache[k]) return idsCache[k];
       const ls = lines(k), out = new Int32Array(ls.length);
       for (let i = 0; i < ls.length; i++) {
@@ -223,8 +229,9 @@ const IRTraceModel = (() => {
 
     return {
       data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
-      text: (k) => lines(k).join('\n') + (passes[k].eol ? '\n' : ''),
-      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list, eol: passes[k].eol }),
+      text: (k) => (k < 0 ? '' : lines(k).join('\n') + (passes[k].eol ? '\n' : '')),
+      snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list, eol: k < 0 || passes[k].eol }),
+      file: (k) => (k < 0 ? '(nothing before the first snapshot)' : passes[k].file),
     };
   }
 
@@ -238,7 +245,7 @@ const IRTraceModel = (() => {
       for (let k = 1; k <= main.last; k++) {
         const p = main.passes[k];
         entries[k] = {
-          k, index: p.index, name: p.name, title: p.file, changed: p.changed, inserted: p.inserted,
+          k, run: 0, pos: k, index: p.index, name: p.name, title: p.file, changed: p.changed, inserted: p.inserted,
           deleted: p.deleted, log: { run: 0, pos: k }, badges: p.changed ? [] : [['noop', 'no-op']],
           history: () => passSpec(0, k),
         };
@@ -279,8 +286,10 @@ const IRTraceModel = (() => {
    *  `emphasise` (IRTraceDiff.changedRangesIgnoring) re-marks the payload's edited lines under the modes. */
   function createModel(payload, diffSnapshots, emphasise = null) {
     const against = payload.mode === 'against';
+    const traced = IRTraceTraces.isTraced(payload);   // several traces, or MLIR passes (viewer_traces.js)
     const lineIds = new Map();
-    const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds)) : [makeRun(payload, '', lineIds)];
+    const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds))
+      : IRTraceTraces.tracesOf(payload).map((t) => makeRun(t, t.unit || '', lineIds));
     const timings = { lastRangeDiffMs: null };
 
     /* ---------- ignore modes (normalize.js): lines equal after normalisation are unchanged ---------- */
@@ -310,7 +319,7 @@ const IRTraceModel = (() => {
       specCache.clear();
       alignedCache.clear();
       fnStatsCache.length = 0;
-      for (let k = 1; !against && k < entries.length; k++) Object.assign(entries[k], exact[k], { ignoring: '' });
+      for (let k = 0; !against && k < entries.length; k++) if (entries[k]) Object.assign(entries[k], exact[k], { ignoring: '' });
     }
 
     /** Hunks of snapshot j -> k of run r under the modes. When the modes map no two different
@@ -360,7 +369,8 @@ const IRTraceModel = (() => {
     function refreshEntry(k) {
       const e = entries[k];
       if (!ignore || e.ignoring === ignoreKey) return e;
-      const { inserted, deleted } = countHunks(passSpec(0, k).hunks);
+      if (e.start) return e;   // a trace's first snapshot, shown whole: no counts to redo
+      const { inserted, deleted } = countHunks(passSpec(e.run, e.pos).hunks);
       const changed = inserted + deleted > 0, was = exact[k];
       const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
       const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
@@ -372,6 +382,7 @@ const IRTraceModel = (() => {
 
     /** Run r's own pass k: snapshot k-1 -> k, hunks from the payload (or the keyed diff, modes on). */
     function passSpec(r, k) {
+      if (k === 0) return { key: `${r}:-1>${r}:0`, before: { run: r, pos: -1 }, after: { run: r, pos: 0 }, hunks: IRTraceTraces.wholeSnapshot(runs[r].lines(0)) };
       const hunks = ignore ? keyedHunks(r, k - 1, k) : runs[r].passes[k].hunks || [];
       return { key: `${r}:${k - 1}>${r}:${k}${ignoreKey}`, before: { run: r, pos: k - 1 }, after: { run: r, pos: k }, hunks };
     }
@@ -382,7 +393,7 @@ const IRTraceModel = (() => {
       return { key: `0:${m.a}>1:${m.b}`, before: { run: 0, pos: m.a }, after: { run: 1, pos: m.b }, hunks: m.hunks || [] };
     }
 
-    const entries = buildEntries(payload, runs, passSpec, crossSpec);
+    const entries = traced ? IRTraceTraces.buildEntries(payload, runs, passSpec) : buildEntries(payload, runs, passSpec, crossSpec);
     const exact = entries.map((e) => e && { changed: e.changed, inserted: e.inserted, deleted: e.deleted, badges: e.badges, quiet: false });
     const specCache = new Map();
 
@@ -412,14 +423,17 @@ const IRTraceModel = (() => {
       return ok.ab ? 'ab' : ok.a ? 'a' : 'b';
     }
 
-    /** Before position for pass k: the chosen earlier snapshot `from`, or the previous one. */
-    const fromOf = (k, from) => (from >= 0 && from < k ? from : k - 1);
+    /** The snapshot before entry k's own (its run's previous one; -1 before a trace's first). */
+    const previousOf = (k) => entries[k].pos - 1;
+
+    /** Before position for entry k: the chosen earlier snapshot `from` of its run, or the previous one. */
+    const fromOf = (k, from) => (from >= 0 && from < entries[k].pos ? from : previousOf(k));
 
     /** The diff entry k shows for { from, runView } (Compare with, run view). */
     function specOf(k, { from = -1, runView = 'ab' } = {}) {
       if (!against) {
-        const j = fromOf(k, from);
-        return j === k - 1 ? passSpec(0, k) : rangeSpec(0, j, k);
+        const j = fromOf(k, from), { run, pos } = entries[k];
+        return j === pos - 1 ? passSpec(run, pos) : rangeSpec(run, j, pos);
       }
       const viewName = effectiveRunView(k, runView), m = entries[k].match;
       if (viewName === 'ab') return crossSpec(k);
@@ -539,10 +553,11 @@ const IRTraceModel = (() => {
     }
 
     return {
-      payload, against, runs, main: runs[0], entries, timings,
+      payload, against, traced, runs, main: runs[0], entries, timings,
       context: contextOf(payload),
-      firstEntry: against ? 0 : 1, lastEntry: entries.length - 1,
-      passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, fromOf, specOf,
+      firstEntry: against || traced ? 0 : 1, lastEntry: entries.length - 1,
+      passCount: entries.filter((e) => e && !e.start).length,
+      passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, previousOf, fromOf, specOf,
       alignedRows, functionChoices, functionExists, functionCounts, fnStatsOf, fnChange, warningMarks,
       setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k], lineKeyOf: () => lineKey,
     };

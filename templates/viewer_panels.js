@@ -12,8 +12,8 @@ const IRTracePanels = (() => {
 
   /** `actions`: { setFrom(j), revealAfterLine(line), select(k), chooseFunction(key) } of the viewer. */
   function createPanels(model, state, actions) {
-    const { entries, runs, against, main } = model;
-    const snapshotName = (ref) => runs[ref.run].passes[ref.pos].file;
+    const { entries, runs, against } = model;
+    const snapshotName = (ref) => runs[ref.run].file(ref.pos);
 
     /* ---------- pass header ---------- */
 
@@ -53,8 +53,8 @@ const IRTracePanels = (() => {
       const note = $('view-note');
       note.textContent = '';
       const identical = !spec.hunks.length;
-      if (!against && spec.before.pos !== state.sel - 1) {
-        const span = state.sel - spec.before.pos;
+      if (!against && spec.before.pos !== model.previousOf(state.sel)) {
+        const span = spec.after.pos - spec.before.pos;
         note.append(`Cumulative change from ${snapshotName(spec.before)} to ${snapshotName(spec.after)}: ${span} passes` +
           `${identical ? ' \u2014 the two snapshots are identical' : ''}. `);
         const back = el('button', 'link-btn', 'Compare with the previous snapshot');
@@ -259,10 +259,12 @@ const IRTracePanels = (() => {
       if (fromSignature !== k) {
         fromSignature = k;
         select.textContent = '';
-        for (let j = 0; j < k; j++) {
-          const p = main.passes[j];
-          select.appendChild(new Option(`${pad(p.index)} ${p.name}${j === k - 1 ? ' (previous)' : ''}`, String(j)));
+        const { run, pos } = entries[k];   // the snapshots of the entry's own trace: no diff crosses traces
+        for (let j = 0; j < pos; j++) {
+          const p = runs[run].passes[j];
+          select.appendChild(new Option(`${pad(p.index)} ${p.name}${j === pos - 1 ? ' (previous)' : ''}`, String(j)));
         }
+        select.disabled = pos < 1;
       }
       select.value = String(model.fromOf(k, state.from));
     }

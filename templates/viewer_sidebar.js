@@ -80,10 +80,11 @@ const IRTraceSidebar = (() => {
         const line = [...head, ...words(counts.filter(([n]) => n)), ...tail].join(' \u00b7 ');
         return { line, full: [...head, ...words(counts), ...tail].join(' \u00b7 ') };
       }
-      const changed = entries.slice(1).filter((e) => e.changed).length;
-      const n = model.main.last, ignore = model.ignoring();
+      const changed = entries.slice(model.firstEntry).filter((e) => e.changed && !e.start).length;
+      const n = model.passCount, ignore = model.ignoring();
       const when = ignore ? ` when ignoring ${IRTraceNormalize.describe(ignore)}` : '';
-      const line = `${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op${when}`;
+      const traces = model.runs.length > 1 && !against ? `${model.runs.length} traces \u00b7 ` : '';
+      const line = `${traces}${n} passes \u00b7 ${changed} changed \u00b7 ${n - changed} no-op${when}`;
       return { line, full: line };
     }
 

@@ -14,7 +14,7 @@ from test_mlir_tree import WRITES, write_tree
 
 from ir_trace.errors import DumpError
 from ir_trace.fingerprints import dump_state
-from ir_trace.traces import discover_manifest, discover_traces
+from ir_trace.traces import discover_traces, single_manifest
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from mlir_order import misplaced, write_order  # noqa: E402  (the benchmark's own measure of order)
@@ -93,7 +93,7 @@ def test_ptoas_layouts(tmp_path):
     assert [t.stage for t in discover_traces(output / "ptoas_passes" / "kernel_0")] == ["mlir"]
     assert [t.stage for t in discover_traces(output / "passes_dump")] == ["pypto"]
     with pytest.raises(DumpError, match="holds 3 traces"):
-        discover_manifest(output)
+        single_manifest(output, discover_traces(output))
 
 
 def test_output_dir_without_ptoas_still_points_at_passes_dump(tmp_path):

@@ -13,6 +13,7 @@ import pytest
 from browser_support import REPO
 
 MODEL_JS = REPO / "templates" / "viewer_model.js"
+TRACES_JS = REPO / "templates" / "viewer_traces.js"  # the model builds several traces' entries with it
 FIND_JS = REPO / "templates" / "viewer_find.js"
 
 
@@ -25,7 +26,7 @@ def page_of_scripts(page, *paths: Path, title: str):
 
 @pytest.fixture
 def model_page(page):
-    page_of_scripts(page, MODEL_JS, FIND_JS, title="model")
+    page_of_scripts(page, TRACES_JS, MODEL_JS, FIND_JS, title="model")
     assert page.evaluate("() => typeof IRTraceModel + typeof IRTraceFind") == "objectobject"
     return page
 
@@ -251,7 +252,7 @@ LAYOUT_JS = REPO / "templates" / "viewer_layout.js"
 
 @pytest.fixture
 def layout_page(page):
-    page_of_scripts(page, MODEL_JS, LAYOUT_JS, title="layout")
+    page_of_scripts(page, TRACES_JS, MODEL_JS, LAYOUT_JS, title="layout")
     assert page.evaluate("() => typeof IRTraceLayout") == "object"
     return page
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ir_trace.compare import build_comparison_payload, match_passes, summarize_comparison
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
-from ir_trace.fingerprints import comparison_fingerprint, dump_digest
+from ir_trace.fingerprints import comparison_fingerprint, traces_digest
 from ir_trace.render import render_html
 from ir_trace.tasks.base import AbsolutePath
 from ir_trace.tasks.report import (
@@ -14,8 +14,10 @@ from ir_trace.tasks.report import (
     chain_work,
     diff_task,
     pipeline_order,
+    unique_items,
 )
-from ir_trace.tasks.snapshots import ValidateDump, cached_result, current_manifest
+from ir_trace.tasks.snapshots import ValidateDump, cached_result, current_manifest, current_traces
+from ir_trace.traces import Trace
 
 
 class RenderComparison(ReportWriter):
@@ -27,8 +29,9 @@ class RenderComparison(ReportWriter):
     def requires(self):
         return [ValidateDump(dump=self.dump), ValidateDump(dump=self.against)]
 
-    def fingerprint(self, manifests: list[Manifest]) -> str:
-        return comparison_fingerprint(dump_digest(manifests[0]), dump_digest(manifests[1]), self.context)
+    def fingerprint(self, validated: list[list[Trace]]) -> str:
+        # A run of several traces is refused by `run` (current_manifest), in one line.
+        return comparison_fingerprint(traces_digest(validated[0]), traces_digest(validated[1]), self.context)
 
     def dumps_read(self) -> list[str]:
         return [self.dump, self.against]
@@ -44,9 +47,9 @@ class RenderComparison(ReportWriter):
         diffs_a, slices_a = chain_work(manifest_a)
         diffs_b, slices_b = chain_work(manifest_b)
         cross = _cross_work(manifest_a, manifest_b)
-        diffs = _unique(diffs_a + diffs_b + cross)
-        yield from self.schedule(pipeline_order(diffs, _unique(slices_a + slices_b)))
-        target = self.report_target(self.fingerprint([manifest_a, manifest_b]))
+        diffs = unique_items(diffs_a + diffs_b + cross)
+        yield from self.schedule(pipeline_order(diffs, unique_items(slices_a + slices_b)))
+        target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
         if target.exists():
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)
@@ -66,9 +69,4 @@ def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:
         a, b = snaps_a[match.a], snaps_b[match.b]
         if a.sha256 != b.sha256:
             work.append(diff_task(manifest_a, a, manifest_b, b))
-    return _unique(work)
-
-
-def _unique(work: list) -> list:
-    """Each result once, however many dumps or pairs ask for it."""
-    return list({item.key: item for item in work}.values())
+    return unique_items(work)

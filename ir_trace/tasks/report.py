@@ -9,10 +9,10 @@ import luigi
 
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
-from ir_trace.fingerprints import dump_digest, report_fingerprint
+from ir_trace.fingerprints import report_fingerprint, traces_digest
 from ir_trace.normalize import IgnoreModes
 from ir_trace.output import is_inside
-from ir_trace.payload import EMPTY_DIFF, build_payload, summarize
+from ir_trace.payload import EMPTY_DIFF, build_payload, combine_traces, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
 from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, PipelineTask
@@ -24,11 +24,13 @@ from ir_trace.tasks.snapshots import (
     WorkItem,
     batches,
     cached_result,
-    current_manifest,
+    current_traces,
     load_snapshot,
     span_parameter,
+    traces_from_json,
 )
 from ir_trace.tasks.targets import ReportTarget
+from ir_trace.traces import Trace
 
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
@@ -79,10 +81,22 @@ def assemble_payload(
     return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
 
 
-def cached_manifest(task: ValidateDump) -> Manifest | None:
-    """The manifest a validation left for the dump's current files, if any (never validates)."""
+def traces_payload(
+    path: str, traces: list[Trace], work: list[tuple[list[DiffPair], list[SliceFunctions]]], context: int, ignore: str
+) -> dict:
+    """The payload of every trace under `path`: one trace's own payload, or the traces combined
+    (payload.py), from the results of each trace's completed chain work."""
+    payloads = [assemble_payload(t.manifest, *chain, context, ignore) for t, chain in zip(traces, work)]
+    if len(traces) == 1:
+        return payloads[0]
+    title = Path(path).name or path
+    return combine_traces(path, title, [(t.stage, t.unit, t.manifest, p) for t, p in zip(traces, payloads)])
+
+
+def cached_traces(task: ValidateDump) -> list[Trace] | None:
+    """The traces a validation left for the dump's current files, if any (never validates)."""
     data = task.output().read()
-    return Manifest.from_json(data) if data is not None else None
+    return traces_from_json(data) if data is not None else None
 
 
 def check_report_path(report: str, dumps: list[str]) -> None:
@@ -130,7 +144,8 @@ class ReportWriter(PipelineTask):
         """The dump directories this report is made from (never to be written into)."""
         return [self.dump]
 
-    def fingerprint(self, manifests: list[Manifest]) -> str:
+    def fingerprint(self, validated: list[list[Trace]]) -> str:
+        """The report's identity from what each required validation found (its traces)."""
         raise NotImplementedError
 
     def output(self):
@@ -139,8 +154,8 @@ class ReportWriter(PipelineTask):
     def current_fingerprint(self) -> str | None:
         """The fingerprint of the report the dumps' current files make, once they are validated (else None:
         no report can be current before its dump is validated)."""
-        manifests = [cached_manifest(task) for task in luigi.task.flatten(self.requires())]
-        return self.fingerprint(manifests) if None not in manifests else None
+        validated = [cached_traces(task) for task in luigi.task.flatten(self.requires())]
+        return self.fingerprint(validated) if None not in validated else None
 
     def report_target(self, fingerprint: str) -> ReportTarget:
         return ReportTarget(self.report, fingerprint, self.report_flag)
@@ -155,23 +170,31 @@ class ReportWriter(PipelineTask):
 
 
 class RenderReport(ReportWriter):
-    """One dump's HTML report. Its output is the report file, complete while it is current."""
+    """One dump's HTML report: every trace under the path (PyPTO's, then each ptoas unit's) in one
+    page. Its output is the report file, complete while it is current."""
 
-    dump = AbsolutePath(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the passes_dump/ directory, or a program output directory with several traces")
 
     def requires(self):
         return ValidateDump(dump=self.dump)
 
-    def fingerprint(self, manifests: list[Manifest]) -> str:
-        return report_fingerprint(dump_digest(manifests[0]), self.context, self.ignore)
+    def fingerprint(self, validated: list[list[Trace]]) -> str:
+        return report_fingerprint(traces_digest(validated[0]), self.context, self.ignore)
 
     def run(self):
         self.check_arguments()
-        manifest = current_manifest(self.dump)
-        diffs, slices = chain_work(manifest)
+        traces = current_traces(self.dump)
+        work = [chain_work(trace.manifest) for trace in traces]
+        diffs = unique_items([task for trace_diffs, _slices in work for task in trace_diffs])
+        slices = unique_items([task for _diffs, trace_slices in work for task in trace_slices])
         yield from self.schedule(pipeline_order(diffs, slices))
-        target = self.report_target(self.fingerprint([manifest]))
+        target = self.report_target(self.fingerprint([traces]))
         if not target.exists():
-            payload = assemble_payload(manifest, diffs, slices, self.context, self.ignore)
-            summary = {**summarize(payload), "trace": trace_summary(payload)}
+            payload = traces_payload(self.dump, traces, work, self.context, self.ignore)
+            summary = {**summarize(payload), "trace": trace_summary(payload, self.dump)}
             target.write(render_html(payload), {"summary": summary, "pairs": len(diffs)})
+
+
+def unique_items(items: list[WorkItem]) -> list[WorkItem]:
+    """Each work item once (two traces may hold the same snapshot, or the same pair), in first-seen order."""
+    return list({item.key: item for item in items}.values())

@@ -18,7 +18,7 @@ from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structu
 from ir_trace.tasks.base import WORK_DONE, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.tasks.targets import CacheTarget
-from ir_trace.traces import discover_manifest
+from ir_trace.traces import Trace, discover_traces, single_manifest
 
 
 class LoadedSnapshot:
@@ -111,12 +111,13 @@ def load_snapshot(
 
 
 class ValidateDump(PipelineTask):
-    """Validate a dump and cache its manifest for as long as its files stay as they are.
+    """Validate a dump (every trace under the path: `traces.discover_traces`) and cache the
+    manifests for as long as its files stay as they are.
 
     An invalid dump fails the task with the one-line reason.
     """
 
-    dump = AbsolutePath(description="the passes_dump/ directory, MLIR tree directory or MLIR stream file")
+    dump = AbsolutePath(description="a passes_dump/, MLIR tree or stream, ptoas_passes/ or program output directory")
 
     def output(self):
         return CacheTarget(manifest_key(self.dump, observed_state(self.dump)))
@@ -127,17 +128,27 @@ class ValidateDump(PipelineTask):
 
 def validate(dump: str, target: CacheTarget) -> dict:
     """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
-    leaves the manifest under the old state, where nothing finds it)."""
-    manifest = discover_manifest(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks()).to_json()
-    target.write(manifest)
-    return manifest
+    leaves the manifests under the old state, where nothing finds it)."""
+    traces = discover_traces(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks())
+    data = {"traces": [trace.to_json() for trace in traces]}
+    target.write(data)
+    return data
+
+
+def traces_from_json(data: dict) -> list[Trace]:
+    return [Trace.from_json(trace) for trace in data["traces"]]
+
+
+def current_traces(dump: str) -> list[Trace]:
+    """The traces under `dump` for its files as they are now: cached, else validated here."""
+    target = ValidateDump(dump=dump).output()
+    data = target.read()
+    return traces_from_json(data if data is not None else validate(dump, target))
 
 
 def current_manifest(dump: str) -> Manifest:
-    """The dump's manifest for its files as they are now: cached, else validated here."""
-    target = ValidateDump(dump=dump).output()
-    data = target.read()
-    return Manifest.from_json(data if data is not None else validate(dump, target))
+    """The manifest of a dump that holds one trace (run against run, sweeps); DumpError otherwise."""
+    return single_manifest(dump, current_traces(dump))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,98 @@
+"""One report of several traces (issue 17): a program output directory holding PyPTO's passes_dump/
+and ptoas's per-unit MLIR trees, through the real command line, Luigi and the on-disk cache."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from conftest import run_cli
+from multi_trace_support import MODULE, write_program
+
+from ir_trace.discovery import Manifest, Snapshot
+from ir_trace.mlir.headers import PassHeader
+from ir_trace.payload import summarize, trace_payloads
+from ir_trace.render import read_payload
+
+
+def build(program: Path, tmp_path: Path, *extra: str):
+    report, summary = tmp_path / "report.html", tmp_path / "summary.json"
+    result = run_cli(program, "-o", report, "--json", summary, "--cache-dir", tmp_path / "cache", *extra)
+    assert result.returncode == 0, result.stderr
+    return result, read_payload(report.read_text("utf-8")), json.loads(summary.read_text("utf-8"))
+
+
+def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
+    program = write_program(tmp_path)
+    result, payload, summary = build(program, tmp_path)
+    assert re.search(r": 3 traces, 6 passes \(", result.stderr), result.stderr
+    assert [(t["stage"], t["unit"]) for t in payload["traces"]] == [
+        ("pypto", "prog"),
+        ("ptoas", "kernel_a"),
+        ("ptoas", "kernel_b"),
+    ]
+    assert "passes" not in payload and payload["dump"] == str(program)
+    for trace in payload["traces"]:  # no diff across a boundary: every trace starts from its own text
+        assert "lines" in trace["passes"][0] and "hunks" not in trace["passes"][0]
+    assert [(t["stage"], t["unit"]) for t in summary["traces"]] == [(t["stage"], t["unit"]) for t in payload["traces"]]
+    assert all(t["warnings"] == [] for t in summary["traces"])
+    files = [[p["file"] for p in t["passes"]] for t in summary["traces"]]
+    assert files[0] == ["passes_dump/01_after_OutlineKernels.py", "passes_dump/02_after_Simplify.py"]
+    unit_a = f"ptoas_passes/kernel_a/{MODULE}"
+    assert files[1] == [f"{unit_a}/1_cse.mlir", f"{unit_a}/2_symbol-dce.mlir"]
+    for trace_files in files:
+        assert all((program / file).is_file() for file in trace_files)
+    failing = summary["traces"][2]["passes"][-1]
+    assert failing["header"]["failed"] is True and failing["header"]["argument"] == "test-pass-failure"
+    assert "max-iterations=10" in summary["traces"][2]["passes"][0]["header"]["options"]
+    assert summary["traces"][1]["passes"][1]["deleted"] >= 1  # symbol-dce dropped a line
+
+
+def test_a_rerun_reuses_the_report_and_an_edit_deep_in_a_unit_is_seen(tmp_path):
+    program = write_program(tmp_path)
+    build(program, tmp_path)
+    again, _payload, _summary = build(program, tmp_path)
+    assert "report unchanged" in again.stderr and "0 pairs rediffed" in again.stderr
+    edited = program / "ptoas_passes" / "kernel_a" / MODULE / "2_symbol-dce.mlir"
+    edited.write_text(edited.read_text("utf-8").replace("%c0", "%zero"), "utf-8")
+    third, _payload, summary = build(program, tmp_path)
+    assert "report unchanged" not in third.stderr and "1 pairs rediffed" in third.stderr, third.stderr
+    assert summary["traces"][1]["passes"][1]["inserted"] >= 2
+
+
+def test_ignore_modes_count_over_every_trace(tmp_path):
+    result, payload, summary = build(write_program(tmp_path), tmp_path, "--ignore", "whitespace")
+    assert payload["ignore"] == {"modes": ["whitespace"], "regex": None}
+    rows = [p for t in summary["traces"] for p in t["passes"]]
+    assert len(rows) == 6 and all("ignoring" in p for p in rows)
+    changed = sum(p["ignoring"]["changed"] for p in rows)
+    assert f"; {changed} changed when ignoring" in result.stderr, result.stderr
+
+
+def test_run_against_run_needs_one_trace_on_each_side(tmp_path):
+    program = write_program(tmp_path)
+    result = run_cli(program / "passes_dump", "--against", program, "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "holds 3 traces" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_counts_of_a_report_of_several_traces_add_up():
+    def trace(unit, changed):
+        base = {"index": 0, "name": "b", "file": "b", "lines": [], "log": None}
+        passes = [{"changed": c, "inserted": 1, "deleted": 0, "log": None} for c in changed]
+        return {"stage": "ptoas", "unit": unit, "title": unit, "dump": f"/p/{unit}", "passes": [base, *passes]}
+
+    payload = {"title": "p", "dump": "/p", "context": 3, "traces": [trace("a", [True, False]), trace("b", [True])]}
+    counts = {"traces": 2, "passes": 3, "changed": 2, "noop": 1, "warnings": 0, "inserted": 3, "deleted": 0}
+    assert summarize(payload) == counts
+    assert [t["unit"] for t in trace_payloads(payload)] == ["a", "b"]
+    assert trace_payloads(payload)[1]["context"] == 3  # each trace reads as a one-trace payload
+
+
+def test_a_manifest_with_headers_and_spans_survives_the_cache_format():
+    header = PassHeader("after", "CSE", "cse", "", "func.func", "@f", False)
+    snapshot = Snapshot(0, "cse", "s.mlir", "ab" * 32, header=header, span=(10, 200))
+    manifest = Manifest("/d", "t", (snapshot,), kind="mlir", warnings=("overwritten: x",))
+    assert Manifest.from_json(json.loads(json.dumps(manifest.to_json()))) == manifest
