@@ -66,12 +66,14 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
 
 
 def _files_relative_to(rows: list[dict], dump: str, given: str) -> None:
-    """Snapshot files named from `given` rather than from their own trace's directory."""
+    """Snapshot files named from `given` rather than from their own trace's directory (a stream's
+    snapshots keep their header index: they are all in the one file given)."""
     if dump == given:
         return
     folder = os.path.relpath(dump, given)
     for row in rows:
-        row["file"] = os.path.normpath(os.path.join(folder, row["file"]))
+        if isinstance(row["file"], str):
+            row["file"] = os.path.normpath(os.path.join(folder, row["file"]))
 
 
 def _one_trace_summary(payload: dict) -> dict:

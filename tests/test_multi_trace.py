@@ -28,7 +28,7 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
     result, payload, summary = build(program, tmp_path)
     assert re.search(r": 3 traces, 6 passes \(", result.stderr), result.stderr
     assert [(t["stage"], t["unit"]) for t in payload["traces"]] == [
-        ("pypto", "prog"),
+        ("pypto", ""),
         ("ptoas", "kernel_a"),
         ("ptoas", "kernel_b"),
     ]

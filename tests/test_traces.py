@@ -160,11 +160,13 @@ def test_cli_renders_a_tree_and_a_stream(tmp_path, mlir_opt):
         assert summary["passes"][0]["header"]["argument"]
 
 
-def test_cli_names_the_traces_it_cannot_render_together(tmp_path, mlir_opt):
+def test_cli_renders_a_tree_without_module_scope_as_one_trace_per_op(tmp_path, mlir_opt):
     run_mlir_opt(mlir_opt, tmp_path, f"--mlir-print-ir-tree-dir={tmp_path / 'tree'}")
-    result = run_cli(tmp_path / "tree", "-o", tmp_path / "r.html")
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith("pypto-ir-trace: error:") and "holds 4 traces (mlir " in result.stderr
+    result = run_cli(tmp_path / "tree", "-o", tmp_path / "r.html", "--json", tmp_path / "r.json")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "4 traces" in result.stderr.splitlines()[-1]
+    traces = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["traces"]
+    assert [t["stage"] for t in traces] == ["mlir"] * 4 and all(t["unit"] for t in traces)
 
 
 def test_cli_on_a_single_dump_says_it_is_one_mlir_dump(tmp_path):
