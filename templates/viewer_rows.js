@@ -148,7 +148,8 @@ const IRTraceRows = (() => {
     }
     const kind = kindOf(item, side);
     const row = el('div', kind ? `row ${kind}` : 'row');
-    const ln = el('span', 'ln', gutterText(item, side, ctx.digits));
+    const ln = el('span', 'ln');
+    ln.append(IRTraceDom.unspoken(gutterText(item, side, ctx.digits)));   // the spoken row says its number
     const warned = item.b >= 0 && side !== 'a' && ctx.warnMarks.get(item.b);
     if (warned) {
       row.classList.add('warned');
@@ -158,8 +159,7 @@ const IRTraceRows = (() => {
     const mk = el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : '');
     const code = el('span', 'code');
     const text = from === 'a' ? ctx.before[line] : ctx.after[line];
-    const speech = IRTraceDom.rowSpeech(kind, line + 1, text, ranges, warned);
-    ln.setAttribute('aria-hidden', 'true');
+    const speech = IRTraceDom.rowSpeech(kind, line + 1, text, ranges);
     mk.setAttribute('aria-hidden', 'true');
     row.append(speech.head, ln, mk);
     paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text), ctx.follows && ctx.follows(text));
