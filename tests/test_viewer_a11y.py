@@ -120,19 +120,22 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     assert len(stops) <= 5 and not any("fold-btn" in s for s in stops), stops
 
     # Fold buttons are one Enter away from their pane; arrows walk them, Enter opens one and the
-    # focus stays in the pane, Esc goes back.
+    # focus stays in the pane, Esc goes back. Pass 5 changes two lines: a fold above, one below.
+    page.evaluate("() => { location.hash = 'pass=5'; }")
+    expect(page.locator("#pass-title")).to_contain_text("Simplify")
+    assert focused(page).startswith("div#scroll-after")
     page.keyboard.press("Enter")
     assert "fold-btn" in focused(page)
-    first = page.evaluate("() => document.activeElement.textContent")
+    fold = page.evaluate("() => document.activeElement.dataset.fold")
     page.keyboard.press("ArrowDown")
     assert "fold-btn" in focused(page)
+    assert page.evaluate("() => document.activeElement.dataset.fold") != fold
     page.keyboard.press("Escape")
     assert focused(page).startswith("div#scroll-after")
-    folds = pane(page, "After").locator(".fold-btn").count()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     assert focused(page).startswith("div#scroll-after")
-    assert pane(page, "After").locator(".fold-btn", has_text=first).count() == 0 or folds > 1
+    expect(pane(page, "After").locator(f'.fold-btn[data-fold="{fold}"]')).to_have_count(0)
 
     # From the page's start, the pass list is one stop and the Function select is near.
     page.locator("#theme-toggle").focus()
