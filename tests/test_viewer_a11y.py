@@ -211,6 +211,13 @@ def test_diff_rows_are_spoken_as_lines_with_their_change(norms_page):
     expect(after.locator(".row:not(.del):not(.ins):not(.fold):not(.fill) .sr-only").first).to_have_text(
         re.compile(r"^line \d+: $")
     )
+    # A selection of the row copies its code alone, not what the screen reader hears.
+    selected = added.evaluate(
+        """(row) => { const range = document.createRange(); range.selectNode(row);
+                      getSelection().removeAllRanges(); getSelection().addRange(range);
+                      return getSelection().toString(); }"""
+    )
+    assert "pl.add(a, 1)" in selected and "added" not in selected and "changed" not in selected, selected
 
 
 def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
