@@ -115,7 +115,7 @@
       buildView();
       updateHash();
       if (switched && !initial) {
-        announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
+        announceView();
         afterPaint((t) => trace.switches.push(t - started));
       }
     }
@@ -191,6 +191,11 @@
     /** Said by screen readers (the live region): the pass switched to, a change stepped to. */
     function announce(text) {
       $('announce').replaceChildren(document.createTextNode(text));
+    }
+
+    /** The pass and its counts (the selected function's own) and the change in sight. */
+    function announceView() {
+      announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
     }
 
     function stepChange(delta) {
@@ -431,6 +436,7 @@
       state.expanded.clear();
       buildView();
       updateHash();
+      announceView();
     }
 
     function wireControls() {

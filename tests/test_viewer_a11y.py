@@ -196,6 +196,8 @@ def test_pass_switch_and_change_steps_are_announced(norms_page):
     expect(announce).to_have_text("Pass 2 Two: +3 \u22123, change 1 of 3")
     page.keyboard.press("]")
     expect(announce).to_have_text("change 2 of 3")
+    page.locator("#fn-select").select_option("Program.rmsnorm")
+    expect(announce).to_have_text("Pass 2 Two: +1 \u22121 in rmsnorm, change 1 of 1")
 
 
 def test_diff_rows_are_spoken_as_lines_with_their_change(norms_page):
