@@ -56,7 +56,7 @@
 
   function startViewer(payload) {
     const model = createModel(payload, IRTraceDiff.diffSnapshots, IRTraceDiff.changedRangesIgnoring);
-    const { against, runs, main, entries, firstEntry, lastEntry } = model;
+    const { against, runs, firstEntry, lastEntry } = model;
     const finder = createFinder(model);
 
     // Timing hooks for benchmarks/browser_bench.py; harmless otherwise.
@@ -535,7 +535,10 @@
       wireControls();
       $('ignore').hidden = against;
       startIgnoring();
-      if (!applyHash()) selectPass(firstChanged(), { initial: true });
+      if (!applyHash()) {
+        selectPass(firstChanged(), { initial: true });
+        sidebar.applyFilters();   // a link may name filters and no pass
+      }
       if (state.ignore) refreshEntries(performance.now());
       // The same task widens the rendered rows: whoever reads firstDiffPainted sees them settled.
       afterPaint((t) => { trace.firstDiffPainted = t; painter.settle(); });

@@ -247,6 +247,11 @@ def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
     log.assert_clean()
 
     page.goto("about:blank")
+    open_report(page, norms_report, "#filter=thr")  # filters and no pass: the first pass they show
+    expect(page.locator("#pass-title")).to_contain_text("Three")
+    expect(page.locator(".pass-list li:not([hidden])")).to_have_count(1)
+
+    page.goto("about:blank")
     open_report(page, norms_report, "#pass=2&change=9")
     expect(page.locator("#link-note")).to_contain_text("names change 9, but this view has 3 changes: showing the first")
     expect(page.locator("#change-pos")).to_contain_text("1/3")
