@@ -88,6 +88,7 @@ const IRTraceRows = (() => {
   /** A folded run: its expand button, then the header of the hunk it leads into. */
   function foldElement(item) {
     const row = el('div', 'row fold');
+    row.setAttribute('role', 'listitem');   // each row its own line for screen readers, not one run-on text
     const bar = el('span', 'fold-bar');
     const count = item.end - item.start;
     const button = el('button', 'fold-btn', `\u22ef ${count} unchanged line${count === 1 ? '' : 's'}`);
@@ -148,6 +149,7 @@ const IRTraceRows = (() => {
     }
     const kind = kindOf(item, side);
     const row = el('div', kind ? `row ${kind}` : 'row');
+    row.setAttribute('role', 'listitem');
     const ln = el('span', 'ln');
     ln.append(IRTraceDom.unspoken(gutterText(item, side, ctx.digits)));   // the spoken row says its number
     const warned = item.b >= 0 && side !== 'a' && ctx.warnMarks.get(item.b);
