@@ -211,7 +211,8 @@ def test_diff_rows_are_spoken_as_lines_with_their_change(norms_page):
     expect(added.locator(".sr-only").last).to_have_text(" \u2014 changed: \u201c1\u201d")
     expect(added.locator(".ln > span")).to_have_attribute("aria-hidden", "true")
     # Each row is its own line (a list item), not part of one run-on text.
-    assert re.fullmatch(r'- listitem: "\+ added line \d+: .*pl\.add\(a, 1\).* \u2014 changed: \u201c1\u201d"', added.aria_snapshot())
+    line = r'- listitem: "\+ added line \d+: .*pl\.add\(a, 1\).* \u2014 changed: \u201c1\u201d"'
+    assert re.fullmatch(line, added.aria_snapshot()), added.aria_snapshot()
     expect(after.locator(".row:not(.del):not(.ins):not(.fold):not(.fill) .sr-only").first).to_have_text(
         re.compile(r"^line \d+: $")
     )
