@@ -119,7 +119,7 @@
       buildView();
       updateHash();
       if (switched && !initial) {
-        announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
+        announceView();
         afterPaint((t) => trace.switches.push(t - started));
       }
     }
@@ -196,6 +196,11 @@
     /** Said by screen readers (the live region): the pass switched to, a change stepped to. */
     function announce(text) {
       $('announce').replaceChildren(document.createTextNode(text));
+    }
+
+    /** The pass and its counts (the selected function's own) and the change in sight. */
+    function announceView() {
+      announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
     }
 
     function stepChange(delta) {
@@ -436,6 +441,7 @@
       state.expanded.clear();
       buildView();
       updateHash();
+      announceView();
     }
 
     function wireControls() {
@@ -535,7 +541,10 @@
       wireControls();
       $('ignore').hidden = against;
       startIgnoring();
-      if (!applyHash()) selectPass(firstChanged(), { initial: true });
+      if (!applyHash()) {
+        selectPass(firstChanged(), { initial: true });
+        sidebar.applyFilters();   // a link may name filters and no pass
+      }
       if (state.ignore) refreshEntries(performance.now());
       // The same task widens the rendered rows: whoever reads firstDiffPainted sees them settled.
       afterPaint((t) => { trace.firstDiffPainted = t; painter.settle(); });

@@ -1,5 +1,6 @@
 /* pypto-ir-trace viewer, first part: DOM helpers every other part uses (IRTraceDom).
- * `el` builds an element, `$` finds one by id, `spoken` is text for screen readers only. Text is
+ * `el` builds an element, `$` finds one by id, `spoken` is text for screen readers only, `unspoken`
+ * text for the eyes only, `rowSpeech` what a code row says. Text is
  * only ever set with textContent: snapshot text is data, never markup. */
 const IRTraceDom = (() => {
   'use strict';
@@ -19,15 +20,21 @@ const IRTraceDom = (() => {
     return el('span', 'sr-only', text);
   }
 
+  /** Text shown but not read by screen readers (what a spoken text already says). */
+  function unspoken(text) {
+    const node = el('span', '', text);
+    node.setAttribute('aria-hidden', 'true');
+    return node;
+  }
+
   const SPOKEN_CHANGE_MAX = 200;   // characters of a changed line's changed text read out
 
-  /** What a screen reader hears of a code row (its gutter and +/− are hidden from it): before the
-   *  code "+ added line 12: " or "− deleted line 12: " (with any warning), after it the changed
-   *  characters of a changed line, which the page shows by colour and underline alone. */
-  function rowSpeech(kind, number, text, ranges, warnings) {
+  /** What a screen reader hears of a code row (its line number and +/− are hidden from it; a
+   *  warning marker is read as itself): before the code "+ added line 12: " or "− deleted line 12: ",
+   *  after it the changed characters of a changed line, which the page shows by colour and underline. */
+  function rowSpeech(kind, number, text, ranges) {
     const what = kind === 'del' ? '\u2212 deleted line' : kind === 'ins' ? '+ added line' : 'line';
-    const warned = warnings ? ` (${warnings.map((w) => `warning: ${w.message}`).join('; ')})` : '';
-    const head = spoken(`${what} ${number}${warned}: `);
+    const head = spoken(`${what} ${number}: `);
     if (!kind || !ranges || !ranges.length) return { head, tail: null };
     let changed = ranges.map(([s, e]) => text.slice(Math.max(0, s), e).trim()).filter(Boolean).map((part) => `\u201c${part}\u201d`).join(', ');
     if (!changed) return { head, tail: null };
@@ -35,5 +42,5 @@ const IRTraceDom = (() => {
     return { head, tail: spoken(` \u2014 changed: ${changed}`) };
   }
 
-  return { el, $, spoken, rowSpeech };
+  return { el, $, spoken, unspoken, rowSpeech };
 })();

@@ -88,6 +88,7 @@ const IRTraceRows = (() => {
   /** A folded run: its expand button, then the header of the hunk it leads into. */
   function foldElement(item) {
     const row = el('div', 'row fold');
+    row.setAttribute('role', 'listitem');   // each row its own line for screen readers, not one run-on text
     const bar = el('span', 'fold-bar');
     const count = item.end - item.start;
     const button = el('button', 'fold-btn', `\u22ef ${count} unchanged line${count === 1 ? '' : 's'}`);
@@ -148,7 +149,9 @@ const IRTraceRows = (() => {
     }
     const kind = kindOf(item, side);
     const row = el('div', kind ? `row ${kind}` : 'row');
-    const ln = el('span', 'ln', gutterText(item, side, ctx.digits));
+    row.setAttribute('role', 'listitem');
+    const ln = el('span', 'ln');
+    ln.append(IRTraceDom.unspoken(gutterText(item, side, ctx.digits)));   // the spoken row says its number
     const warned = item.b >= 0 && side !== 'a' && ctx.warnMarks.get(item.b);
     if (warned) {
       row.classList.add('warned');
@@ -158,8 +161,7 @@ const IRTraceRows = (() => {
     const mk = el('span', 'mk', kind === 'del' ? '\u2212' : kind === 'ins' ? '+' : '');
     const code = el('span', 'code');
     const text = from === 'a' ? ctx.before[line] : ctx.after[line];
-    const speech = IRTraceDom.rowSpeech(kind, line + 1, text, ranges, warned);
-    ln.setAttribute('aria-hidden', 'true');
+    const speech = IRTraceDom.rowSpeech(kind, line + 1, text, ranges);
     mk.setAttribute('aria-hidden', 'true');
     row.append(speech.head, ln, mk);
     paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text), ctx.follows && ctx.follows(text));

@@ -120,19 +120,22 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     assert len(stops) <= 5 and not any("fold-btn" in s for s in stops), stops
 
     # Fold buttons are one Enter away from their pane; arrows walk them, Enter opens one and the
-    # focus stays in the pane, Esc goes back.
+    # focus stays in the pane, Esc goes back. Pass 5 changes two lines: a fold above, one below.
+    page.evaluate("() => { location.hash = 'pass=5'; }")
+    expect(page.locator("#pass-title")).to_contain_text("Simplify")
+    assert focused(page).startswith("div#scroll-after")
     page.keyboard.press("Enter")
     assert "fold-btn" in focused(page)
-    first = page.evaluate("() => document.activeElement.textContent")
+    fold = page.evaluate("() => document.activeElement.dataset.fold")
     page.keyboard.press("ArrowDown")
     assert "fold-btn" in focused(page)
+    assert page.evaluate("() => document.activeElement.dataset.fold") != fold
     page.keyboard.press("Escape")
     assert focused(page).startswith("div#scroll-after")
-    folds = pane(page, "After").locator(".fold-btn").count()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     assert focused(page).startswith("div#scroll-after")
-    assert pane(page, "After").locator(".fold-btn", has_text=first).count() == 0 or folds > 1
+    expect(pane(page, "After").locator(f'.fold-btn[data-fold="{fold}"]')).to_have_count(0)
 
     # From the page's start, the pass list is one stop and the Function select is near.
     page.locator("#theme-toggle").focus()
@@ -193,6 +196,8 @@ def test_pass_switch_and_change_steps_are_announced(norms_page):
     expect(announce).to_have_text("Pass 2 Two: +3 \u22123, change 1 of 3")
     page.keyboard.press("]")
     expect(announce).to_have_text("change 2 of 3")
+    page.locator("#fn-select").select_option("Program.rmsnorm")
+    expect(announce).to_have_text("Pass 2 Two: +1 \u22121 in rmsnorm, change 1 of 1")
 
 
 def test_diff_rows_are_spoken_as_lines_with_their_change(norms_page):
@@ -204,10 +209,20 @@ def test_diff_rows_are_spoken_as_lines_with_their_change(norms_page):
     added = after.locator(".row.ins").first
     expect(added.locator(".sr-only").first).to_have_text(re.compile(r"^\+ added line \d+: $"))
     expect(added.locator(".sr-only").last).to_have_text(" \u2014 changed: \u201c1\u201d")
-    expect(added.locator(".ln")).to_have_attribute("aria-hidden", "true")
+    expect(added.locator(".ln > span")).to_have_attribute("aria-hidden", "true")
+    # Each row is its own line (a list item), not part of one run-on text.
+    line = r'- listitem: "\+ added line \d+: .*pl\.add\(a, 1\).* \u2014 changed: \u201c1\u201d"'
+    assert re.fullmatch(line, added.aria_snapshot()), added.aria_snapshot()
     expect(after.locator(".row:not(.del):not(.ins):not(.fold):not(.fill) .sr-only").first).to_have_text(
         re.compile(r"^line \d+: $")
     )
+    # A selection of the row copies its code alone, not what the screen reader hears.
+    selected = added.evaluate(
+        """(row) => { const range = document.createRange(); range.selectNode(row);
+                      getSelection().removeAllRanges(); getSelection().addRange(range);
+                      return getSelection().toString(); }"""
+    )
+    assert "pl.add(a, 1)" in selected and "added" not in selected and "changed" not in selected, selected
 
 
 def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
@@ -233,6 +248,11 @@ def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
     expect(page.locator("#fn-filter")).to_have_value("post")
     expect(page.locator("#fn-select option")).to_have_count(2)  # Whole file, post_rmsnorm
     log.assert_clean()
+
+    page.goto("about:blank")
+    open_report(page, norms_report, "#filter=thr")  # filters and no pass: the first pass they show
+    expect(page.locator("#pass-title")).to_contain_text("Three")
+    expect(page.locator(".pass-list li:not([hidden])")).to_have_count(1)
 
     page.goto("about:blank")
     open_report(page, norms_report, "#pass=2&change=9")
