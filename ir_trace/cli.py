@@ -26,7 +26,7 @@ from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
-from ir_trace.signals import Supervisor
+from ir_trace.signals import Supervisor, work_orphaned
 
 PROG = "pypto-ir-trace"
 
@@ -228,6 +228,8 @@ def _warn_if_not_a_cache(cache_dir: str | None) -> None:
 
 def say(line: str) -> None:
     """One line on stderr; a closed or full stderr loses the line, never the run."""
+    if work_orphaned():  # the command was killed (SIGKILL): its terminal hears nothing more from the work
+        return
     try:
         sys.stderr.write(one_line(line) + "\n")
         sys.stderr.flush()
