@@ -161,6 +161,8 @@ class Supervisor:
         finally:
             if os.getppid() != supervisor:  # it was killed meanwhile: say nothing, clean up what it would have
                 _abandon(supervisor, scratch)
+            if scratch:  # here too, so a supervisor killed after this work ended leaves nothing behind
+                shutil.rmtree(scratch, ignore_errors=True)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
