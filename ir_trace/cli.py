@@ -172,10 +172,11 @@ def main(argv: list[str] | None = None, early=None) -> int:
 
 def run_command(args: argparse.Namespace) -> int:
     """The whole run after the checks: build the report, write the JSON summary, say what was done."""
-    from ir_trace.cache import default_cache_dir
+    from ir_trace.cache import default_cache_dir, warn_if_not_a_cache
 
     _setup_logging(args.quiet, args.verbose)
-    _warn_if_not_a_cache(args.cache_dir)
+    if args.cache_dir is not None:
+        warn_if_not_a_cache(Path(args.cache_dir).expanduser(), "--cache-dir")
     started = time.monotonic()
     scratch = None
     try:
@@ -212,18 +213,6 @@ def run_command(args: argparse.Namespace) -> int:
     if not args.quiet:
         say(summary_line(outcome, time.monotonic() - started))  # if stderr is gone, the report still counts
     return 0
-
-
-def _warn_if_not_a_cache(cache_dir: str | None) -> None:
-    """`--cache-dir .` in a project folder: the cache's database and value folders would go among its files."""
-    from ir_trace.cache import is_foreign_directory
-
-    if cache_dir is not None and is_foreign_directory(Path(cache_dir).expanduser()):
-        shown = Path(cache_dir).expanduser().absolute()
-        logging.getLogger("ir_trace").warning(
-            f"--cache-dir {shown} is a non-empty directory that is not a {PROG} cache; the cache's files "
-            "(cache.db, value folders) go among its own (give an empty or new directory to keep them apart)"
-        )
 
 
 def say(line: str) -> None:
