@@ -19,6 +19,7 @@ import time
 import traceback
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
@@ -27,6 +28,9 @@ from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor, work_orphaned
+
+if TYPE_CHECKING:
+    from ir_trace.launch import EarlySignals
 
 PROG = "pypto-ir-trace"
 
@@ -136,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, early=None) -> int:
+def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> int:
     """The command; `early` is what `ir_trace.launch` recorded while this module was imported."""
     # First, so a signal at any later moment is recorded, never lost. The handlers stay until the
     # process exits: a signal after the work has ended then changes nothing (no stray KeyboardInterrupt).

@@ -25,8 +25,12 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ir_trace import output
+
+if TYPE_CHECKING:
+    from ir_trace.launch import EarlySignals
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _SUSPEND = getattr(signal, "SIGTSTP", None)  # Ctrl-Z
@@ -52,7 +56,7 @@ class Supervisor:
         self._previous: dict[int, object] = {}
         self._suspend_asked = False
 
-    def install(self, early=None) -> Supervisor:
+    def install(self, early: EarlySignals | None = None) -> Supervisor:
         """`early` (`ir_trace.launch.EarlySignals`): the handlers that caught stop signals while the
         command was importing; a signal they recorded counts as received here."""
         replaced = early.replaced if early is not None else {}
