@@ -576,22 +576,32 @@ def test_a_report_is_never_published_after_the_command_is_gone(tmp_path: Path, i
     """Freeze the work the moment its temp report appears, SIGKILL the command, let the work go on:
     it must notice before the rename, publish nothing and remove what it made."""
     dump, _reference = interrupt_dump
-    out, tmpdir = tmp_path / "out", tmp_path / "tmpdir"
+    out, tmpdir, cache = tmp_path / "out", tmp_path / "tmpdir", tmp_path / "cache"
     out.mkdir()
     tmpdir.mkdir()
+    warm = run(dump, "-o", tmp_path / "warm.html", "--cache-dir", cache, "-q")  # the run is then mostly the write
+    assert warm.returncode == 0, warm.stderr
     report = out / "r.html"
-    for _attempt in range(8):
+    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    for _attempt in range(12):
         report.write_text("earlier report\n")
         watch = _inotify(out)
         assert watch is not None, "inotify is not available"
-        process = start(dump, "-o", report, "--no-cache", env={**os.environ, "TMPDIR": str(tmpdir)})
+        process = start(dump, "-o", report, "--cache-dir", cache, env=env)
         try:
+            work = []
+            while not work and process.poll() is None:  # the work process (with one worker, the writer)
+                work = [pid for pid in living_members(process.pid) if pid != process.pid]
+                time.sleep(0.005)
+            if not work:  # finished before its work process was seen: try again
+                process.communicate(timeout=60)
+                continue
             _wait_for_temp_file(watch)
-            work = [pid for pid in living_members(process.pid) if pid != process.pid]
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(work[0], signal.SIGSTOP)  # the work's whole process group
-            for pid in work:
-                _wait_until_stopped(pid)
+            for pid in living_members(process.pid):
+                if pid != process.pid:
+                    _wait_until_stopped(pid)
             caught = temp_files(out) != []  # frozen before its rename
             process.kill()
             assert process.wait(timeout=60) == -signal.SIGKILL
