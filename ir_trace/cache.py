@@ -241,14 +241,20 @@ def _remove_older_damaged(directory: Path, kept: Path) -> list[Path]:
     return removed
 
 
-def is_foreign_directory(directory: Path) -> bool:
-    """A non-empty directory that holds no cache: neither our tag nor a cache database."""
+def warn_if_not_a_cache(directory: Path, label: str) -> None:
+    """`--cache-dir .` in a project folder: say that the cache's database and value folders would go
+    among its files (a non-empty directory holding neither our tag nor a cache database)."""
     try:
         with os.scandir(directory) as entries:
             names = {entry.name for entry in entries}
     except OSError:
-        return False
-    return bool(names) and not names & {MARKER, "cache.db"}
+        return
+    if names and not names & {MARKER, "cache.db"}:
+        log.warning(
+            f"{label} {directory.absolute()} is a non-empty directory that is not a pypto-ir-trace cache; "
+            "the cache's files (cache.db, value folders) go among its own "
+            "(give an empty or new directory to keep them apart)"
+        )
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

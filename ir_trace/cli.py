@@ -19,6 +19,7 @@ import time
 import traceback
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
@@ -26,7 +27,10 @@ from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
-from ir_trace.signals import Supervisor
+from ir_trace.signals import Supervisor, work_orphaned
+
+if TYPE_CHECKING:
+    from ir_trace.launch import EarlySignals
 
 PROG = "pypto-ir-trace"
 
@@ -141,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, early=None) -> int:
+def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> int:
     """The command; `early` is what `ir_trace.launch` recorded while this module was imported."""
     # First, so a signal at any later moment is recorded, never lost. The handlers stay until the
     # process exits: a signal after the work has ended then changes nothing (no stray KeyboardInterrupt).
@@ -177,10 +181,11 @@ def main(argv: list[str] | None = None, early=None) -> int:
 
 def run_command(args: argparse.Namespace) -> int:
     """The whole run after the checks: build the report, write the JSON summary, say what was done."""
-    from ir_trace.cache import default_cache_dir
+    from ir_trace.cache import default_cache_dir, warn_if_not_a_cache
 
     _setup_logging(args.quiet, args.verbose)
-    _warn_if_not_a_cache(args.cache_dir)
+    if args.cache_dir is not None:
+        warn_if_not_a_cache(Path(args.cache_dir).expanduser(), "--cache-dir")
     started = time.monotonic()
     scratch = None
     try:
@@ -221,20 +226,10 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _warn_if_not_a_cache(cache_dir: str | None) -> None:
-    """`--cache-dir .` in a project folder: the cache's database and value folders would go among its files."""
-    from ir_trace.cache import is_foreign_directory
-
-    if cache_dir is not None and is_foreign_directory(Path(cache_dir).expanduser()):
-        shown = Path(cache_dir).expanduser().absolute()
-        logging.getLogger("ir_trace").warning(
-            f"--cache-dir {shown} is a non-empty directory that is not a {PROG} cache; the cache's files "
-            "(cache.db, value folders) go among its own (give an empty or new directory to keep them apart)"
-        )
-
-
 def say(line: str) -> None:
     """One line on stderr; a closed or full stderr loses the line, never the run."""
+    if work_orphaned():  # the command was killed (SIGKILL): its terminal hears nothing more from the work
+        return
     try:
         sys.stderr.write(one_line(line) + "\n")
         sys.stderr.flush()

@@ -194,17 +194,24 @@ def read_dump_file(
     swapped for a link after a check is never read. `what` names the file in messages.
     """
     path, root = Path(os.path.abspath(path)), Path(os.path.abspath(dump_root))
+    if path.parent == root:  # a file of the dump itself (every PyPTO snapshot): one open of its whole path
+        fd = _open_below(None, [str(path)], path, what)
+    else:
+        fd = _open_within(root, _parts_below(path, root, path, what), path, what)
+    if fd is None:  # a link on the way: judged, then opened by its resolved, link-free path
+        resolved = _resolve_link(path, root, follow_inner_symlinks, what)
+        fd = _open_within(root, _parts_below(resolved, Path(os.path.realpath(root)), path, what), path, what)
+        if fd is None:
+            raise DumpError(f"{what} changed while it was being read: {path}; run again")
+    return _read_regular(fd, path, what, span)
+
+
+def _open_within(root: Path, parts: list[str], shown: Path, what: str) -> int | None:
     root_fd = _open_root(root)
     try:
-        fd = _open_below(root_fd, _parts_below(path, root, path, what), path, what)
-        if fd is None:  # a link on the way: judged, then opened by its resolved, link-free path
-            resolved = _resolve_link(path, root, follow_inner_symlinks, what)
-            fd = _open_below(root_fd, _parts_below(resolved, Path(os.path.realpath(root)), path, what), path, what)
-            if fd is None:
-                raise DumpError(f"{what} changed while it was being read: {path}; run again")
+        return _open_below(root_fd, parts, shown, what)
     finally:
         os.close(root_fd)
-    return _read_regular(fd, path, what, span)
 
 
 def _open_root(root: Path) -> int:
@@ -221,8 +228,9 @@ def _parts_below(path: Path, root: Path, shown: Path, what: str) -> list[str]:
     return relative.split(os.sep)
 
 
-def _open_below(root_fd: int, parts: list[str], shown: Path, what: str) -> int | None:
-    """An fd on `parts` below `root_fd` opened without following any link; None when one is a link."""
+def _open_below(root_fd: int | None, parts: list[str], shown: Path, what: str) -> int | None:
+    """An fd on `parts` below `root_fd` opened without following any link; None when one is a link.
+    (`root_fd` None: `parts` is one absolute path, whose last component alone must not be a link.)"""
     fd = root_fd
     try:
         for k, part in enumerate(parts):
@@ -267,23 +275,35 @@ def _resolve_link(path: Path, root: Path, follow: bool, what: str) -> Path:
 
 def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None = None) -> bytes:
     """The bytes behind `fd`, a regular file: a FIFO would block forever and a device never end."""
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            if stat.S_ISDIR(info.st_mode):
+                raise DumpError(f"{what} is a directory, not a file: {path}")
+            raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
+        if span is not None:
+            return _read_span(fd, span, path)
+        chunks = [os.read(fd, info.st_size + 1)]  # one read for a file that stays as it was
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks)
+    except OSError as exc:
+        raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
         os.close(fd)
-        if stat.S_ISDIR(mode):
-            raise DumpError(f"{what} is a directory, not a file: {path}")
-        raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            if span is None:
-                return handle.read()
-            handle.seek(span[0])
-            data = handle.read(span[1])
-            if len(data) != span[1]:
-                raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
-            return data
-        except OSError as exc:
-            raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_span(fd: int, span: tuple[int, int], path: Path) -> bytes:
+    """`span` (offset, length) of the file behind `fd`; DumpError when the file no longer holds it."""
+    offset, length = span
+    chunks, got = [], 0
+    while got < length:
+        chunk = os.pread(fd, length - got, offset + got)
+        if not chunk:
+            raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def _read_log(path: Path, folder: Path, follow_inner_symlinks: bool) -> str:

@@ -7,6 +7,8 @@ takes the record over once its supervisor is installed, and exits 130, 143 or 12
 A signal the command was started with ignored (`nohup`) stays ignored.
 """
 
+from __future__ import annotations
+
 import signal
 
 _NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
@@ -19,7 +21,7 @@ class EarlySignals:
         self.received: int | None = None
         self.replaced: dict[int, object] = {}
 
-    def install(self) -> "EarlySignals":
+    def install(self) -> EarlySignals:
         for name in _NAMES:
             signum = getattr(signal, name, None)
             if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
@@ -31,7 +33,7 @@ class EarlySignals:
             self.received = signum
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     early = EarlySignals().install()
     from ir_trace.cli import main as run_command_line  # the heavy imports, now interruptible cleanly
 

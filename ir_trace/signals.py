@@ -25,8 +25,12 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ir_trace import output
+
+if TYPE_CHECKING:
+    from ir_trace.launch import EarlySignals
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _SUSPEND = getattr(signal, "SIGTSTP", None)  # Ctrl-Z
@@ -52,7 +56,7 @@ class Supervisor:
         self._previous: dict[int, object] = {}
         self._suspend_asked = False
 
-    def install(self, early=None) -> Supervisor:
+    def install(self, early: EarlySignals | None = None) -> Supervisor:
         """`early` (`ir_trace.launch.EarlySignals`): the handlers that caught stop signals while the
         command was importing; a signal they recorded counts as received here."""
         replaced = early.replaced if early is not None else {}
@@ -161,6 +165,8 @@ class Supervisor:
         finally:
             if os.getppid() != supervisor:  # it was killed meanwhile: say nothing, clean up what it would have
                 _abandon(supervisor, scratch)
+            if scratch:  # here too, so a supervisor killed after this work ended leaves nothing behind
+                shutil.rmtree(scratch, ignore_errors=True)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -214,6 +220,8 @@ _WORKERS_GRACE = 5.0  # seconds a stopped worker gets to remove its own temp fil
 
 def _die_with(supervisor: int, scratch: str | None) -> None:
     """In the child: end this work when `supervisor` ends, and every process it forks when it ends."""
+    global _supervisor_pid, _work_pid
+    _supervisor_pid, _work_pid = supervisor, os.getpid()
     if _PARENT_GONE is None or not _ask_parent_death_signal(_PARENT_GONE):
         return
     signal.signal(_PARENT_GONE, lambda *_: _abandon(supervisor, scratch))
@@ -234,27 +242,83 @@ def _ask_parent_death_signal(signum: int) -> bool:
 
 def _worker_dies_with_its_parent() -> None:
     """In a process the child forks (a Luigi worker): SIGTERM when the child ends, which removes a
-    temp file being written (`output`) and ends the worker."""
-    parent = os.getppid()
+    temp file being written (`output`) and ends the worker; at once if it has ended already."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _PARENT_GONE is not None:
         signal.signal(_PARENT_GONE, signal.SIG_DFL)
     _ask_parent_death_signal(signal.SIGTERM)
-    if os.getppid() != parent:
+    if os.getppid() != _work_pid:
         os._exit(1)
 
 
 def _abandon(supervisor: int, scratch: str | None) -> None:
-    """The supervisor is gone: stop the workers, remove what this run made, and exit."""
+    """The supervisor is gone: stop the workers, remove what this run made, and exit (silently)."""
     if os.getppid() == supervisor:  # a stray signal, not the kernel's notice
         return
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the group's SIGTERM is for the workers
-    _signal_group(os.getpgid(0), signal.SIGTERM)
-    _reap_children(time.monotonic() + _WORKERS_GRACE)
+    _stop_workers(time.monotonic() + _WORKERS_GRACE)
     output.remove_partial_files(list(output.PARTIAL_FILES))
     if scratch:
         shutil.rmtree(scratch, ignore_errors=True)
     os._exit(1)
+
+
+def _stop_workers(deadline: float) -> None:
+    """SIGTERM to every worker process (it removes a temp file it is writing), SIGKILL to any still
+    running at `deadline`, until none is left. A worker Luigi has forked but not yet registered
+    is found too: every other process of this process's own group is one."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        _reap_any()
+        workers = _other_processes_of_my_group()
+        if not workers:
+            return
+        for pid in workers:
+            try:
+                os.kill(pid, signal.SIGTERM if time.monotonic() < deadline else signal.SIGKILL)
+            except OSError:  # already gone
+                pass
+        time.sleep(0.01)
+
+
+def _other_processes_of_my_group() -> list[int]:
+    """The running processes of the group this process leads (Linux: /proc); when it leads none
+    (its group is the shell's job, whose other commands are not ours), its multiprocessing children."""
+    me = os.getpid()
+    if os.getpgid(0) != me or not os.path.isdir("/proc/self"):
+        import multiprocessing
+
+        return [process.pid for process in multiprocessing.active_children()]
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()  # after the name: state, ppid, pgrp
+        except OSError:
+            continue
+        if int(fields[2]) == me and fields[0] not in (b"Z", b"X"):
+            found.append(int(entry))
+    return found
+
+
+def _reap_any() -> None:
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if not pid:
+            return
+
+
+def work_orphaned() -> bool:
+    """In the work process: has its supervisor died? (Nothing is said then: nobody asked for it.)"""
+    return _supervisor_pid is not None and os.getppid() != _supervisor_pid
+
+
+_supervisor_pid: int | None = None  # set in the work process
+_work_pid: int | None = None  # the work process itself (the parent its workers must outlive)
 
 
 def _hung_up(supervisor: int, scratch: str | None) -> None:
@@ -263,20 +327,6 @@ def _hung_up(supervisor: int, scratch: str | None) -> None:
     _abandon(supervisor, scratch)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGHUP)
-
-
-def _reap_children(deadline: float) -> None:
-    """Wait for every child process, SIGKILL to those still running at `deadline`."""
-    while True:
-        try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid:
-            continue
-        if time.monotonic() > deadline:
-            _signal_group(os.getpgid(0), signal.SIGKILL)  # this process too: it has nothing left to do
-        time.sleep(0.01)
 
 
 def _ended(pid: int):

@@ -301,3 +301,21 @@ def test_a_content_addressed_write_replaces_a_damaged_file_and_never_follows_a_p
     keep_text(store, sha, data)
     assert victim.read_text() == "keep me" and not (store / f"{sha}.txt.gz").is_symlink()
     assert load_text(store, sha) == "y = 2\n"
+
+
+def test_nothing_is_published_once_the_supervising_command_is_gone(tmp_path: Path):
+    """The check before every rename (issue 20, item 1): the supervisor's pipe has no reader any more
+    (it was SIGKILLed), so the write stops before publishing and leaves no temp file."""
+    target = tmp_path / "r.html"
+    target.write_text("earlier report\n")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # what the kernel does to a killed supervisor's end
+    output.report_temps_to(write_end)
+    try:
+        with pytest.raises(output.SupervisorGone):
+            write_output(target, "new report")
+    finally:
+        output.report_temps_to(None)
+        os.close(write_end)
+    assert target.read_text() == "earlier report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html"]
