@@ -378,7 +378,7 @@ def run_pipeline(
     bar.clear()
     target = task.output()
     # The dump may have changed since the run read it: its report is then still the one just written.
-    record = target.record() or target.published()
+    record = target.with_summary(target.record() or target.published())
     status = luigi.execution_summary.LuigiStatusCode
     if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))

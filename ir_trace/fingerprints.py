@@ -224,6 +224,11 @@ def slice_key(sha: str) -> str:
     return f"functions/{SLICER_VERSION}/{sha}"
 
 
+def summary_key(fingerprint: str) -> str:
+    """The summary of the report (or comparison) with this fingerprint."""
+    return f"summary/{fingerprint}"
+
+
 def report_key(path: str) -> str:
     """The record of the report last written at `path` by this host (fingerprint + file state)."""
     return f"report/{digest(str(Path(path).absolute()))}"

@@ -190,7 +190,7 @@ class SweepDump(PipelineTask):
             return invalid_record(self.name, self.dump, str(failure), self._work(ran, None, before))
         if failure is not None:
             raise failure
-        written = render.output().record()
+        written = render.output().with_summary(render.output().record())
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
         manifest = current_manifest(self.dump)

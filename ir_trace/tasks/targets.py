@@ -7,7 +7,7 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.fingerprints import file_state, report_key, state_of
+from ir_trace.fingerprints import file_state, report_key, state_of, summary_key
 from ir_trace.output import write_output
 from ir_trace.tasks.config import shared_cache
 
@@ -51,9 +51,21 @@ class ReportTarget(luigi.Target):
         return self._fingerprint() if callable(self._fingerprint) else self._fingerprint
 
     def _last_write(self) -> dict | None:
-        """What the last write at this path recorded, whatever its fingerprint."""
+        """What the last write at this path recorded (without its summary), whatever its fingerprint;
+        None when the summary it names is gone from the cache too."""
         record = shared_cache().get(report_key(self.path))
-        return record if isinstance(record, dict) else None
+        if not isinstance(record, dict) or summary_key(str(record.get("fingerprint"))) not in shared_cache():
+            return None
+        return record
+
+    @staticmethod
+    def with_summary(record: dict | None) -> dict | None:
+        """`record` with the report's summary (kept apart: Luigi's checks read the record several
+        times a run, and a thousand-pass summary is hundreds of kilobytes)."""
+        if record is None:
+            return None
+        summary = shared_cache().get(summary_key(record["fingerprint"]))
+        return {**record, "summary": summary} if summary is not None else None
 
     def _still_on_disk(self, record: dict | None) -> bool:
         """Whether the file at this path is the one `record` wrote. A report sent to a stream
@@ -82,11 +94,15 @@ class ReportTarget(luigi.Target):
         return record.get("state") if record else None
 
     def write(self, html: str, details: dict) -> dict:
-        """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
+        """Write the page atomically, then record it with `details` (summary, counts); returns the record,
+        summary included."""
         written: dict = {}
         size = write_output(
             Path(self.path), html, label=self.label, before_rename=lambda info: written.update(state=state_of(info))
         )
-        record = {**details, "fingerprint": self.fingerprint, "state": written.get("state"), "bytes": size}
-        shared_cache().put(report_key(self.path), record)
-        return record
+        fingerprint = self.fingerprint
+        summary = details["summary"]
+        counts = {name: value for name, value in details.items() if name != "summary"}
+        record = {**counts, "fingerprint": fingerprint, "state": written.get("state"), "bytes": size}
+        shared_cache().put_many({summary_key(fingerprint): summary, report_key(self.path): record})
+        return {**record, "summary": summary}
