@@ -383,17 +383,17 @@ def run_pipeline(
     if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
     return {
-        **record["summary"],
+        **record.summary,
         "ok": True,
         "report": str(output.absolute()),
-        "bytes": record["bytes"],
-        "pairs": record["pairs"],
+        "bytes": record.bytes,
+        "pairs": record.pairs,
         "rediffed": events.count("rediffed"),
-        "reused": before is not None and record["state"] == before,  # found current (a stream never is)
+        "reused": before is not None and record.state == before,  # found current (a stream never is)
     }
 
 
-def _failed_without_reason(status: str, record: dict | None) -> str:
+def _failed_without_reason(status: str, record) -> str:
     if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
         return "the dump changed while the report was being built; run again"
     return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"

@@ -170,12 +170,12 @@ def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypa
         return size
 
     monkeypatch.setattr(targets_module, "write_output", write_then_lose_the_race)
-    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {}, 0)
     assert out.read_text() == "<html>dump B</html>"
     assert not ReportTarget(str(out), "fingerprint-of-A").exists()
 
     monkeypatch.undo()
-    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {}, 0)
     assert ReportTarget(str(out), "fingerprint-of-A").exists()
     assert not ReportTarget(str(out), "fingerprint-of-B").exists()
 

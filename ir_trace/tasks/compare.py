@@ -53,7 +53,7 @@ class RenderComparison(ReportWriter):
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
         cross_results = {(item.before_sha, item.after_sha): cached_result(item) for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
-        target.write(render_html(payload), {"summary": summarize_comparison(payload), "pairs": len(diffs)})
+        target.write(render_html(payload), summarize_comparison(payload), len(diffs))
 
 
 def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:

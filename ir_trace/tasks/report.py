@@ -165,4 +165,4 @@ class RenderReport(ReportWriter):
         if not target.exists():
             payload = assemble_payload(manifest, diffs, slices, self.context, self.ignore)
             summary = {**summarize(payload), "trace": trace_summary(payload)}
-            target.write(render_html(payload), {"summary": summary, "pairs": len(diffs)})
+            target.write(render_html(payload), summary, len(diffs))

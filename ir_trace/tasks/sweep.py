@@ -61,6 +61,7 @@ from ir_trace.sweep import (
 from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_manifest
+from ir_trace.tasks.targets import ReportRecord
 
 
 class RegexListParameter(luigi.Parameter):
@@ -201,22 +202,22 @@ class SweepDump(PipelineTask):
                 self.name,
                 self.dump,
                 report.name,
-                written["summary"],
-                pass_rows(manifest.to_json(), written["summary"]["trace"]),
+                written.summary,
+                pass_rows(manifest.to_json(), written.summary["trace"]),
                 self._work(ran, written, before),
             ),
             "report_file": str(report),
-            "report_state": written["state"],
+            "report_state": list(written.state) if written.state is not None else None,
         }
 
     @staticmethod
-    def _work(ran: list, written: dict | None, before: list | None) -> dict:
+    def _work(ran: list, written: ReportRecord | None, before: tuple | None) -> dict:
         """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
         return {
-            "reused": written is not None and before is not None and written["state"] == before,
+            "reused": written is not None and before is not None and written.state == before,
             "rediffed": sum(isinstance(task, DiffPair) for task in ran),
-            "pairs": written["pairs"] if written else None,
-            "bytes": written["bytes"] if written else None,
+            "pairs": written.pairs if written else None,
+            "bytes": written.bytes if written else None,
         }
 
     def _plan(self, count: int) -> None:
