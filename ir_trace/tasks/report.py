@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from itertools import zip_longest
 from pathlib import Path
 
@@ -26,14 +27,18 @@ from ir_trace.tasks.snapshots import (
     cached_result,
     current_manifest,
     load_snapshot,
+    validated_manifest,
 )
 from ir_trace.tasks.targets import ReportTarget
 
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
-    return DiffPair(
-        before=str(manifest_a.path_of(a)), before_sha=a.sha256, after=str(manifest_b.path_of(b)), after_sha=b.sha256
-    )
+    return DiffPair(_path(manifest_a, a), a.sha256, _path(manifest_b, b), b.sha256)
+
+
+def _path(manifest: Manifest, snapshot) -> str:
+    """Where a snapshot is, as a string (`manifest.path_of` makes a Path: thousands of them a run add up)."""
+    return os.path.join(manifest.dump, snapshot.file)
 
 
 def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]]:
@@ -47,7 +52,7 @@ def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]
             diffs.append(diff_task(manifest, before, manifest, snapshot))
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
-            slices.append(SliceFunctions(snapshot=str(manifest.path_of(snapshot)), sha=snapshot.sha256))
+            slices.append(SliceFunctions(_path(manifest, snapshot), snapshot.sha256))
     return diffs, slices
 
 
@@ -72,8 +77,7 @@ def assemble_payload(
 
 def cached_manifest(task: ValidateDump) -> Manifest | None:
     """The manifest a validation left for the dump's current files, if any (never validates)."""
-    data = task.output().read()
-    return Manifest.from_json(data) if data is not None else None
+    return validated_manifest(task.output())
 
 
 def check_report_path(report: str, dumps: list[str]) -> None:

@@ -111,8 +111,31 @@ def validate(dump: str, target: CacheTarget) -> dict:
 def current_manifest(dump: str) -> Manifest:
     """The dump's manifest for its files as they are now: cached, else validated here."""
     target = ValidateDump(dump=dump).output()
+    return validated_manifest(target) or _remember_manifest(target.key, Manifest.from_json(validate(dump, target)))
+
+
+def validated_manifest(target: CacheTarget) -> Manifest | None:
+    """The manifest a validation left under `target` (a ValidateDump's output), if any; never validates.
+
+    Kept per process under its key, which names the dump's files' state, so the same state always
+    gives the same manifest: Luigi's completeness checks ask for it several times a run, and a
+    thousand-snapshot manifest is worth decoding once.
+    """
+    if target.key in _manifests:
+        return _manifests[target.key]
     data = target.read()
-    return Manifest.from_json(data if data is not None else validate(dump, target))
+    return _remember_manifest(target.key, Manifest.from_json(data)) if data is not None else None
+
+
+def _remember_manifest(key: str, manifest: Manifest) -> Manifest:
+    _manifests[key] = manifest
+    while len(_manifests) > _MANIFESTS_LIMIT:
+        _manifests.popitem(last=False)
+    return manifest
+
+
+_manifests: OrderedDict[str, Manifest] = OrderedDict()
+_MANIFESTS_LIMIT = 4  # a report reads one dump, a comparison two
 
 
 @dataclass(frozen=True)
