@@ -354,6 +354,7 @@ def run_pipeline(
     with _luigi_configuration_read():
         import luigi.execution_summary
 
+        from ir_trace.fingerprints import dump_state
         from ir_trace.tasks import RenderComparison, RenderReport
         from ir_trace.tasks.config import adopt_cache
 
@@ -364,7 +365,12 @@ def run_pipeline(
     common = dict(
         dump=str(dump.absolute()), report=str(output.absolute()), report_flag="-o", context=context, ignore=spec
     )
-    task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
+    common["state"] = dump_state(common["dump"])  # once, before scheduling: the tasks' outputs follow from it
+    if against is None:
+        task = RenderReport(**common)
+    else:
+        b = str(against.absolute())
+        task = RenderComparison(**common, against=b, against_state=dump_state(b))
     before = task.output().written_state()
     bar = ProgressBar(progress)
     with _RunEvents(bar, forked=workers > 1) as events:

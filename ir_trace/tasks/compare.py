@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import luigi
+
 from ir_trace.compare import build_comparison_payload, match_passes, summarize_comparison
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
@@ -15,7 +17,7 @@ from ir_trace.tasks.report import (
     diff_task,
     pipeline_order,
 )
-from ir_trace.tasks.snapshots import ValidateDump, cached_result, current_manifest
+from ir_trace.tasks.snapshots import STATE_HELP, ValidateDump, cached_result, current_manifest
 
 
 class RenderComparison(ReportWriter):
@@ -23,9 +25,14 @@ class RenderComparison(ReportWriter):
 
     dump = AbsolutePath(description="run A's passes_dump/")
     against = AbsolutePath(description="run B's passes_dump/")
+    state = luigi.Parameter(default="", description=STATE_HELP)
+    against_state = luigi.Parameter(default="", description="the same for --against")
 
     def requires(self):
-        return [ValidateDump(dump=self.dump), ValidateDump(dump=self.against)]
+        return [
+            ValidateDump(dump=self.dump, state=self.state),
+            ValidateDump(dump=self.against, state=self.against_state),
+        ]
 
     def fingerprint(self, manifests: list[Manifest]) -> str:
         return comparison_fingerprint(dump_digest(manifests[0]), dump_digest(manifests[1]), self.context)
@@ -40,7 +47,8 @@ class RenderComparison(ReportWriter):
 
     def run(self):
         self.check_arguments()
-        manifest_a, manifest_b = current_manifest(self.dump), current_manifest(self.against)
+        manifest_a = current_manifest(self.dump, self.state)
+        manifest_b = current_manifest(self.against, self.against_state)
         diffs_a, slices_a = chain_work(manifest_a)
         diffs_b, slices_b = chain_work(manifest_b)
         cross = _cross_work(manifest_a, manifest_b)

@@ -19,6 +19,7 @@ from ir_trace.summary import trace_summary
 from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import shared_cache
 from ir_trace.tasks.snapshots import (
+    STATE_HELP,
     DiffPair,
     SliceFunctions,
     ValidateDump,
@@ -153,16 +154,17 @@ class RenderReport(ReportWriter):
     """One dump's HTML report. Its output is the report file, complete while it is current."""
 
     dump = AbsolutePath(description="the passes_dump/ directory")
+    state = luigi.Parameter(default="", description=STATE_HELP)
 
     def requires(self):
-        return ValidateDump(dump=self.dump)
+        return ValidateDump(dump=self.dump, state=self.state)
 
     def fingerprint(self, manifests: list[Manifest]) -> str:
         return report_fingerprint(dump_digest(manifests[0]), self.context, self.ignore)
 
     def run(self):
         self.check_arguments()
-        manifest = current_manifest(self.dump)
+        manifest = current_manifest(self.dump, self.state)
         diffs, slices = chain_work(manifest)
         yield from self.schedule(pipeline_order(diffs, slices))
         target = self.report_target(self.fingerprint([manifest]))

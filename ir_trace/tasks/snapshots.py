@@ -85,6 +85,14 @@ def load_snapshot(path: str, sha256: str) -> LoadedSnapshot:
     return _loaded[sha256]
 
 
+# A report task takes its dump's state as a parameter, so its output (and its inputs' outputs) are
+# functions of its parameters and the dump is scanned once per run, not at every completeness check.
+STATE_HELP = (
+    "the dump's files as the file system saw them before scheduling (fingerprints.dump_state); "
+    "empty: looked at whenever the task's output is asked for"
+)
+
+
 class ValidateDump(PipelineTask):
     """Validate a dump and cache its manifest for as long as its files stay as they are.
 
@@ -92,9 +100,10 @@ class ValidateDump(PipelineTask):
     """
 
     dump = AbsolutePath(description="the passes_dump/ directory")
+    state = luigi.Parameter(default="", description=STATE_HELP)
 
     def output(self):
-        return CacheTarget(manifest_key(self.dump, dump_state(self.dump)))
+        return CacheTarget(manifest_key(self.dump, self.state or dump_state(self.dump)))
 
     def run(self):
         validate(self.dump, self.output())
@@ -108,9 +117,9 @@ def validate(dump: str, target: CacheTarget) -> dict:
     return manifest
 
 
-def current_manifest(dump: str) -> Manifest:
-    """The dump's manifest for its files as they are now: cached, else validated here."""
-    target = ValidateDump(dump=dump).output()
+def current_manifest(dump: str, state: str = "") -> Manifest:
+    """The dump's manifest for its files in `state` (empty: as they are now): cached, else validated here."""
+    target = ValidateDump(dump=dump, state=state).output()
     return validated_manifest(target) or _remember_manifest(target.key, Manifest.from_json(validate(dump, target)))
 
 
@@ -258,5 +267,5 @@ def batches(work: list[WorkItem]) -> list[WorkBatch]:
     return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]
 
 
-MAX_BATCHES = 24
+MAX_BATCHES = 16
 MIN_BATCH = 12

@@ -182,7 +182,9 @@ class SweepDump(PipelineTask):
 
     def _build(self) -> dict:
         report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
-        render = RenderReport(dump=self.dump, report=report, report_flag="", context=self.context, ignore=self.ignore)
+        render = RenderReport(
+            dump=self.dump, state=self.state, report=report, report_flag="", context=self.context, ignore=self.ignore
+        )
         ran: list = []
         before = render.output().written_state()
         self._planned = 0
@@ -194,7 +196,7 @@ class SweepDump(PipelineTask):
         written = render.output().with_summary(render.output().record())
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
-        manifest = current_manifest(self.dump)
+        manifest = current_manifest(self.dump, self.state)
         _keep_texts(manifest, text_store(Path(self.out_dir)))
         report = self.report_path().absolute()
         return {
