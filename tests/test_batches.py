@@ -50,3 +50,27 @@ def test_a_batch_is_one_task_whatever_form_its_items_are_given_in():
     assert from_items.task_id == from_json.task_id == parsed.task_id
     assert parsed.work == tuple(work)
     assert isinstance(from_items, luigi.Task)
+
+
+def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path):
+    from ir_trace.cli import run_pipeline
+
+    dump = tmp_path / "p" / "passes_dump"
+    dump.mkdir(parents=True)
+    for step in range(301):  # every third pass prints what the one before did: no work for it
+        body = "\n".join(f"    t{i} = pl.add(a, {i if i != step % 5 else step - step % 3})" for i in range(5))
+        name = "00_frontend.py" if step == 0 else f"{step:02d}_after_Pass{step}.py"
+        (dump / name).write_text(f"def main(a):\n{body}\n    return t4\n", encoding="utf-8")
+    ran: list[str] = []
+
+    def record(task):
+        ran.append(type(task).__name__)
+
+    luigi.Task.event_handler(luigi.Event.SUCCESS)(record)
+    try:
+        outcome = run_pipeline(dump, tmp_path / "r.html", 3, tmp_path / "cache")
+    finally:
+        luigi.Task.remove_event_handler(luigi.Event.SUCCESS, record)
+    assert outcome["passes"] == 300 and outcome["rediffed"] == outcome["pairs"] > 150
+    assert 1 < ran.count("WorkBatch") <= MAX_BATCHES
+    assert ran.count("ValidateDump") == 1 and ran.count("RenderReport") == 1
