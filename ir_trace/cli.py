@@ -369,8 +369,8 @@ def run_pipeline(
     if against is None:
         task = RenderReport(**common)
     else:
-        b = str(against.absolute())
-        task = RenderComparison(**common, against=b, against_state=dump_state(b))
+        run_b = str(against.absolute())
+        task = RenderComparison(**common, against=run_b, against_state=dump_state(run_b))
     before = task.output().written_state()
     bar = ProgressBar(progress)
     with _RunEvents(bar, forked=workers > 1) as events:
@@ -399,7 +399,7 @@ def run_pipeline(
     }
 
 
-def _failed_without_reason(status: str, record) -> str:
+def _failed_without_reason(status: str, record: object | None) -> str:
     if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
         return "the dump changed while the report was being built; run again"
     return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"
