@@ -9,7 +9,9 @@ from ir_trace.tasks.snapshots import (
     MAX_BATCHES,
     MIN_BATCH,
     DiffPair,
+    DiffResult,
     SliceFunctions,
+    SliceResult,
     WorkBatch,
     batches,
     work_from_json,
@@ -74,3 +76,15 @@ def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path
     assert outcome["passes"] == 300 and outcome["rediffed"] == outcome["pairs"] > 150
     assert 1 < ran.count("WorkBatch") <= MAX_BATCHES
     assert ran.count("ValidateDump") == 1 and ran.count("RenderReport") == 1
+
+
+def test_results_round_trip_and_a_foreign_cached_value_is_no_result():
+    diff = DiffResult([[0, 1, 0, 1, ["x"], []]], 1, 1, True)
+    assert DiffResult.from_json(diff.to_json()) == diff
+    sliced = SliceResult([["main", 0, 3]], None, False)
+    assert SliceResult.from_json(sliced.to_json()) == sliced and "parse_error" not in sliced.to_json()
+    unsliceable = SliceResult(None, "line 3: unterminated string", True)
+    assert SliceResult.from_json(unsliceable.to_json()) == unsliceable
+    for foreign in (None, [], {"hunks": []}, {"functions": "x", "eol": True}):
+        assert DiffResult.from_json(foreign) is None or SliceResult.from_json(foreign) is None
+    assert DiffResult.from_json({"hunks": [], "inserted": 0}) is None

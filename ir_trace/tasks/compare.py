@@ -59,7 +59,7 @@ class RenderComparison(ReportWriter):
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
-        cross_results = {(item.before_sha, item.after_sha): cached_result(item) for item in cross}
+        cross_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
         target.write(render_html(payload), summarize_comparison(payload), len(diffs))
 

@@ -67,8 +67,8 @@ def assemble_payload(
 ) -> dict:
     """The report payload of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
-    diff_results = {(item.before_sha, item.after_sha): cached_result(item) for item in diffs}
-    slice_results = {item.sha: cached_result(item) for item in slices}
+    diff_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in diffs}
+    slice_results = {item.sha: cached_result(item).to_json() for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
     base_lines, _eol = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256).split

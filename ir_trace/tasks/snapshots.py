@@ -148,6 +148,53 @@ _MANIFESTS_LIMIT = 4  # a report reads one dump, a comparison two
 
 
 @dataclass(frozen=True)
+class DiffResult:
+    """A pair's diff as cached: the payload's hunks (payload.py), line counts, the after side's final newline."""
+
+    hunks: list
+    inserted: int
+    deleted: int
+    eol: bool
+
+    def to_json(self) -> dict:
+        return {"hunks": self.hunks, "inserted": self.inserted, "deleted": self.deleted, "eol": self.eol}
+
+    @classmethod
+    def from_json(cls, data) -> DiffResult | None:
+        """The result, or None for anything else (a damaged or foreign entry is then recomputed)."""
+        try:
+            return cls(list(data["hunks"]), int(data["inserted"]), int(data["deleted"]), bool(data["eol"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    """A snapshot's functions as cached ([key, start, end] each; None with the reason when it cannot be
+    sliced) and its final newline."""
+
+    functions: list | None
+    parse_error: str | None
+    eol: bool
+
+    def to_json(self) -> dict:
+        found = {"functions": self.functions} if self.functions is not None else {"functions": None}
+        if self.functions is None:
+            found["parse_error"] = self.parse_error
+        return {**found, "eol": self.eol}
+
+    @classmethod
+    def from_json(cls, data) -> SliceResult | None:
+        try:
+            functions = data["functions"]
+            if functions is not None and not isinstance(functions, list):
+                return None
+            return cls(functions, data.get("parse_error"), bool(data["eol"]))
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+
+@dataclass(frozen=True)
 class DiffPair:
     """The diff of two adjacent snapshots, cached under their content hashes (one item of a WorkBatch)."""
 
@@ -160,12 +207,14 @@ class DiffPair:
     def key(self) -> str:
         return diff_key(self.before_sha, self.after_sha)
 
-    def compute(self) -> dict:
+    result_type = DiffResult
+
+    def compute(self) -> DiffResult:
         before, after = load_snapshot(self.before, self.before_sha), load_snapshot(self.after, self.after_sha)
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
-        return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
+        return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol)
 
     def to_json(self) -> list:
         return ["diff", self.before, self.before_sha, self.after, self.after_sha]
@@ -182,10 +231,13 @@ class SliceFunctions:
     def key(self) -> str:
         return slice_key(self.sha)
 
-    def compute(self) -> dict:
+    result_type = SliceResult
+
+    def compute(self) -> SliceResult:
         snapshot = load_snapshot(self.snapshot, self.sha)
         _lines, eol = snapshot.split
-        return {**snapshot.slices.to_json(), "eol": eol}
+        sliced = snapshot.slices.to_json()
+        return SliceResult(sliced["functions"], sliced.get("parse_error"), eol)
 
     def to_json(self) -> list:
         return ["slice", self.snapshot, self.sha]
@@ -216,12 +268,13 @@ class WorkParameter(luigi.Parameter):
         return json.dumps([item.to_json() for item in x], separators=(",", ":"))
 
 
-def cached_result(item: WorkItem) -> dict:
-    """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile."""
-    result = shared_cache().get(item.key)
+def cached_result(item: WorkItem) -> DiffResult | SliceResult:
+    """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
+    or holds something that is not one."""
+    result = item.result_type.from_json(shared_cache().get(item.key))
     if result is None:
         result = item.compute()
-        shared_cache().put(item.key, result)
+        shared_cache().put(item.key, result.to_json())
     return result
 
 
@@ -255,7 +308,7 @@ class WorkBatch(PipelineTask):
         results = {}
         for item in self.work:
             if item.key not in done:
-                results[item.key] = item.compute()
+                results[item.key] = item.compute().to_json()
                 self.trigger_event(WORK_DONE, self, item)
         cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
