@@ -446,26 +446,30 @@ def measure_browser(reports: dict[str, Path], results: dict[str, SizeResult], lo
 # ---------------------------------------------------------------- Luigi overhead (in a child process)
 
 
-def _timed_run(run, seconds: list[float]):
+def _timed_run(run, seconds: list[float], cpu: list[float]):
     """Wrap one of our tasks' run() so the time spent in its body (each step of a run() that yields
-    dependencies included) is added to `seconds`: what is left of the wall time is Luigi's."""
+    dependencies included) is added to `seconds` (wall) and `cpu` (this process's CPU): what is left
+    of the run's time is Luigi's. The CPU figure holds on a busy machine, where the wall one does not."""
+
+    def step(advance):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        try:
+            return advance()
+        finally:
+            seconds.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
 
     def steps(generator):
         sent = None
         while True:
-            started = time.perf_counter()
             try:
-                item = generator.send(sent)
+                item = step(lambda sent=sent: generator.send(sent))
             except StopIteration as stop:
-                seconds.append(time.perf_counter() - started)
                 return stop.value
-            seconds.append(time.perf_counter() - started)
             sent = yield item
 
     def timed(self):
-        started = time.perf_counter()
-        result = run(self)
-        seconds.append(time.perf_counter() - started)
+        result = step(lambda: run(self))
         return steps(result) if inspect.isgenerator(result) else result
 
     return timed
@@ -488,13 +492,14 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
     logging.getLogger("ir_trace").setLevel(logging.ERROR)
 
     inside: dict[str, list[float]] = defaultdict(list)
+    inside_cpu: list[float] = []
     reported: list[float] = []
     for task_class in (ir_trace.tasks.ValidateDump, ir_trace.tasks.WorkBatch, ir_trace.tasks.RenderReport):
-        task_class.run = _timed_run(task_class.run, inside[task_class.__name__])
+        task_class.run = _timed_run(task_class.run, inside[task_class.__name__], inside_cpu)
     luigi.Task.event_handler(luigi.Event.PROCESSING_TIME)(lambda _task, seconds: reported.append(seconds))
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     outcome = cli.run_pipeline(Path(dump), Path(report), 3, Path(cache), 1)
-    total = time.perf_counter() - started
+    total, total_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     run_bodies = sum(sum(v) for v in inside.values())
     print(
         json.dumps(
@@ -503,6 +508,8 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
                 "run_bodies_s": run_bodies,
                 "processing_time_event_s": sum(reported),
                 "overhead_s": total - run_bodies,
+                "overhead_cpu_s": total_cpu - sum(inside_cpu),
+                "process_cpu_s": time.process_time(),  # the whole process so far: start, imports, pipeline
                 "import_s": imports,
                 "rediffed": outcome.get("rediffed"),
                 "tasks": {k: {"steps": len(v), "seconds": sum(v)} for k, v in sorted(inside.items())},
@@ -530,6 +537,7 @@ def measure_luigi(name: str, dump: Path, workdir: Path, runs: int, cold_s: float
         probe = json.loads(out.stdout.strip().splitlines()[-1])
         probe["process_s"] = time.perf_counter() - started  # the whole child: start, imports, pipeline, exit
         probe["share"] = probe["overhead_s"] / probe["process_s"]
+        probe["share_cpu"] = probe["overhead_cpu_s"] / probe["process_cpu_s"]
         probes.append(probe)
     middle = sorted(probes, key=lambda p: p["share"])[len(probes) // 2]  # the median run, kept whole
     summary = {
@@ -544,12 +552,18 @@ def measure_luigi(name: str, dump: Path, workdir: Path, runs: int, cold_s: float
         "cold_cli_s": cold_s,
         "tasks": middle["tasks"],
         "shares": [p["share"] for p in probes],
+        "overhead_cpu_s": middle["overhead_cpu_s"],
+        "process_cpu_s": middle["process_cpu_s"],
+        "overhead_of_cold_cpu": middle["share_cpu"],
+        "shares_cpu": [p["share_cpu"] for p in probes],
     }
     log(
         f"  {name}: cold process {middle['process_s']:.2f} s (imports {middle['import_s']:.2f} s, pipeline "
         f"{middle['total_s']:.2f} s of which inside task run() {middle['run_bodies_s']:.2f} s): "
         f"scheduling {middle['overhead_s']:.3f} s = {middle['share']:.1%} "
-        f"[{' '.join(f'{p:.1%}' for p in summary['shares'])}]"
+        f"[{' '.join(f'{p:.1%}' for p in summary['shares'])}]; CPU {middle['overhead_cpu_s']:.3f} s of "
+        f"{middle['process_cpu_s']:.2f} s = {middle['share_cpu']:.1%} "
+        f"[{' '.join(f'{p:.1%}' for p in summary['shares_cpu'])}]"
     )
     return summary
 

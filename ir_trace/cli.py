@@ -382,7 +382,7 @@ def run_pipeline(
         import luigi.execution_summary
 
         from ir_trace.tasks import RenderComparison, RenderReport
-        from ir_trace.tasks.config import adopt_cache
+        from ir_trace.tasks.config import adopt_cache, observed_state
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
@@ -391,7 +391,12 @@ def run_pipeline(
     common = dict(
         dump=str(dump.absolute()), report=str(output.absolute()), report_flag="-o", context=context, ignore=spec
     )
-    task = RenderReport(**common) if against is None else RenderComparison(**common, against=str(against.absolute()))
+    common["state"] = observed_state(common["dump"])  # once, before scheduling: the tasks' outputs follow from it
+    if against is None:
+        task = RenderReport(**common)
+    else:
+        run_b = str(against.absolute())
+        task = RenderComparison(**common, against=run_b, against_state=observed_state(run_b))
     before = task.output().written_state()
     bar = ProgressBar(progress)
     with _RunEvents(bar, forked=workers > 1) as events:
@@ -405,22 +410,22 @@ def run_pipeline(
     bar.clear()
     target = task.output()
     # The dump may have changed since the run read it: its report is then still the one just written.
-    record = target.record() or target.published()
+    record = target.with_summary(target.record() or target.published())
     status = luigi.execution_summary.LuigiStatusCode
     if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
     return {
-        **record["summary"],
+        **record.summary,
         "ok": True,
         "report": str(output.absolute()),
-        "bytes": record["bytes"],
-        "pairs": record["pairs"],
+        "bytes": record.bytes,
+        "pairs": record.pairs,
         "rediffed": events.count("rediffed"),
-        "reused": before is not None and record["state"] == before,  # found current (a stream never is)
+        "reused": before is not None and record.state == before,  # found current (a stream never is)
     }
 
 
-def _failed_without_reason(status: str, record: dict | None) -> str:
+def _failed_without_reason(status: str, record: object | None) -> str:
     if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
         return "the dump changed while the report was being built; run again"
     return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"

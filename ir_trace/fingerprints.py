@@ -271,6 +271,11 @@ def slice_key(sha: str, kind: str = "pypto") -> str:
     return f"functions/{SLICER_VERSION}/{kind}/{sha}"
 
 
+def summary_key(fingerprint: str) -> str:
+    """The summary of the report (or comparison) with this fingerprint."""
+    return f"summary/{fingerprint}"
+
+
 def report_key(path: str) -> str:
     """The record of the report last written at `path` by this host (fingerprint + file state)."""
     return f"report/{digest(str(Path(path).absolute()))}"

@@ -9,7 +9,9 @@ from ir_trace.tasks.snapshots import (
     MAX_BATCHES,
     MIN_BATCH,
     DiffPair,
+    DiffResult,
     SliceFunctions,
+    SliceResult,
     WorkBatch,
     batches,
     work_from_json,
@@ -50,3 +52,39 @@ def test_a_batch_is_one_task_whatever_form_its_items_are_given_in():
     assert from_items.task_id == from_json.task_id == parsed.task_id
     assert parsed.work == tuple(work)
     assert isinstance(from_items, luigi.Task)
+
+
+def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path):
+    from ir_trace.cli import run_pipeline
+
+    dump = tmp_path / "p" / "passes_dump"
+    dump.mkdir(parents=True)
+    for step in range(301):  # every third pass prints what the one before did: no work for it
+        body = "\n".join(f"    t{i} = pl.add(a, {i if i != step % 5 else step - step % 3})" for i in range(5))
+        name = "00_frontend.py" if step == 0 else f"{step:02d}_after_Pass{step}.py"
+        (dump / name).write_text(f"def main(a):\n{body}\n    return t4\n", encoding="utf-8")
+    ran: list[str] = []
+
+    def record(task):
+        ran.append(type(task).__name__)
+
+    luigi.Task.event_handler(luigi.Event.SUCCESS)(record)
+    try:
+        outcome = run_pipeline(dump, tmp_path / "r.html", 3, tmp_path / "cache")
+    finally:
+        luigi.Task.remove_event_handler(luigi.Event.SUCCESS, record)
+    assert outcome["passes"] == 300 and outcome["rediffed"] == outcome["pairs"] > 150
+    assert 1 < ran.count("WorkBatch") <= MAX_BATCHES
+    assert ran.count("ValidateDump") == 1 and ran.count("RenderReport") == 1
+
+
+def test_results_round_trip_and_a_foreign_cached_value_is_no_result():
+    diff = DiffResult([[0, 1, 0, 1, ["x"], []]], 1, 1, True)
+    assert DiffResult.from_json(diff.to_json()) == diff
+    sliced = SliceResult([["main", 0, 3]], None, False)
+    assert SliceResult.from_json(sliced.to_json()) == sliced and "parse_error" not in sliced.to_json()
+    unsliceable = SliceResult(None, "line 3: unterminated string", True)
+    assert SliceResult.from_json(unsliceable.to_json()) == unsliceable
+    for foreign in (None, [], {"hunks": []}, {"functions": "x", "eol": True}):
+        assert DiffResult.from_json(foreign) is None or SliceResult.from_json(foreign) is None
+    assert DiffResult.from_json({"hunks": [], "inserted": 0}) is None

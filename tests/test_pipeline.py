@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from ir_trace.cli import run_pipeline
 from ir_trace.fingerprints import file_state
 from ir_trace.output import write_output
 from ir_trace.render import read_payload
-from ir_trace.tasks import DiffPair, ReportTarget, SliceFunctions
+from ir_trace.tasks import DiffPair, RenderReport, ReportTarget, SliceFunctions
 from ir_trace.tasks import targets as targets_module
 from ir_trace.tasks.base import WORK_DONE, PipelineTask
 from ir_trace.tasks.config import adopt_cache
@@ -170,12 +171,12 @@ def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypa
         return size
 
     monkeypatch.setattr(targets_module, "write_output", write_then_lose_the_race)
-    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {}, 0)
     assert out.read_text() == "<html>dump B</html>"
     assert not ReportTarget(str(out), "fingerprint-of-A").exists()
 
     monkeypatch.undo()
-    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {"summary": {}})
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {}, 0)
     assert ReportTarget(str(out), "fingerprint-of-A").exists()
     assert not ReportTarget(str(out), "fingerprint-of-B").exists()
 
@@ -287,7 +288,8 @@ def test_relative_paths_name_the_same_task_from_any_directory(tmp_path, demo_dum
     args = ("RenderReport", "--dump", "./demo/passes_dump/", "--report", "r.html", "--ir-trace-cache-dir", cache)
     again = luigi_run(*args, "--log-level", "INFO", cwd=tmp_path, env=shipped)
     assert again.returncode == 0 and file_state(out) == written
-    assert f"RenderReport(report={out}, context=3, ignore=, dump={demo_dump})" in again.stderr
+    same_task = RenderReport(dump=str(demo_dump), report=str(out)).task_id  # made from absolute paths here
+    assert re.search(rf"task\s+{re.escape(same_task)}\s+has status\s+DONE", again.stderr), again.stderr[-1500:]
     assert "Did not run any tasks" in again.stderr
 
 

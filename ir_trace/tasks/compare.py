@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import luigi
+
 from ir_trace.compare import build_comparison_payload, match_passes, summarize_comparison
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
@@ -16,7 +18,7 @@ from ir_trace.tasks.report import (
     pipeline_order,
     unique_items,
 )
-from ir_trace.tasks.snapshots import ValidateDump, cached_result, current_manifest, current_traces
+from ir_trace.tasks.snapshots import STATE_HELP, ValidateDump, cached_result, current_manifest, current_traces
 from ir_trace.traces import Trace
 
 
@@ -25,9 +27,14 @@ class RenderComparison(ReportWriter):
 
     dump = AbsolutePath(description="run A's passes_dump/")
     against = AbsolutePath(description="run B's passes_dump/")
+    state = luigi.Parameter(default="", description=STATE_HELP)
+    against_state = luigi.Parameter(default="", description="the same for --against")
 
     def requires(self):
-        return [ValidateDump(dump=self.dump), ValidateDump(dump=self.against)]
+        return [
+            ValidateDump(dump=self.dump, state=self.state),
+            ValidateDump(dump=self.against, state=self.against_state),
+        ]
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
         # A run of several traces is refused by `run` (current_manifest), in one line.
@@ -43,7 +50,8 @@ class RenderComparison(ReportWriter):
 
     def run(self):
         self.check_arguments()
-        manifest_a, manifest_b = current_manifest(self.dump), current_manifest(self.against)
+        manifest_a = current_manifest(self.dump, self.state)
+        manifest_b = current_manifest(self.against, self.against_state)
         diffs_a, slices_a = chain_work(manifest_a)
         diffs_b, slices_b = chain_work(manifest_b)
         cross = _cross_work(manifest_a, manifest_b)
@@ -54,9 +62,9 @@ class RenderComparison(ReportWriter):
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
-        cross_results = {(item.before_sha, item.after_sha): cached_result(item) for item in cross}
+        cross_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
-        target.write(render_html(payload), {"summary": summarize_comparison(payload), "pairs": len(diffs)})
+        target.write(render_html(payload), summarize_comparison(payload), len(diffs))
 
 
 def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from itertools import zip_longest
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from ir_trace.summary import trace_summary
 from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import shared_cache
 from ir_trace.tasks.snapshots import (
+    STATE_HELP,
     DiffPair,
     SliceFunctions,
     ValidateDump,
@@ -27,7 +29,7 @@ from ir_trace.tasks.snapshots import (
     current_traces,
     load_snapshot,
     span_parameter,
-    traces_from_json,
+    validated_traces,
 )
 from ir_trace.tasks.targets import ReportTarget
 from ir_trace.traces import Trace
@@ -35,14 +37,19 @@ from ir_trace.traces import Trace
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
     return DiffPair(
-        before=str(manifest_a.path_of(a)),
-        before_sha=a.sha256,
+        _path(manifest_a, a),
+        a.sha256,
+        _path(manifest_b, b),
+        b.sha256,
         before_span=span_parameter(a.span),
-        after=str(manifest_b.path_of(b)),
-        after_sha=b.sha256,
         after_span=span_parameter(b.span),
         kind=manifest_b.kind,
     )
+
+
+def _path(manifest: Manifest, snapshot) -> str:
+    """Where a snapshot is, as a string (`manifest.path_of` makes a Path: thousands of them a run add up)."""
+    return os.path.join(manifest.dump, snapshot.file)
 
 
 def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]]:
@@ -56,8 +63,7 @@ def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]
             diffs.append(diff_task(manifest, before, manifest, snapshot))
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
-            path, span = str(manifest.path_of(snapshot)), span_parameter(snapshot.span)
-            slices.append(SliceFunctions(snapshot=path, sha=snapshot.sha256, span=span, kind=manifest.kind))
+            slices.append(SliceFunctions(_path(manifest, snapshot), snapshot.sha256, span_parameter(snapshot.span), manifest.kind))
     return diffs, slices
 
 
@@ -71,8 +77,8 @@ def assemble_payload(
 ) -> dict:
     """The report payload of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
-    diff_results = {(item.before_sha, item.after_sha): cached_result(item) for item in diffs}
-    slice_results = {item.sha: cached_result(item) for item in slices}
+    diff_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in diffs}
+    slice_results = {item.sha: cached_result(item).to_json() for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
     base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)
@@ -95,8 +101,7 @@ def traces_payload(
 
 def cached_traces(task: ValidateDump) -> list[Trace] | None:
     """The traces a validation left for the dump's current files, if any (never validates)."""
-    data = task.output().read()
-    return traces_from_json(data) if data is not None else None
+    return validated_traces(task.output())
 
 
 def check_report_path(report: str, dumps: list[str]) -> None:
@@ -173,17 +178,18 @@ class RenderReport(ReportWriter):
     """One dump's HTML report: every trace under the path (PyPTO's, then each ptoas unit's) in one
     page. Its output is the report file, complete while it is current."""
 
-    dump = AbsolutePath(description="the passes_dump/ directory, or a program output directory with several traces")
+    dump = AbsolutePath(description="a passes_dump/, MLIR tree or stream, ptoas_passes/ or program output directory")
+    state = luigi.Parameter(default="", description=STATE_HELP)
 
     def requires(self):
-        return ValidateDump(dump=self.dump)
+        return ValidateDump(dump=self.dump, state=self.state)
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
         return report_fingerprint(traces_digest(validated[0]), self.context, self.ignore)
 
     def run(self):
         self.check_arguments()
-        traces = current_traces(self.dump)
+        traces = current_traces(self.dump, self.state)
         work = [chain_work(trace.manifest) for trace in traces]
         diffs = unique_items([task for trace_diffs, _slices in work for task in trace_diffs])
         slices = unique_items([task for _diffs, trace_slices in work for task in trace_slices])
@@ -192,7 +198,7 @@ class RenderReport(ReportWriter):
         if not target.exists():
             payload = traces_payload(self.dump, traces, work, self.context, self.ignore)
             summary = {**summarize(payload), "trace": trace_summary(payload, self.dump)}
-            target.write(render_html(payload), {"summary": summary, "pairs": len(diffs)})
+            target.write(render_html(payload), summary, len(diffs))
 
 
 def unique_items(items: list[WorkItem]) -> list[WorkItem]:

@@ -110,6 +110,14 @@ def load_snapshot(
     return _loaded[sha256, kind]
 
 
+# A report task takes its dump's state as a parameter, so its output (and its inputs' outputs) are
+# functions of its parameters and the dump is scanned once per run, not at every completeness check.
+STATE_HELP = (
+    "the dump's files as the file system saw them before scheduling (fingerprints.dump_state); "
+    "empty: looked at whenever the task's output is asked for"
+)
+
+
 class ValidateDump(PipelineTask):
     """Validate a dump (every trace under the path: `traces.discover_traces`) and cache the
     manifests for as long as its files stay as they are.
@@ -118,9 +126,10 @@ class ValidateDump(PipelineTask):
     """
 
     dump = AbsolutePath(description="a passes_dump/, MLIR tree or stream, ptoas_passes/ or program output directory")
+    state = luigi.Parameter(default="", description=STATE_HELP)
 
     def output(self):
-        return CacheTarget(manifest_key(self.dump, observed_state(self.dump)))
+        return CacheTarget(manifest_key(self.dump, self.state or observed_state(self.dump)))
 
     def run(self):
         validate(self.dump, self.output())
@@ -139,16 +148,86 @@ def traces_from_json(data: dict) -> list[Trace]:
     return [Trace.from_json(trace) for trace in data["traces"]]
 
 
-def current_traces(dump: str) -> list[Trace]:
-    """The traces under `dump` for its files as they are now: cached, else validated here."""
-    target = ValidateDump(dump=dump).output()
-    data = target.read()
-    return traces_from_json(data if data is not None else validate(dump, target))
+def current_traces(dump: str, state: str = "") -> list[Trace]:
+    """The traces under `dump` for its files in `state` (empty: as they are now): cached, else validated here."""
+    target = ValidateDump(dump=dump, state=state).output()
+    return validated_traces(target) or _remember_traces(target.key, traces_from_json(validate(dump, target)))
 
 
-def current_manifest(dump: str) -> Manifest:
+def current_manifest(dump: str, state: str = "") -> Manifest:
     """The manifest of a dump that holds one trace (run against run, sweeps); DumpError otherwise."""
-    return single_manifest(dump, current_traces(dump))
+    return single_manifest(dump, current_traces(dump, state))
+
+
+def validated_traces(target: CacheTarget) -> list[Trace] | None:
+    """The traces a validation left under `target` (a ValidateDump's output), if any; never validates.
+
+    Kept per process under its key, which names the dump's files' state, so the same state always
+    gives the same traces: Luigi's completeness checks ask for them several times a run, and a
+    thousand-snapshot manifest is worth decoding once.
+    """
+    if target.key in _validated:
+        return _validated[target.key]
+    data = target.read()
+    return _remember_traces(target.key, traces_from_json(data)) if data is not None else None
+
+
+def _remember_traces(key: str, traces: list[Trace]) -> list[Trace]:
+    _validated[key] = traces
+    while len(_validated) > _VALIDATED_LIMIT:
+        _validated.popitem(last=False)
+    return traces
+
+
+_validated: OrderedDict[str, list[Trace]] = OrderedDict()
+_VALIDATED_LIMIT = 4  # a report reads one dump, a comparison two
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """A pair's diff as cached: the payload's hunks (payload.py), line counts, the after side's final newline."""
+
+    hunks: list
+    inserted: int
+    deleted: int
+    eol: bool
+
+    def to_json(self) -> dict:
+        return {"hunks": self.hunks, "inserted": self.inserted, "deleted": self.deleted, "eol": self.eol}
+
+    @classmethod
+    def from_json(cls, data) -> DiffResult | None:
+        """The result, or None for anything else (a damaged or foreign entry is then recomputed)."""
+        try:
+            return cls(list(data["hunks"]), int(data["inserted"]), int(data["deleted"]), bool(data["eol"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    """A snapshot's functions as cached ([key, start, end] each; None with the reason when it cannot be
+    sliced) and its final newline."""
+
+    functions: list | None
+    parse_error: str | None
+    eol: bool
+
+    def to_json(self) -> dict:
+        found = {"functions": self.functions} if self.functions is not None else {"functions": None}
+        if self.functions is None:
+            found["parse_error"] = self.parse_error
+        return {**found, "eol": self.eol}
+
+    @classmethod
+    def from_json(cls, data) -> SliceResult | None:
+        try:
+            functions = data["functions"]
+            if functions is not None and not isinstance(functions, list):
+                return None
+            return cls(functions, data.get("parse_error"), bool(data["eol"]))
+        except (KeyError, TypeError, AttributeError):
+            return None
 
 
 @dataclass(frozen=True)
@@ -167,13 +246,15 @@ class DiffPair:
     def key(self) -> str:
         return diff_key(self.before_sha, self.after_sha, self.kind)
 
-    def compute(self) -> dict:
+    result_type = DiffResult
+
+    def compute(self) -> DiffResult:
         before = load_snapshot(self.before, self.before_sha, self.before_span, self.kind)
         after = load_snapshot(self.after, self.after_sha, self.after_span, self.kind)
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
-        return {"hunks": hunks_to_json(hunks, b), "inserted": inserted, "deleted": deleted, "eol": b_eol}
+        return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol)
 
     def to_json(self) -> list:
         return ["diff", *astuple(self)]  # work_from_json reads the fields back in this order
@@ -192,10 +273,13 @@ class SliceFunctions:
     def key(self) -> str:
         return slice_key(self.sha, self.kind)
 
-    def compute(self) -> dict:
+    result_type = SliceResult
+
+    def compute(self) -> SliceResult:
         snapshot = load_snapshot(self.snapshot, self.sha, self.span, self.kind)
         _lines, eol = snapshot.split
-        return {**snapshot.slices.to_json(), "eol": eol}
+        sliced = snapshot.slices.to_json()
+        return SliceResult(sliced["functions"], sliced.get("parse_error"), eol)
 
     def to_json(self) -> list:
         return ["slice", *astuple(self)]
@@ -226,12 +310,13 @@ class WorkParameter(luigi.Parameter):
         return json.dumps([item.to_json() for item in x], separators=(",", ":"))
 
 
-def cached_result(item: WorkItem) -> dict:
-    """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile."""
-    result = shared_cache().get(item.key)
+def cached_result(item: WorkItem) -> DiffResult | SliceResult:
+    """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
+    or holds something that is not one."""
+    result = item.result_type.from_json(shared_cache().get(item.key))
     if result is None:
         result = item.compute()
-        shared_cache().put(item.key, result)
+        shared_cache().put(item.key, result.to_json())
     return result
 
 
@@ -265,7 +350,7 @@ class WorkBatch(PipelineTask):
         results = {}
         for item in self.work:
             if item.key not in done:
-                results[item.key] = item.compute()
+                results[item.key] = item.compute().to_json()
                 self.trigger_event(WORK_DONE, self, item)
         cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
@@ -277,5 +362,5 @@ def batches(work: list[WorkItem]) -> list[WorkBatch]:
     return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]
 
 
-MAX_BATCHES = 24
+MAX_BATCHES = 16
 MIN_BATCH = 12

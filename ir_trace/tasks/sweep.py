@@ -62,6 +62,7 @@ from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineT
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.report import RenderReport
 from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_manifest
+from ir_trace.tasks.targets import ReportRecord
 
 
 class RegexListParameter(luigi.Parameter):
@@ -182,7 +183,9 @@ class SweepDump(PipelineTask):
 
     def _build(self) -> dict:
         report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
-        render = RenderReport(dump=self.dump, report=report, report_flag="", context=self.context, ignore=self.ignore)
+        render = RenderReport(
+            dump=self.dump, state=self.state, report=report, report_flag="", context=self.context, ignore=self.ignore
+        )
         ran: list = []
         before = render.output().written_state()
         self._planned = 0
@@ -191,10 +194,10 @@ class SweepDump(PipelineTask):
             return invalid_record(self.name, self.dump, str(failure), self._work(ran, None, before))
         if failure is not None:
             raise failure
-        written = render.output().record()
+        written = render.output().with_summary(render.output().record())
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
-        manifest = current_manifest(self.dump)
+        manifest = current_manifest(self.dump, self.state)
         _keep_texts(manifest, text_store(Path(self.out_dir)))
         report = self.report_path().absolute()
         return {
@@ -202,22 +205,22 @@ class SweepDump(PipelineTask):
                 self.name,
                 self.dump,
                 report.name,
-                written["summary"],
-                pass_rows(manifest.to_json(), written["summary"]["trace"]),
+                written.summary,
+                pass_rows(manifest.to_json(), written.summary["trace"]),
                 self._work(ran, written, before),
             ),
             "report_file": str(report),
-            "report_state": written["state"],
+            "report_state": list(written.state) if written.state is not None else None,
         }
 
     @staticmethod
-    def _work(ran: list, written: dict | None, before: list | None) -> dict:
+    def _work(ran: list, written: ReportRecord | None, before: tuple | None) -> dict:
         """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
         return {
-            "reused": written is not None and before is not None and written["state"] == before,
+            "reused": written is not None and before is not None and written.state == before,
             "rediffed": sum(isinstance(task, DiffPair) for task in ran),
-            "pairs": written["pairs"] if written else None,
-            "bytes": written["bytes"] if written else None,
+            "pairs": written.pairs if written else None,
+            "bytes": written.bytes if written else None,
         }
 
     def _plan(self, count: int) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import luigi
 
-from ir_trace.fingerprints import file_state, report_key, state_of
+from ir_trace.fingerprints import file_state, report_key, state_of, summary_key
 from ir_trace.output import write_output
 from ir_trace.tasks.config import shared_cache
 
@@ -26,6 +27,32 @@ class CacheTarget(luigi.Target):
 
     def write(self, value) -> None:
         shared_cache().put(self.key, value)
+
+
+@dataclass(frozen=True)
+class ReportRecord:
+    """What writing a report recorded: the fingerprint it was current for, the state of the file
+    written (None for a stream), its size, the pairs it is made of and (loaded on demand) its summary."""
+
+    fingerprint: str
+    state: tuple[int, ...] | None
+    bytes: int
+    pairs: int
+    summary: dict | None = None
+
+    def to_json(self) -> dict:
+        """The record as cached, without the summary (kept under its own key)."""
+        state = list(self.state) if self.state is not None else None
+        return {"fingerprint": self.fingerprint, "state": state, "bytes": self.bytes, "pairs": self.pairs}
+
+    @classmethod
+    def from_json(cls, data) -> ReportRecord | None:
+        """The record, or None for anything else (an older layout, a damaged entry)."""
+        try:
+            state = tuple(data["state"]) if data["state"] is not None else None
+            return cls(str(data["fingerprint"]), state, int(data["bytes"]), int(data["pairs"]))
+        except (KeyError, TypeError, ValueError):
+            return None
 
 
 class ReportTarget(luigi.Target):
@@ -50,43 +77,56 @@ class ReportTarget(luigi.Target):
     def fingerprint(self) -> str | None:
         return self._fingerprint() if callable(self._fingerprint) else self._fingerprint
 
-    def _last_write(self) -> dict | None:
-        """What the last write at this path recorded, whatever its fingerprint."""
-        record = shared_cache().get(report_key(self.path))
-        return record if isinstance(record, dict) else None
+    def _last_write(self) -> ReportRecord | None:
+        """What the last write at this path recorded (without its summary), whatever its fingerprint;
+        None when the summary it names is gone from the cache too."""
+        record = ReportRecord.from_json(shared_cache().get(report_key(self.path)))
+        return record if record is not None and summary_key(record.fingerprint) in shared_cache() else None
 
-    def _still_on_disk(self, record: dict | None) -> bool:
+    @staticmethod
+    def with_summary(record: ReportRecord | None) -> ReportRecord | None:
+        """`record` with the report's summary (kept apart: Luigi's checks read the record several
+        times a run, and a thousand-pass summary is hundreds of kilobytes)."""
+        summary = shared_cache().get(summary_key(record.fingerprint)) if record is not None else None
+        return replace(record, summary=summary) if summary is not None else None
+
+    def _still_on_disk(self, record: ReportRecord | None) -> bool:
         """Whether the file at this path is the one `record` wrote. A report sent to a stream
         (`-o /dev/stdout`) records no state, so it never is."""
-        return record is not None and record.get("state") is not None and file_state(self.path) == record["state"]
+        if record is None or record.state is None:
+            return False
+        now = file_state(self.path)
+        return now is not None and tuple(now) == record.state
 
-    def record(self) -> dict | None:
+    def record(self) -> ReportRecord | None:
         """What the last write at this path recorded, if it was for this fingerprint."""
         fingerprint = self.fingerprint
         record = self._last_write() if fingerprint is not None else None
-        return record if record is not None and record.get("fingerprint") == fingerprint else None
+        return record if record is not None and record.fingerprint == fingerprint else None
 
     def exists(self) -> bool:
         return self._still_on_disk(self.record())
 
-    def published(self) -> dict | None:
+    def published(self) -> ReportRecord | None:
         """The last write's record while the file still has the state then written, whatever its
         fingerprint: the report a run just wrote even when the dump changed since it was read."""
         record = self._last_write()
         return record if self._still_on_disk(record) else None
 
-    def written_state(self) -> list | None:
+    def written_state(self) -> tuple[int, ...] | None:
         """The state of the file last written at this path (any fingerprint): unchanged by a run that
         found the report current, so comparing it before and after tells whether a run rewrote it."""
         record = self._last_write()
-        return record.get("state") if record else None
+        return record.state if record else None
 
-    def write(self, html: str, details: dict) -> dict:
-        """Write the page atomically, then record it with `details` (summary, counts); returns the record."""
+    def write(self, html: str, summary: dict, pairs: int) -> ReportRecord:
+        """Write the page atomically, then record it (its summary under its own key); returns the
+        record, summary included."""
         written: dict = {}
         size = write_output(
             Path(self.path), html, label=self.label, before_rename=lambda info: written.update(state=state_of(info))
         )
-        record = {**details, "fingerprint": self.fingerprint, "state": written.get("state"), "bytes": size}
-        shared_cache().put(report_key(self.path), record)
-        return record
+        state = tuple(written["state"]) if "state" in written else None
+        record = ReportRecord(self.fingerprint, state, size, pairs)
+        shared_cache().put_many({summary_key(record.fingerprint): summary, report_key(self.path): record.to_json()})
+        return replace(record, summary=summary)
