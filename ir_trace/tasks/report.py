@@ -63,7 +63,8 @@ def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]
             diffs.append(diff_task(manifest, before, manifest, snapshot))
         if snapshot.sha256 not in seen:
             seen.add(snapshot.sha256)
-            slices.append(SliceFunctions(_path(manifest, snapshot), snapshot.sha256, span_parameter(snapshot.span), manifest.kind))
+            span = span_parameter(snapshot.span)
+            slices.append(SliceFunctions(_path(manifest, snapshot), snapshot.sha256, span, manifest.kind))
     return diffs, slices
 
 
