@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -257,7 +257,8 @@ class DiffPair:
         return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol)
 
     def to_json(self) -> list:
-        return ["diff", *astuple(self)]  # work_from_json reads the fields back in this order
+        fields = [self.before, self.before_sha, self.after, self.after_sha, self.before_span, self.after_span]
+        return ["diff", *fields, self.kind]  # work_from_json reads them back in this order (no astuple: it deep-copies)
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ class SliceFunctions:
         return SliceResult(sliced["functions"], sliced.get("parse_error"), eol)
 
     def to_json(self) -> list:
-        return ["slice", *astuple(self)]
+        return ["slice", self.snapshot, self.sha, self.span, self.kind]
 
 
 WorkItem = DiffPair | SliceFunctions
