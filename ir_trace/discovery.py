@@ -368,7 +368,7 @@ def near_miss_of(name: str) -> str | None:
 
     Near misses: surrounding whitespace or a newline (`05_after_X.py\n`), the extension in another
     case (`05_after_X.PY`), backup suffixes in any case, number and order (`05_after_X.py~~`,
-    `.BAK`, `.bak.orig`, `.orig~`; see `_BACKUP_SUFFIXES`), or all of these. A compiler never
+    `.BAK`, `.bak.orig`, `.orig~`, a numbered `.~2~`; see `_BACKUP_SUFFIXES`), or all of these. A compiler never
     writes them; a copy, a script or an editor does.
     """
     candidate = _without_backup_suffixes(name.strip())
@@ -384,12 +384,23 @@ def _without_backup_suffixes(name: str) -> str:
     """`name` less every trailing backup suffix, whatever their case and order (one pass from the end)."""
     end = len(name)
     while True:
-        suffix = next((s for s in _BACKUP_SUFFIXES if name[max(0, end - len(s)) : end].lower() == s), None)
-        if suffix is None:
+        suffix = next((s for s in _BACKUP_SUFFIXES if name[max(0, end - len(s)) : end].lower() == s), "")
+        length = _numbered_backup_length(name, end) or len(suffix)  # `.~2~` whole, before its last `~`
+        if not length:
             return name[:end]
-        end -= len(suffix)
+        end -= length
         while end and name[end - 1].isspace():
             end -= 1
+
+
+def _numbered_backup_length(name: str, end: int) -> int:
+    """The length of a GNU numbered backup suffix (`.~3~`, from `cp --backup=numbered`) ending at `end`, else 0."""
+    if end < 4 or name[end - 1] != "~":
+        return 0
+    start = end - 1
+    while start and name[start - 1].isdigit():
+        start -= 1
+    return end - start + 2 if start < end - 1 and name[max(0, start - 2) : start] == ".~" else 0
 
 
 def _judge_near_misses(

@@ -46,6 +46,8 @@ PROG = "pypto-ir-trace"
         ("49_after_X.py.tmp", "49_after_X.py"),
         ("49_after_X.py.bak ", "49_after_X.py"),
         ("49_after_X.log.BAK", "49_after_X.log"),
+        ("49_after_X.py.~1~", "49_after_X.py"),
+        ("49_after_X.py.~12~.bak", "49_after_X.py"),
     ],
 )
 def test_near_miss_names_and_the_name_they_nearly_are(name, nearly):
@@ -53,7 +55,19 @@ def test_near_miss_names_and_the_name_they_nearly_are(name, nearly):
 
 
 @pytest.mark.parametrize(
-    "name", ["05_after_X.py", "notes.txt", "05_after_X.pyc", "README.md", "05_after_X.txt", "build.PY", "00_after_X.PY"]
+    "name",
+    [
+        "05_after_X.py",
+        "notes.txt",
+        "05_after_X.pyc",
+        "README.md",
+        "05_after_X.txt",
+        "build.PY",
+        "00_after_X.PY",
+        "05_after_X.py.~~",
+        "05_after_X.py~1~",
+        "~1~",
+    ],
 )
 def test_other_names_are_not_near_misses(name):
     assert near_miss_of(name) is None
