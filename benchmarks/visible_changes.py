@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary))
         return 0
     for r in results:
-        print(f"pass {r['pass']:>3}: {r['starts']:>4} start, {r['whole']:>4} whole of {r['total']:<4} scrollLeft {r['left']}")
+        counts = f"{r['starts']:>4} start, {r['whole']:>4} whole of {r['total']:<4}"
+        print(f"pass {r['pass']:>3}: {counts} scrollLeft {r['left']}")
     print(
         f"{args.report.name} {args.size} {args.layout}: of {total} emphasised ranges on first screens, "
         f"{summary['start_share']:.1%} start in sight, {summary['whole_share']:.1%} wholly in sight; "
