@@ -24,7 +24,9 @@ const IRTraceFold = (() => {
   const NONE = [];
   const COMMENT = 1;          // the colouring's token group of a comment (viewer_rows.js TOKEN_RE)
 
-  const WORDISH = /[A-Za-z0-9_.]/;
+  const NOT_PRINTABLE_ASCII = /[^\x20-\x7e\t]/;
+  const WORDISH = new Uint8Array(128);   // by char code: a word, number or dotted-name character
+  for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.') WORDISH[ch.charCodeAt(0)] = 1;
   // Characters that show nothing, or reorder what follows: C0 and C1 controls (not tab or CR),
   // soft hyphen, Arabic letter mark, zero-width and joiner characters, line and paragraph
   // separators, bidi embeddings, overrides and isolates, word joiner and invisible operators, BOM.
@@ -47,6 +49,7 @@ const IRTraceFold = (() => {
   /** Columns before each offset of text[0, n). */
   function columnsBefore(text, n) {
     const at = new Float64Array(n + 1);
+    if (!NOT_PRINTABLE_ASCII.test(text)) { for (let i = 0; i <= n; i++) at[i] = i; return at; }
     for (let i = 0; i < n; i++) at[i + 1] = at[i] + unitWidth(text, i);
     return at;
   }
@@ -56,9 +59,11 @@ const IRTraceFold = (() => {
    *  between the halves of a surrogate pair. */
   function tokenInteriors(text, n, tokens) {
     const inside = new Uint8Array(n + 1);
+    let wordBefore = n > 0 && WORDISH[text.charCodeAt(0)] === 1;
     for (let i = 1; i < n; i++) {
-      if (WORDISH.test(text[i - 1]) && WORDISH.test(text[i])) inside[i] = 1;
-      else { const c = text.charCodeAt(i); if (c >= 0xdc00 && c <= 0xdfff) inside[i] = 1; }
+      const c = text.charCodeAt(i), word = c < 128 && WORDISH[c] === 1;
+      if ((word && wordBefore) || (c >= 0xdc00 && c <= 0xdfff)) inside[i] = 1;
+      wordBefore = word;
     }
     for (let t = 0; t < tokens.length; t += 3) {
       if (tokens[t + 2] === COMMENT) continue;   // prose: it folds between its words
@@ -75,7 +80,10 @@ const IRTraceFold = (() => {
    *  limit: characters of a huge line shown; fold: false when the reader opened the line;
    *  tokensOf(text): the colouring's tokens, asked only when the line does fold. */
   function planFolds(text, ranges, role, cols, { limit = HUGE_LINE, fold = true, tokensOf = null } = {}) {
-    const cut = text.length > limit ? cutAt(text, limit) : text.length;
+    const huge = text.length > limit;
+    // A huge edit folds around its changes first (they may lie far in), then shows `limit` characters.
+    const aroundChanges = huge && fold && role === 'changed';
+    const cut = huge && !aroundChanges ? cutAt(text, limit) : text.length;
     if (!fold || role === 'whole' || (cut === text.length && cut <= cols && !HAS_CONTROL.test(text))) return { hidden: NONE, cut };
     const at = columnsBefore(text, cut);
     const room = cols - (cut < text.length ? HUGE_COLS : 0);
@@ -90,7 +98,19 @@ const IRTraceFold = (() => {
       plan = foldAround(keptSpans(text, ranges, role, cut, at, snap, keep), text, cut, at, room, snap);
       if (plan.fits) break;
     }
-    return { hidden: plan.hidden, cut: plan.cut };
+    return aroundChanges ? capShown(text, plan, limit) : { hidden: plan.hidden, cut: plan.cut };
+  }
+
+  /** A plan that shows at most `limit` characters: past them, the huge line's chip. */
+  function capShown(text, { hidden, cut }, limit) {
+    let shown = 0, pos = 0;
+    for (let h = 0; h <= hidden.length; h++) {
+      const end = h < hidden.length ? hidden[h][0] : cut;
+      if (shown + end - pos > limit) return { hidden: hidden.slice(0, h), cut: cutAt(text, pos + limit - shown) };
+      shown += end - pos;
+      if (h < hidden.length) pos = hidden[h][1];
+    }
+    return { hidden, cut };
   }
 
   /** Hide the gaps between kept spans, then as much of the tail as the pane needs. */

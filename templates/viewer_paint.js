@@ -149,11 +149,21 @@ const IRTracePainter = (() => {
           if (line < 0) continue;
           const text = (which === 'a' ? view.before : view.after)[line];
           if (text.length <= chars && !HAS_CONTROL.test(text)) continue;
-          // A row re-marked under the ignore modes is settled when shown: until then, its full width.
-          chars = Math.max(chars, item.marks ? lineColumns(text) : shownColumns(text, shownOf(item, side)));
+          chars = Math.max(chars, shownWidthBound(item, side, text));
         }
       }
       return chars;
+    }
+
+    /** Columns a row's line takes as shown, or more, computed cheaply where that is enough: an
+     *  unchanged line folds to the pane; a row re-marked under the ignore modes is settled when
+     *  shown, its full width until then. */
+    function shownWidthBound(item, side, text) {
+      if (item.marks) return Math.min(lineColumns(text), HUGE_LINE + 20);
+      const { side: which, line } = lineOn(item, side);
+      const folds = item.kind === EQ && mode.inlineFolds && !opened.has(which + line);
+      if (folds && text.length <= HUGE_LINE && !HAS_CONTROL.test(text)) return Math.min(lineColumns(text), metrics.cols);
+      return shownColumns(text, shownOf(item, side));
     }
 
     /** How a row's line on `side` shows (IRTraceFold.displayLine; null: as is). A line folds its
