@@ -4,6 +4,7 @@ characters show, and a huge line stays cheap (templates/viewer_fold.js and its p
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def test_real_explicit_passes_open_at_column_0_with_their_changes_in_sight(brows
         assert lines > 20 and shown >= 0.95 * lines, f"{shown} of {lines} changed lines show their change"
         # #pass=46: the inserted `with pl.scope():` lines and the changed decorator are all on screen.
         page.goto(qwen_report.resolve().as_uri() + "#pass=46")
-        after = pane(page, "After")
+        after = page.locator("#scroll-after")  # the After pane, named `Unified diff` in that layout
         expect(after.locator(".row.ins .em").first).to_be_in_viewport()
         assert page.evaluate(FIRST_CHANGE_IN_SIGHT)["shown"] >= 1
         # `]` walks down without moving sideways, in every layout.
@@ -71,8 +72,8 @@ def test_real_explicit_passes_open_at_column_0_with_their_changes_in_sight(brows
         page.get_by_role("button", name="Side by side", exact=True).click()
         # A chip is a button: it opens its line whole, Collapse all folds it again.
         chip = after.locator(".row .chip.fold").first
-        row_number = chip.locator("xpath=ancestor::div[contains(@class, 'row')]").locator(".ln").inner_text()
-        row = after.locator(".row", has=page.locator(".ln", has_text=row_number)).first
+        number = chip.evaluate("(c) => c.closest('.row').querySelector('.ln').textContent")
+        row = after.locator(".row").filter(has=page.locator(".ln", has_text=re.compile(f"^{number}$")))
         folded = len(row.locator(".code").inner_text())
         chip.focus()
         page.keyboard.press("Enter")
@@ -91,8 +92,8 @@ def test_real_explicit_passes_open_at_column_0_with_their_changes_in_sight(brows
 
 
 def test_rewritten_lines_share_rows_side_by_side_without_emphasis(page, tmp_path):
-    old = ["x = 1", "y = compute(x)", "z = y + x", "return z"]
-    new = ["acc_0: pl.Tile = pl.tile.alloc(pl.Mem.Vec, 4096)", "pl.tile.store(acc_0, [0, 0], out)", "return out"]
+    old = ["x = 1", "y = compute(x)", "z = y + x", "print(z)"]
+    new = ["acc_0: pl.Tile = pl.tile.alloc(pl.Mem.Vec, 4096)", "pl.tile.store(acc_0, [0, 0], out)", "flag = True"]
     keep = ["a = pl.load(b, [0, 0], [64, 128])", "c = pl.add(a, a)"]
     report = build_report(
         write_dump(tmp_path, [("frontend", program({"k": keep + old})), ("Lower", program({"k": keep + new}))]),
@@ -193,8 +194,8 @@ def test_bidi_and_invisible_characters_show_as_chips_and_copy_exactly(browser, t
             # The text after the override still reads left to right.
             boxes = after.locator(".row.ins", has_text="name").evaluate(
                 """(row) => { const code = row.querySelector('.code'), ctl = code.querySelector('.ctl');
-                       const range = document.createRange(), text = ctl.nextSibling;
-                       range.setStart(text, 0); range.setEnd(text, 3);
+                       const range = document.createRange();
+                       range.selectNodeContents(ctl.nextSibling);
                        return [ctl.getBoundingClientRect().right, range.getBoundingClientRect().left]; }"""
             )
             assert boxes[1] >= boxes[0] - 1
