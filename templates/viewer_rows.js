@@ -123,7 +123,7 @@ const IRTraceRows = (() => {
       button.dataset.more = moreLabel(count);
       button.title = `${count.toLocaleString('en-US')} more characters of this very long line: click to show more`;
     } else {
-      button.title = `${count} unchanged characters folded: click to show the whole line`;
+      button.title = `${count} characters folded (the same on both sides): click to show the whole line`;
       if (cls.subarray(chip.start, chip.end).some((c) => c & HIT)) button.classList.add('hit');
     }
     button.setAttribute('aria-label', button.title);
