@@ -288,7 +288,6 @@
     function setIndentBlocks(on) {
       state.indentBlocks = on;
       settings.set('indentBlocks', on ? '1' : '');
-      $('indent-toggle').setAttribute('aria-pressed', String(on));
       refreshDisplay(true);
     }
 
@@ -537,7 +536,7 @@
       $('change-next').addEventListener('click', () => painter.stepChange(1));
       $('change-prev').addEventListener('click', () => painter.stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
-      $('indent-toggle').addEventListener('click', () => setIndentBlocks(!state.indentBlocks));
+      $('indent-blocks').addEventListener('change', (e) => setIndentBlocks(e.target.checked));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
         setExpandAll(true);
@@ -591,7 +590,7 @@
       setTheme(['light', 'dark'].includes(settings.get('theme')) ? settings.get('theme') : prefersDark ? 'dark' : 'light');
       setLayout(state.layout);
       $('wrap-toggle').setAttribute('aria-pressed', String(state.wrap));
-      $('indent-toggle').setAttribute('aria-pressed', String(state.indentBlocks));
+      $('indent-blocks').checked = state.indentBlocks;
       $('expand-all').setAttribute('aria-pressed', String(state.expandAll));
     }
 

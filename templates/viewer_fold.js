@@ -13,8 +13,9 @@ const IRTraceFold = (() => {
   // (whole tokens): the first that lets the line fit its pane, else the last. The last resort
   // also folds a deep indentation down to `indent` columns.
   const KEEPS = [
-    { head: 16, context: 12, indent: Infinity }, { head: 8, context: 6, indent: Infinity },
-    { head: 0, context: 2, indent: Infinity }, { head: 0, context: 2, indent: 4 },
+    { head: 16, context: 12, indent: Infinity }, { head: 16, context: 4, indent: Infinity },
+    { head: 8, context: 2, indent: Infinity }, { head: 0, context: 2, indent: Infinity },
+    { head: 0, context: 2, indent: 4 }, { head: 0, context: 0, indent: 4 },
   ];
   const MIN_FOLD = 10;        // a shorter unchanged run stays: its chip would save little
   const FOLD_COLS = 3;        // chip widths in columns; viewer.css sizes the chips to match
@@ -132,6 +133,8 @@ const IRTraceFold = (() => {
     const tailEnd = Math.max(end, back(last));
     const fits = remaining >= FOLD_COLS;   // every kept span is in sight, and the tail's chip
     if (at[cut] - at[tailEnd] < MIN_FOLD) return { hidden, cut, fits };
+    // A tail that would leave no code after the indentation stays: the pane edge cuts it instead.
+    if (cut === text.length && !/\S/.test(text.slice(0, tailEnd))) return { hidden, cut, fits: false };
     if (cut < text.length) return { hidden, cut: tailEnd, fits };   // the huge line's chip stands for the tail too
     hidden.push([tailEnd, cut]);
     return { hidden, cut, fits };

@@ -493,7 +493,16 @@ const IRTracePainter = (() => {
       return true;
     }
 
-    const scrollToAfterLine = (line) => showLine('b', line);
+    /** Scroll to an After line (a warning's), shown whole: the reader came to read it. */
+    function scrollToAfterLine(line) {
+      const key = `b${line}`, open = opened.get(key);
+      if (!open || !open.whole) {
+        opened.set(key, { whole: true, limit: open ? open.limit : HUGE_LINE });
+        shownCache.delete(key);
+        layoutPanes();
+      }
+      return showLine('b', line);
+    }
 
     // One pane leads, the other follows with instant positioning. A follower's own scroll event
     // that lands where it was put is the echo and is ignored: writing it back to the leader would

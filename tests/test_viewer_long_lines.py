@@ -143,11 +143,10 @@ def test_indentation_change_is_a_mark_and_changed_text_is_underlined(page, tmp_p
         line, underline, row_bg, page_bg = style
         assert line == "underline"
         assert contrast(parse(underline), over(parse(row_bg), parse(page_bg))) >= 3.0
-        button = page.get_by_role("button", name="Indent blocks")
-        button.click()
+        page.get_by_role("checkbox", name="Highlight indentation changes").check()
         expect(reindented.locator(".em")).to_have_count(1)  # the option highlights the indentation
         page.reload()
-        expect(page.get_by_role("button", name="Indent blocks")).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("checkbox", name="Highlight indentation changes")).to_be_checked()
 
 
 def parse(colour: str) -> tuple[float, float, float, float]:
