@@ -155,15 +155,18 @@ const IRTracePainter = (() => {
       return chars;
     }
 
-    /** Columns a row's line takes as shown, or more, computed cheaply where that is enough: an
-     *  unchanged line folds to the pane; a row re-marked under the ignore modes is settled when
-     *  shown, its full width until then. */
+    /** Columns a row's line takes as shown, or more, computed without planning its folds where
+     *  that is enough (a pass switch pays for the rows in sight only): folding only shortens a
+     *  line, and an unchanged one folds to the pane. Huge lines and invisible characters are
+     *  planned: those can be far wider as text than as shown. */
     function shownWidthBound(item, side, text) {
-      if (item.marks) return Math.min(lineColumns(text), HUGE_LINE + 20);
+      if (text.length > HUGE_LINE || HAS_CONTROL.test(text)) {
+        // A row re-marked under the ignore modes is settled when shown: until then, a bound.
+        return item.marks ? Math.min(lineColumns(text) * 8, HUGE_LINE + 20) : shownColumns(text, shownOf(item, side));
+      }
       const { side: which, line } = lineOn(item, side);
       const folds = item.kind === EQ && mode.inlineFolds && !opened.has(which + line);
-      if (folds && text.length <= HUGE_LINE && !HAS_CONTROL.test(text)) return Math.min(lineColumns(text), metrics.cols);
-      return shownColumns(text, shownOf(item, side));
+      return folds ? Math.min(lineColumns(text), metrics.cols) : lineColumns(text);
     }
 
     /** How a row's line on `side` shows (IRTraceFold.displayLine; null: as is). A line folds its
