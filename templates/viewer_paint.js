@@ -63,6 +63,12 @@ const IRTracePainter = (() => {
     } = {}) {
       const anchor = keepScroll && view ? topAnchor() : null;
       if (!keepScroll || (inlineFolds && !mode.inlineFolds)) opened = new Map();   // a new view, or Collapse all
+      if (!keepScroll && view) {
+        // A new pass paints the rows in sight first, as the page's first paint does; the next
+        // frame builds the overscan.
+        overscan = OPEN_OVERSCAN;
+        requestAnimationFrame(() => requestAnimationFrame(settle));
+      }
       view = nextView;
       shownCache = new Map();
       if (wrapLines !== mode.wrap || unified !== mode.unified) wrapCache = new Map();
