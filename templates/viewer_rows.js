@@ -124,6 +124,7 @@ const IRTraceRows = (() => {
       button.title = `${count.toLocaleString('en-US')} more characters of this very long line: click to show more`;
     } else {
       button.title = `${count} characters folded (the same on both sides): click to show the whole line`;
+      button.appendChild(el('span', 'chip-text', text.slice(chip.start, chip.end)));   // zero-size: a selection still copies it
       if (cls.subarray(chip.start, chip.end).some((c) => c & HIT)) button.classList.add('hit');
     }
     button.setAttribute('aria-label', button.title);

@@ -35,6 +35,14 @@ ROWS_FIT = """() => [...document.querySelectorAll('#scroll-after .row')]
   .every((row) => row.scrollHeight <= row.clientHeight + 1)"""
 
 
+# What a selection of a code cell holds (what Ctrl+C copies), and how wide its text is drawn.
+SELECTED_TEXT = """(code) => { const range = document.createRange(); range.selectNodeContents(code);
+  const selection = getSelection(); selection.removeAllRanges(); selection.addRange(range);
+  const text = selection.toString(); selection.removeAllRanges(); return text; }"""
+TEXT_WIDTH = """(code) => { const range = document.createRange(); range.selectNodeContents(code);
+  return range.getBoundingClientRect().width; }"""
+
+
 def scroll_left(page, which: str = "after") -> float:
     return page.evaluate(f"() => document.getElementById('scroll-{which}').scrollLeft")
 
@@ -74,11 +82,14 @@ def test_real_explicit_passes_open_at_column_0_with_their_changes_in_sight(brows
         chip = after.locator(".row .chip.fold").first
         number = chip.evaluate("(c) => c.closest('.row').querySelector('.ln').textContent")
         row = after.locator(".row").filter(has=page.locator(".ln", has_text=re.compile(f"^{number}$")))
-        folded = len(row.locator(".code").inner_text())
+        dump = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
+        line = next(dump.glob("46_*.py")).read_text(encoding="utf-8").split("\n")[int(number) - 1]
+        assert row.locator(".code").evaluate(SELECTED_TEXT) == line  # a selection copies the folded text too
+        folded = row.locator(".code").evaluate(TEXT_WIDTH)
         chip.focus()
         page.keyboard.press("Enter")
         expect(row.locator(".chip")).to_have_count(0)
-        assert len(row.locator(".code").inner_text()) > folded
+        assert row.locator(".code").evaluate(TEXT_WIDTH) > folded
         page.get_by_role("button", name="Expand all").click()
         expect(page.locator(".scroller .chip")).to_have_count(0)
         page.get_by_role("button", name="Collapse all").click()
