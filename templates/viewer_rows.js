@@ -59,6 +59,7 @@ const IRTraceRows = (() => {
     return mark;
   }
 
+  const SELECTABLE_FOLD = 100000;   // characters of a folded run kept in its chip for a selection
   const CHIP_KEY = 256;   // a shown unit's key from here up: chip (key - CHIP_KEY) of the line
 
   /** Fill a code cell with coloured spans, emphasising changed `ranges`, find `hits` and a followed
@@ -124,7 +125,8 @@ const IRTraceRows = (() => {
       button.title = `${count.toLocaleString('en-US')} more characters of this very long line: click to show more`;
     } else {
       button.title = `${count} characters folded (the same on both sides): click to show the whole line`;
-      button.appendChild(el('span', 'chip-text', text.slice(chip.start, chip.end)));   // zero-size: a selection still copies it
+      // Zero-size text: a selection across the chip still copies it (not a huge run: layout pays for it).
+      if (count <= SELECTABLE_FOLD) button.appendChild(el('span', 'chip-text', text.slice(chip.start, chip.end)));
       if (cls.subarray(chip.start, chip.end).some((c) => c & HIT)) button.classList.add('hit');
     }
     button.setAttribute('aria-label', button.title);
