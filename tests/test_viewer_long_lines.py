@@ -70,6 +70,10 @@ def test_real_explicit_passes_open_at_column_0_with_their_changes_in_sight(brows
         after = page.locator("#scroll-after")  # the After pane, named `Unified diff` in that layout
         expect(after.locator(".row.ins .em").first).to_be_in_viewport()
         assert page.evaluate(FIRST_CHANGE_IN_SIGHT)["shown"] >= 1
+        # A Find match inside a folded run marks its chip.
+        page.get_by_placeholder("Find in snapshots").fill("col_major")
+        expect(after.locator(".chip.fold.hit").first).to_be_visible()
+        page.get_by_placeholder("Find in snapshots").fill("")
         # `]` walks down without moving sideways, in every layout.
         for layout in ("Side by side", "Stacked", "Unified"):
             page.get_by_role("button", name=layout, exact=True).click()
