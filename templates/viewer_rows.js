@@ -119,6 +119,7 @@ const IRTraceRows = (() => {
     const count = chip.end - chip.start;
     const button = el('button', `chip ${chip.kind}`);
     button.type = 'button';
+    button.tabIndex = -1;   // like a fold button: one Tab stop per chip would trap Tab in the pane
     button.dataset.kind = chip.kind;
     if (chip.kind === 'huge') {
       button.dataset.more = moreLabel(count);
