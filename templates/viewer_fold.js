@@ -90,8 +90,12 @@ const IRTraceFold = (() => {
     const room = cols - (cut < text.length ? HUGE_COLS : 0);
     if (at[cut] <= room) return { hidden: NONE, cut };
     const inside = tokenInteriors(text, cut, tokensOf ? tokensOf(text.slice(0, cut)) : NONE);
-    const back = (i) => { while (i > 0 && inside[i]) i--; return i; };
-    const forward = (i) => { while (i < cut && inside[i]) i++; return i; };
+    // The nearest cut at or before / after each offset, precomputed: snapping stays O(1) however
+    // many changes fall inside one long token (a hostile line's string).
+    const before = new Int32Array(cut + 1), after = new Int32Array(cut + 1);
+    for (let i = 0; i <= cut; i++) before[i] = i > 0 && inside[i] ? before[i - 1] : i;
+    for (let i = cut; i >= 0; i--) after[i] = i < cut && inside[i] ? after[i + 1] : i;
+    const back = (i) => before[i], forward = (i) => after[i];
     const offsetAt = (col) => { let lo = 0, hi = cut; while (lo < hi) { const mid = (lo + hi) >> 1; if (at[mid] < col) lo = mid + 1; else hi = mid; } return lo; };
     const snap = { back, forward, offsetAt };
     let plan = null;

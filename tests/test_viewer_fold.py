@@ -95,3 +95,17 @@ def test_rewrite_rows_share_rows_and_leave_the_rest_unpaired(fold_page):
         [dele, 3, -1, False, None],  # one more removed than added: it faces a filler
         [chg, 4, 3, False, None],  # a paired edit is left as it is
     ]
+
+
+def test_many_changes_inside_one_long_string_plan_in_linear_time(fold_page):
+    """A hostile line: 100,000 changed words inside one 600,000-character string literal. Snapping
+    each change to the string's edges must not walk the string once per change."""
+    plan = fold_page.evaluate(
+        """() => { const text = '    s = "' + 'ab '.repeat(200000) + '"';
+             const ranges = []; for (let i = 9; i < text.length - 3; i += 6) ranges.push([i, i + 2]);
+             const tokens = [8, text.length, 2];   // one string token, as the colouring reads it
+             const started = performance.now();
+             const plan = IRTraceFold.planFolds(text, ranges, 'changed', 53, { tokensOf: () => tokens });
+             return { cut: plan.cut, hidden: plan.hidden.length, ms: performance.now() - started }; }"""
+    )
+    assert plan["cut"] <= 2000 and plan["hidden"] == 0  # the string stays whole up to the huge-line cut
