@@ -99,13 +99,12 @@ def test_rewrite_rows_share_rows_and_leave_the_rest_unpaired(fold_page):
 
 def test_many_changes_inside_one_long_string_plan_in_linear_time(fold_page):
     """A hostile line: 100,000 changed words inside one 600,000-character string literal. Snapping
-    each change to the string's edges must not walk the string once per change."""
+    each change to the string's edges must not walk the string once per change (quadratic: hours)."""
     plan = fold_page.evaluate(
         """() => { const text = '    s = "' + 'ab '.repeat(200000) + '"';
              const ranges = []; for (let i = 9; i < text.length - 3; i += 6) ranges.push([i, i + 2]);
              const tokens = [8, text.length, 2];   // one string token, as the colouring reads it
-             const started = performance.now();
              const plan = IRTraceFold.planFolds(text, ranges, 'changed', 53, { tokensOf: () => tokens });
-             return { cut: plan.cut, hidden: plan.hidden.length, ms: performance.now() - started }; }"""
+             return { cut: plan.cut, hidden: plan.hidden.length }; }"""
     )
     assert plan["cut"] <= 2000 and plan["hidden"] == 0  # the string stays whole up to the huge-line cut
