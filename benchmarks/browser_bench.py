@@ -6,7 +6,8 @@
 The viewer records its own timings in `window.__irTrace` (performance.now() once the DOM it
 just built has been painted: a requestAnimationFrame followed by a task):
   firstDiffPainted  ms from navigation start to the first painted diff
-  switches[]        ms from handling `j` to the new pass's diff being painted
+  switches[]        ms from handling `j` to the new pass's diff being painted (also timed: `j`
+                    from the pass listed before the largest one into it)
   expands[]         ms from clicking `Expand all` to the expanded rows being painted
 Prints medians; --json prints one JSON object instead.
 """
@@ -37,18 +38,43 @@ def measure(page, report: Path, switches: int) -> dict:
         page.keyboard.press("j")
         page.wait_for_function("(n) => window.__irTrace.switches.length > n", arg=i, timeout=60_000)
     switch_times = page.evaluate("window.__irTrace.switches")
+    into_largest = largest_pass_switch(page)
     expand = largest_pass_expand(page)
-    return {"first_diff_ms": first, "switch_ms": switch_times, "expand_all_ms": expand}
+    return {
+        "first_diff_ms": first,
+        "switch_ms": switch_times,
+        "largest_switch_ms": into_largest,
+        "expand_all_ms": expand,
+    }
+
+
+def largest_pass(page) -> int:
+    """The entry with the most changed lines (entries of every trace of the report)."""
+    return page.evaluate(
+        """() => { const es = window.__irTrace.model.entries, size = (e) => (e ? e.inserted + e.deleted : -1);
+                   let best = window.__irTrace.model.firstEntry;
+                   for (let k = best; k < es.length; k++) if (size(es[k]) > size(es[best])) best = k;
+                   return best; }"""
+    )
+
+
+def largest_pass_switch(page) -> float | None:
+    """Select the pass listed before the largest one, then time `j` into the largest."""
+    k = largest_pass(page)
+    previous = page.locator(f'.pass-btn[data-k="{k}"]').locator("xpath=ancestor::li/preceding-sibling::li[1]//button")
+    if not previous.count():
+        return None
+    previous.click()
+    page.locator("body").click(position={"x": 2, "y": 2})
+    done = page.evaluate("window.__irTrace.switches.length")
+    page.keyboard.press("j")
+    page.wait_for_function("(n) => window.__irTrace.switches.length > n", arg=done, timeout=60_000)
+    return page.evaluate("window.__irTrace.switches[window.__irTrace.switches.length - 1]")
 
 
 def largest_pass_expand(page) -> float:
     """Select the pass with the most changed lines, then time `Expand all` on it."""
-    k = page.evaluate(
-        """() => { const es = window.__irTrace.model.entries, size = (e) => (e ? e.inserted + e.deleted : -1);
-                   let best = window.__irTrace.model.firstEntry;   // entries of every trace of the report
-                   for (let k = best; k < es.length; k++) if (size(es[k]) > size(es[best])) best = k;
-                   return best; }"""
-    )
+    k = largest_pass(page)
     page.locator(f'.pass-btn[data-k="{k}"]').click()
     page.get_by_role("button", name="Expand all").click()
     page.wait_for_function("() => window.__irTrace.expands.length > 0", timeout=60_000)
@@ -67,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    firsts, switches, expands = [], [], []
+    firsts, switches, expands, largest = [], [], [], []
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         for _ in range(args.runs):
@@ -77,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
             firsts.append(result["first_diff_ms"])
             switches += result["switch_ms"]
             expands.append(result["expand_all_ms"])
+            if result["largest_switch_ms"] is not None:
+                largest.append(result["largest_switch_ms"])
         browser.close()
 
     summary = {
@@ -87,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         "switch_ms_max": round(max(switches), 1) if switches else None,
         "switch_count": len(switches),
         "expand_all_ms_median": round(statistics.median(expands), 1),
+        "largest_switch_ms_median": round(statistics.median(largest), 1) if largest else None,
     }
     if args.json:
         print(json.dumps(summary))
@@ -97,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             f"pass switch          {summary['switch_ms_median']} ms median, {summary['switch_ms_max']} ms max "
             f"({summary['switch_count']} switches)"
         )
+        print(f"j into the largest   {summary['largest_switch_ms_median']} ms (median of {len(largest)})")
         print(f"Expand all (largest) {summary['expand_all_ms_median']} ms (median of {args.runs})")
     return 0
 

@@ -21,6 +21,7 @@ REPORT_SCRIPTS = (
     "viewer_model.js",
     "viewer_find.js",
     "viewer_layout.js",
+    "viewer_fold.js",
     "viewer_rows.js",
     "viewer_paint.js",
     "viewer_sidebar.js",

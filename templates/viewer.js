@@ -68,6 +68,7 @@
       fn: '',                   // '' = whole file, else the function selected; kept where a pass lacks it
       layout: settings.get('layout') || 'side',
       wrap: settings.get('wrap') === '1',
+      indentBlocks: settings.get('indentBlocks') === '1',   // a changed indentation highlighted as a block, not a mark
       expandAll: settings.get('expandAll') === '1',   // a setting: it stays on across passes
       expanded: new Set(),      // fold starts opened by a click, for the current view only
       showChanged: true,
@@ -171,7 +172,10 @@
       const { before, after } = view.spec;
       view.fns = { a: runs[before.run].fns(before.pos).list, b: runs[after.run].fns(after.pos).list };
       view.display = labelHunks(foldRows(view.rows, model.context, state.expanded, state.expandAll), view.fns.a, view.fns.b, view.rows);
-      painter.show(view, { keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified' });
+      painter.show(view, {
+        keepScroll, wrapLines: state.wrap, unified: state.layout === 'unified', sideBySide: state.layout === 'side',
+        inlineFolds: !state.expandAll, markIndent: !state.indentBlocks,
+      });
     }
 
     function changeWords(index, count) {
@@ -296,8 +300,8 @@
       $('label-unified').hidden = !unified;
       if (view) {
         panels.showFiles(view.spec);
-        // Unified rows differ from side-by-side ones; wrapped heights depend on the pane width.
-        if (state.wrap || unified || was === 'unified') refreshDisplay(true); else painter.resize();
+        // Each layout has its own rows (Unified interleaves, Side by side shares rewrite rows).
+        if (state.layout !== was) refreshDisplay(true); else painter.resize();
         updateHash();
       }
     }
@@ -306,6 +310,12 @@
       state.wrap = wrap;
       settings.set('wrap', wrap ? '1' : '');
       $('wrap-toggle').setAttribute('aria-pressed', String(wrap));
+      refreshDisplay(true);
+    }
+
+    function setIndentBlocks(on) {
+      state.indentBlocks = on;
+      settings.set('indentBlocks', on ? '1' : '');
       refreshDisplay(true);
     }
 
@@ -469,6 +479,7 @@
       $('change-next').addEventListener('click', () => stepChange(1));
       $('change-prev').addEventListener('click', () => stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
+      $('indent-blocks').addEventListener('change', (e) => setIndentBlocks(e.target.checked));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
         setExpandAll(true);
@@ -525,6 +536,7 @@
       setTheme(['light', 'dark'].includes(settings.get('theme')) ? settings.get('theme') : prefersDark ? 'dark' : 'light');
       setLayout(state.layout);
       $('wrap-toggle').setAttribute('aria-pressed', String(state.wrap));
+      $('indent-blocks').checked = state.indentBlocks;
       $('expand-all').setAttribute('aria-pressed', String(state.expandAll));
     }
 

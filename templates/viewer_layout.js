@@ -6,7 +6,7 @@
 const IRTraceLayout = (() => {
   'use strict';
 
-  const { EQ, DEL, INS, FOLD, functionAt, functionEntryAt, settleMarks } = IRTraceModel;
+  const { EQ, DEL, INS, CHG, FOLD, functionAt, functionEntryAt, settleMarks } = IRTraceModel;
   const isChange = (r) => r.kind !== EQ && r.kind !== FOLD;
 
   /** Unified rows (GitHub's unified view): each block of changed rows becomes its − rows, then
@@ -30,6 +30,35 @@ const IRTraceLayout = (() => {
       i = j;
     }
     return out;
+  }
+
+  /** Side-by-side rows for a rewrite (GitHub's split view): in each run of unpaired deletions
+   *  followed by unpaired insertions, the i-th deletion and the i-th insertion share a row instead
+   *  of each facing a filler. Such a row is { kind: CHG, rewrite: true } with no emphasis (the two
+   *  lines were not matched as an edit); paired edits keep theirs. Notes of either line carry over. */
+  function shareRewriteRows(display) {
+    const out = [];
+    const n = display.length;
+    let i = 0;
+    while (i < n) {
+      if (display[i].kind !== DEL) { out.push(display[i++]); continue; }
+      let d = i;
+      while (d < n && display[d].kind === DEL) d++;
+      let e = d;
+      while (e < n && display[e].kind === INS) e++;
+      const shared = Math.min(d - i, e - d);
+      for (let t = 0; t < shared; t++) out.push(rewriteRow(display[i + t], display[d + t]));
+      for (let t = i + shared; t < d; t++) out.push(display[t]);
+      for (let t = d + shared; t < e; t++) out.push(display[t]);
+      i = e;
+    }
+    return out;
+  }
+
+  function rewriteRow(del, ins) {
+    const row = { ...del, kind: CHG, b: ins.b, rewrite: true };
+    for (const key of ['moveFrom', 'noEolB', 'bom']) if (ins[key] !== undefined) row[key] = ins[key];
+    return row;
   }
 
   /** [start, end) of every maximal run of changed rows, in order. */
@@ -166,5 +195,5 @@ const IRTraceLayout = (() => {
     return { breaks, hang };
   }
 
-  return { unifyRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, isChange };
+  return { unifyRows, shareRewriteRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, isChange };
 })();

@@ -7,15 +7,17 @@
 const IRTracePainter = (() => {
   'use strict';
 
-  const { DEL, FOLD, INS } = IRTraceModel;
-  const { unifyRows, changeBlocks, enclosingFunction, lineColumns, wrapBreaks } = IRTraceLayout;
-  const { rowElement, sideOf, paintCode, el } = IRTraceRows;
+  const { EQ, DEL, FOLD, INS } = IRTraceModel;
+  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn, wrapBreaks } = IRTraceLayout;
+  const { rowElement, sideOf, paintCode, el, tokenize } = IRTraceRows;
+  const { planFolds, displayLine, shownColumns, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
   const OPEN_OVERSCAN = 2;    // ... until the first paint: the opening frame styles and lays out
                               // only the rows in sight (about a third); settle() widens it after
   const LEAD_ROWS = 3;        // a change is shown this many rows below the top of the pane
   const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
+  const EDGE_STRIP = 16;      // px: the strip reserved for edge markers, equals .edged .row::after in viewer.css
 
   /** A painter over two scroll containers (each holding .sizer > .rows). options: hits(text) gives
    *  the find ranges of a line or null, follows(text) those of a followed value; onCursor(index,
@@ -27,6 +29,15 @@ const IRTracePainter = (() => {
       edges.setAttribute('aria-hidden', 'true');
       const p = { scroller, rows: scroller.querySelector('.rows'), side, expect: null, edges, context: contextButton() };
       p.context.addEventListener('click', () => goToContext(p));
+      // Registered before viewer.js's click handler on the rows, which would follow the value
+      // under a click on code: a chip is not code.
+      p.rows.addEventListener('click', (event) => {
+        const chip = event.target.closest('.chip');
+        if (!chip) return;
+        event.stopImmediatePropagation();
+        openChip(chip);
+        p.scroller.focus({ preventScroll: true });
+      });
       scroller.parentElement.append(edges, p.context);
       return p;
     };
@@ -34,23 +45,36 @@ const IRTracePainter = (() => {
     for (const p of Object.values(panes)) p.geo = { width: 0, height: 0, top: 0 };
     let view = null, items = [], blocks = [], cursor = -1;
     let sources = null;         // per side, the function index and lines the context line reads
-    let mode = { wrap: false, unified: false };
+    let mode = { wrap: false, unified: false, sideBySide: true, inlineFolds: true, markIndent: true };
     let active = [panes.before, panes.after];
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
     let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
     let wrapCache = new Map();
     let rendered = { first: -1, last: -1 };
+    let shownCache = new Map();   // "a12" -> line 12 of Before as shown (displayLine), at metrics.cols
+    let opened = new Map();       // "a12" -> { whole, limit }: lines the reader opened, for this view
 
     /** Paint `nextView` (display rows already folded and labelled). keepScroll leaves the scroll
-     *  position alone; otherwise the panes open on the first change, on both axes. */
-    function show(nextView, { keepScroll = false, wrapLines = mode.wrap, unified = mode.unified } = {}) {
+     *  position alone; otherwise the panes open on the first change, scrolled fully left. */
+    function show(nextView, {
+      keepScroll = false, wrapLines = mode.wrap, unified = mode.unified, sideBySide = mode.sideBySide,
+      inlineFolds = mode.inlineFolds, markIndent = mode.markIndent,
+    } = {}) {
       const anchor = keepScroll && view ? topAnchor() : null;
+      if (!keepScroll || (inlineFolds && !mode.inlineFolds)) opened = new Map();   // a new view, or Collapse all
+      if (!keepScroll && view) {
+        // A new pass paints the rows in sight first, as the page's first paint does; the next
+        // frame builds the overscan.
+        overscan = OPEN_OVERSCAN;
+        requestAnimationFrame(() => requestAnimationFrame(settle));
+      }
       view = nextView;
+      shownCache = new Map();
       if (wrapLines !== mode.wrap || unified !== mode.unified) wrapCache = new Map();
-      mode = { wrap: wrapLines, unified };
+      mode = { wrap: wrapLines, unified, sideBySide, inlineFolds, markIndent };
       active = unified ? [panes.after] : [panes.before, panes.after];
-      items = unified ? unifyRows(view.display) : view.display;
+      items = unified ? unifyRows(view.display) : sideBySide ? shareRewriteRows(view.display) : view.display;
       blocks = changeBlocks(items);
       sources = { a: { fns: view.fns.a, lines: view.before }, b: { fns: view.fns.b, lines: view.after } };
       for (const p of Object.values(panes)) p.contextShown = null;
@@ -60,7 +84,7 @@ const IRTracePainter = (() => {
       leader = panes.after;
       layoutPanes();
       if (!keepScroll) {
-        if (blocks.length) { goToBlock(0); return; }
+        if (blocks.length) { goToBlock(0, 0); return; }
         scrollBoth(0, 0);
       } else if (anchor) {
         restoreAnchor(anchor);
@@ -100,24 +124,85 @@ const IRTracePainter = (() => {
     /** Size the panes alike so their scroll ranges match: the widest line sets the width (unless
      *  wrapping), the row heights set the height. */
     function layoutPanes() {
-      let chars = 0;
-      for (const r of view.rows) {
-        if (r.a >= 0 && view.before[r.a].length > chars) chars = Math.max(chars, lineColumns(view.before[r.a]));
-        if (r.b >= 0 && view.after[r.b].length > chars) chars = Math.max(chars, lineColumns(view.after[r.b]));
-      }
+      measure();   // folding fits lines to the pane: its width first
+      const chars = widestShown();
       const d = digits(), gutter = mode.unified ? 2 * d + 1 : d;
+      const contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
       for (const p of active) {
         const sizer = p.scroller.firstElementChild;
+        // Only without inline folding can a change hide sideways: then a strip holds the markers.
+        p.edged = !mode.wrap && !mode.inlineFolds && contentWidth > p.geo.width;
         p.scroller.classList.toggle('wrap', mode.wrap);
         p.scroller.classList.toggle('unified', mode.unified);
+        p.scroller.classList.toggle('edged', p.edged);
         for (const box of [sizer, p.context]) box.style.setProperty('--gutter', `calc(${gutter + 2}ch + 12px)`);
-        sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + 28px)`;
+        sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + ${28 + (p.edged ? EDGE_STRIP : 0)}px)`;
       }
       measure();
-      metrics.contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
+      metrics.contentWidth = contentWidth;
       offsets = mode.wrap ? wrapOffsets() : null;
       const height = `${rowTop(items.length)}px`;
       for (const p of active) p.scroller.firstElementChild.style.height = height;
+    }
+
+    /** Columns of the widest line as shown (folded lines count their chips, not their hidden text). */
+    function widestShown() {
+      let chars = 0;
+      for (const item of items) {
+        if (item.kind === FOLD) continue;
+        for (const p of active) {
+          const side = mode.unified ? 'u' : p.side, { line, side: which } = lineOn(item, side);
+          if (line < 0) continue;
+          const text = (which === 'a' ? view.before : view.after)[line];
+          if (text.length <= chars && !HAS_CONTROL.test(text)) continue;
+          chars = Math.max(chars, shownWidthBound(item, side, text));
+        }
+      }
+      return chars;
+    }
+
+    /** Columns a row's line takes as shown, or more, computed without planning its folds where
+     *  that is enough (a pass switch pays for the rows in sight only): folding only shortens a
+     *  line, and an unchanged one folds to the pane. Huge lines and invisible characters are
+     *  planned: those can be far wider as text than as shown. */
+    function shownWidthBound(item, side, text) {
+      if (text.length > HUGE_LINE || HAS_CONTROL.test(text)) {
+        // A row re-marked under the ignore modes is settled when shown: until then, a bound.
+        return item.marks ? Math.min(lineColumns(text) * 8, HUGE_LINE + 20) : shownColumns(text, shownOf(item, side));
+      }
+      const { side: which, line } = lineOn(item, side);
+      const folds = item.kind === EQ && mode.inlineFolds && !opened.has(which + line);
+      return folds ? Math.min(lineColumns(text), metrics.cols) : lineColumns(text);
+    }
+
+    /** How a row's line on `side` shows (IRTraceFold.displayLine; null: as is). A line folds its
+     *  unchanged runs when it is wider than the pane, unless the reader opened it or Expand all is
+     *  on; a huge line shows its start whatever the folding. Memoised per view and pane width. */
+    function shownOf(item, side) {
+      const { line, text: which, ranges } = sideOf(item, side);
+      const key = which + line;
+      if (shownCache.has(key)) return shownCache.get(key);
+      const text = (which === 'a' ? view.before : view.after)[line];
+      const open = opened.get(key);
+      const role = ranges ? 'changed' : item.kind === EQ ? 'context' : 'whole';
+      const fold = mode.inlineFolds && !(open && open.whole);
+      const plan = planFolds(text, ranges, role, metrics.cols, { limit: open ? open.limit : HUGE_LINE, fold, tokensOf: tokenize });
+      const shown = displayLine(text, plan);
+      shownCache.set(key, shown);
+      return shown;
+    }
+
+    /** The reader clicked a chip: show the folded run's whole line, or more of a huge line. */
+    function openChip(chip) {
+      const key = chip.dataset.side + chip.dataset.line;
+      const open = opened.get(key) || { whole: false, limit: HUGE_LINE };
+      if (chip.dataset.kind === 'huge') open.limit *= HUGE_STEP; else open.whole = true;
+      opened.set(key, open);
+      shownCache.delete(key);
+      const anchor = topAnchor();
+      layoutPanes();
+      if (anchor) restoreAnchor(anchor);
+      render(true);
     }
 
     /** Character width, where code starts in a row, and characters per line, from a hidden probe
@@ -136,7 +221,7 @@ const IRTracePainter = (() => {
       const usable = host.scroller.clientWidth - codeLeft - parseFloat(getComputedStyle(code).paddingRight);
       probe.remove();
       const cols = Math.max(8, Math.floor(usable / cw));
-      if (cols !== metrics.cols) wrapCache = new Map();
+      if (cols !== metrics.cols) { wrapCache = new Map(); shownCache = new Map(); }
       metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
       // Read now, while the panes are empty and layout is cheap: painting never has to ask again.
       for (const p of active) {
@@ -161,8 +246,10 @@ const IRTracePainter = (() => {
       if (item.kind === FOLD) return 1;
       let lines = 1;
       for (const p of active) {
-        const { line, text } = sideOf(item, mode.unified ? 'u' : p.side);
-        if (line >= 0) lines = Math.max(lines, wrapOf((text === 'a' ? view.before : view.after)[line]).breaks.length + 1);
+        const side = mode.unified ? 'u' : p.side, { line, text } = sideOf(item, side);
+        if (line < 0) continue;
+        const shown = shownOf(item, side);
+        lines = Math.max(lines, wrapOf(shown ? shown.text : (text === 'a' ? view.before : view.after)[line]).breaks.length + 1);
       }
       return lines;
     }
@@ -190,7 +277,10 @@ const IRTracePainter = (() => {
     /* ---------- rendering ---------- */
 
     function rowContext() {
-      return { before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows, wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine };
+      return {
+        before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows,
+        wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
+      };
     }
 
 
@@ -259,7 +349,7 @@ const IRTracePainter = (() => {
     function fillContext(button, { side, def, key }) {
       const text = sources[side].lines[def];
       const code = el('span', 'context-code');
-      paintCode(code, text, null, null, null, null);
+      paintCode(code, text, null, null, null, null, displayLine(text, planFolds(text, null, 'whole', Infinity)));
       button.replaceChildren(el('span', 'context-ln', contextNumber(side, def)), el('span', 'mk'), code);
       button.title = `${text.trim()}\n\nLine ${def + 1}: click to scroll to it`;
       button.setAttribute('aria-label', `Enclosing function ${key}, line ${def + 1}`);
@@ -296,25 +386,9 @@ const IRTracePainter = (() => {
       if (line < 0) return [];
       const text = (which === 'a' ? view.before : view.after)[line];
       if (ranges) return ranges.map((r) => columnsOf(text, r));
-      if (item.kind !== INS && item.kind !== DEL) return [];
+      if (item.kind !== INS && item.kind !== DEL && !item.rewrite) return [];
       const indent = text.length - text.trimStart().length;
       return indent < text.length ? [columnsOf(text, [indent, text.length])] : [];
-    }
-
-    /** scrollLeft that shows the first emphasised range of a block (0 when it starts a line). */
-    function blockLeft([start, end]) {
-      if (mode.wrap) return 0;
-      for (let i = start; i < end; i++) {
-        for (const side of mode.unified ? ['u'] : ['b', 'a']) {
-          const cols = changedColumns(items[i], side);
-          if (!cols.length) continue;
-          const [c0, c1] = cols[0], { cw, codeLeft } = metrics;
-          const width = leader.geo.width - codeLeft;
-          if ((c1 + 2) * cw <= width) return 0;
-          return Math.max(0, Math.round(c0 * cw - Math.max(4 * cw, width / 4)));
-        }
-      }
-      return 0;
     }
 
     /** scrollTop that shows change b: LEAD_ROWS rows of context above it, or from the fold whose
@@ -328,9 +402,11 @@ const IRTracePainter = (() => {
       return Math.max(0, rowTop(start) - LEAD_ROWS * ROW_HEIGHT);
     }
 
-    function goToBlock(b) {
+    /** Show change b. Only the vertical position moves: the columns stay where the reader left
+     *  them (a pass opens at column 0), inline folding keeps the changed text near the start. */
+    function goToBlock(b, left = leader.scroller.scrollLeft) {
       cursor = b;
-      scrollBoth(blockTop(b), blockLeft(blocks[b]));
+      scrollBoth(blockTop(b), left);
       render(true);
       report();
     }
@@ -358,16 +434,18 @@ const IRTracePainter = (() => {
       return true;
     }
 
-    /** A marker at the left or right edge of each visible row whose change lies out of sight
-     *  sideways. Geometry comes from measure() and the scroll offsets render() read: no layout here. */
+    /** With Expand all (no inline folding) a change can lie out of sight sideways: each visible
+     *  row with one gets a marker in a strip reserved at the pane's right edge (never over code),
+     *  pointing left, right or both. Inline folding keeps changes near the start of their lines, so
+     *  it needs no markers. Geometry comes from measure() and the scroll offsets render() read. */
     function paintEdges(scrollTop, scrollLeft) {
       for (const p of Object.values(panes)) p.edges.textContent = '';
-      if (mode.wrap || !view) return;
-      const { cw, codeLeft, contentWidth } = metrics;
+      if (!view) return;
+      const { cw, codeLeft } = metrics;
       for (const p of active) {
+        if (!p.edged) continue;
         const side = mode.unified ? 'u' : p.side, { width, height, top } = p.geo;
-        if (contentWidth <= width) continue;   // every line fits: nothing can hide sideways
-        const from = scrollLeft / cw, to = (scrollLeft + width - codeLeft) / cw;
+        const from = scrollLeft / cw, to = (scrollLeft + width - codeLeft - EDGE_STRIP) / cw;
         p.edges.style.top = `${top}px`;
         p.edges.style.width = `${width}px`;
         p.edges.style.height = `${height}px`;
@@ -375,24 +453,25 @@ const IRTracePainter = (() => {
         for (let i = rowAt(scrollTop); i < last; i++) {
           const cols = changedColumns(items[i], side);
           if (!cols.length) continue;
-          const y = rowTop(i) - scrollTop;
+          const left = cols.filter(([, e]) => e <= from + 0.5), right = cols.filter(([s]) => s >= to - 0.5);
+          if (!left.length && !right.length) continue;
           const kind = side === 'a' || (side === 'u' && items[i].kind === DEL) ? 'del' : 'ins';
-          if (cols.some(([, e]) => e <= from + 0.5)) p.edges.appendChild(edgeMark('left', y, codeLeft, cols, kind));
-          if (cols.some(([s]) => s >= to - 0.5)) p.edges.appendChild(edgeMark('right', y, codeLeft, cols, kind));
+          p.edges.appendChild(edgeMark(rowTop(i) - scrollTop, left, right, kind));
         }
       }
     }
 
-    function edgeMark(where, y, codeLeft, cols, kind) {
-      const mark = el('button', `edge ${where} ${kind}`, where === 'left' ? '\u25c2' : '\u25b8');
+    /** One row's marker: it scrolls to the nearest hidden change to the right, else to the left. */
+    function edgeMark(y, left, right, kind) {
+      const where = [left.length ? 'left' : '', right.length ? 'right' : ''].filter(Boolean);
+      const mark = el('button', `edge ${where.join(' ')} ${kind}`, `${left.length ? '\u25c2' : ''}${right.length ? '\u25b8' : ''}`);
       mark.type = 'button';
       mark.tabIndex = -1;
-      mark.title = `Changed text ${where === 'left' ? 'to the left' : 'to the right'}: click to scroll to it`;
+      mark.title = `Changed text ${where.map((w) => `to the ${w}`).join(' and ')}: click to scroll to it`;
       mark.style.top = `${y}px`;
-      if (where === 'left') mark.style.left = `${codeLeft}px`; else mark.style.right = '0';
-      const [c0] = where === 'left' ? cols[cols.length - 1] : cols[0];
+      const [c0] = right.length ? right[0] : left[left.length - 1];
       mark.addEventListener('click', () => {
-        const width = leader.scroller.clientWidth - metrics.codeLeft;
+        const width = leader.scroller.clientWidth - metrics.codeLeft - EDGE_STRIP;
         scrollBoth(leader.scroller.scrollTop, Math.max(0, Math.round(c0 * metrics.cw - width / 4)));
         render(false);
       });
@@ -428,7 +507,16 @@ const IRTracePainter = (() => {
       return true;
     }
 
-    const scrollToAfterLine = (line) => showLine('b', line);
+    /** Scroll to an After line (a warning's), shown whole: the reader came to read it. */
+    function scrollToAfterLine(line) {
+      const key = `b${line}`, open = opened.get(key);
+      if (!open || !open.whole) {
+        opened.set(key, { whole: true, limit: open ? open.limit : HUGE_LINE });
+        shownCache.delete(key);
+        layoutPanes();
+      }
+      return showLine('b', line);
+    }
 
     // One pane leads, the other follows with instant positioning. A follower's own scroll event
     // that lands where it was put is the echo and is ignored: writing it back to the leader would
@@ -471,7 +559,12 @@ const IRTracePainter = (() => {
     /** A pane changed size (window, layout, sidebar): wrapped heights depend on the pane width. */
     function resize() {
       if (!view) return;
-      if (mode.wrap) show(view, { keepScroll: true }); else { measure(); render(false); }
+      if (mode.wrap) { show(view, { keepScroll: true }); return; }
+      const cols = metrics.cols;
+      measure();
+      if (metrics.cols === cols || !mode.inlineFolds) { render(false); return; }
+      layoutPanes();   // lines fold to the new width
+      render(true);
     }
     let resizeQueued = false;
     const seenSizes = new Map();   // scroller -> "width x height" last reported; the first report is the baseline

@@ -7,7 +7,8 @@ const IRTraceRows = (() => {
   'use strict';
 
   const { DEL, INS, CHG, FOLD, settleMarks } = IRTraceModel;
-  const { hunkHeader, lineOn } = IRTraceLayout;
+  const { hunkHeader, lineOn, lineColumns } = IRTraceLayout;
+  const { controlLabel, moreLabel } = IRTraceFold;
   const NO_BREAKS = [];
 
   const { el } = IRTraceDom;
@@ -53,34 +54,79 @@ const IRTraceRows = (() => {
     return mark;
   }
 
+  const SELECTABLE_FOLD = 100000;   // characters of a folded run kept in its chip for a selection
+  const CHIP_KEY = 256;   // a shown unit's key from here up: chip (key - CHIP_KEY) of the line
+
   /** Fill a code cell with coloured spans, emphasising changed `ranges`, find `hits` and a followed
-   *  value's `follows`; `wrap` ({ breaks, hang } from IRTraceLayout.wrapBreaks) starts a
-   *  continuation line at each break. */
-  function paintCode(cell, text, ranges, hits, wrap, follows) {
-    const n = text.length;
-    if (!n) return;
-    const tokens = tokenize(text);
+   *  value's `follows`; `wrap` ({ breaks, hang } from IRTraceLayout.wrapBreaks, in shown offsets)
+   *  starts a continuation line at each break. `shown` (IRTraceFold.displayLine) folds runs and
+   *  marks invisible characters; null shows the line as is. */
+  function paintCode(cell, text, ranges, hits, wrap, follows, shown = null) {
+    if (!text.length) return;
+    const n = shown ? shown.cut : text.length;
+    const tokens = tokenize(n < text.length ? text.slice(0, n) : text);
     const breaks = wrap ? wrap.breaks : NO_BREAKS;
     const plain = !(ranges && ranges.length) && !(hits && hits.length) && !(follows && follows.length);
-    if (!tokens.length && plain && !breaks.length) { cell.textContent = text; return; }
+    if (!shown && !tokens.length && plain && !breaks.length) { cell.textContent = text; return; }
     const cls = new Uint8Array(n);
     for (let t = 0; t < tokens.length; t += 3) cls.fill(tokens[t + 2], tokens[t], tokens[t + 1]);
-    if (ranges) for (const [s, e] of ranges) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= EMPHASIS;
-    if (hits) for (const [s, e] of hits) for (let i = s; i < e; i++) cls[i] |= HIT;
-    if (follows) for (const [s, e] of follows) for (let i = s; i < e; i++) cls[i] |= FOLLOW;
+    const mark = (spans, bit) => { for (const [s, e] of spans) for (let i = Math.max(0, s); i < e && i < n; i++) cls[i] |= bit; };
+    if (ranges) mark(ranges, EMPHASIS);
+    if (hits) mark(hits, HIT);
+    if (follows) mark(follows, FOLLOW);
+    if (!shown) { paintRuns(cell, text, cls, breaks, wrap, null); return; }
+    const keys = new Int32Array(shown.text.length);
+    for (let d = 0; d < keys.length; d++) keys[d] = shown.src[d] >= 0 ? cls[shown.src[d]] : CHIP_KEY - 1 - shown.src[d];
+    paintRuns(cell, shown.text, keys, breaks, wrap, (c) => chipElement(shown.chips[c], text, cls));
+  }
+
+  /** Append `text` as runs of equal keys: plain text, a coloured span, or (keys from CHIP_KEY up)
+   *  the chip `chipOf` builds, once per chip. */
+  function paintRuns(cell, text, keys, breaks, wrap, chipOf) {
+    const n = text.length;
     let start = 0, b = 0;
     for (let i = 1; i <= n; i++) {
       const atBreak = b < breaks.length && breaks[b] === i;
-      if (i < n && !atBreak && cls[i] === cls[start]) continue;
-      const c = cls[start], piece = text.slice(start, i);
-      if (c === 0) cell.appendChild(document.createTextNode(piece));
-      else {
-        const names = [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : '', c & FOLLOW ? 'follow' : ''].filter(Boolean).join(' ');
-        cell.appendChild(el(c & HIT ? 'mark' : 'span', names, piece));
-      }
+      if (i < n && !atBreak && keys[i] === keys[start]) continue;
+      const c = keys[start];
+      if (c >= CHIP_KEY) { if (start === 0 || keys[start - 1] !== c) cell.appendChild(chipOf(c - CHIP_KEY)); }
+      else if (c === 0) cell.appendChild(document.createTextNode(text.slice(start, i)));
+      else cell.appendChild(el(c & HIT ? 'mark' : 'span', classNames(c), text.slice(start, i)));
       if (atBreak) { cell.append(el('br'), continuation(wrap.hang)); b++; }
       start = i;
     }
+  }
+
+  const classNames = (c) => [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : '', c & FOLLOW ? 'follow' : ''].filter(Boolean).join(' ');
+
+  /** A chip standing for part of a line: folded unchanged text or a huge line's rest (buttons that
+   *  show it: viewer_paint.js opens the line), or one invisible character, kept in the DOM so a
+   *  selection copies it, drawn as its code point. */
+  function chipElement(chip, text, cls) {
+    if (chip.kind === 'control') {
+      const c = cls[chip.start] || 0, ch = text[chip.start], label = controlLabel(ch);
+      const box = el('span', `ctl${c ? ` ${classNames(c)}` : ''}`);
+      box.dataset.cp = label;
+      box.title = `Invisible character ${label}`;
+      box.appendChild(el('span', 'ctl-ch', ch));
+      return box;
+    }
+    const count = chip.end - chip.start;
+    const button = el('button', `chip ${chip.kind}`);
+    button.type = 'button';
+    button.tabIndex = -1;   // like a fold button: one Tab stop per chip would trap Tab in the pane
+    button.dataset.kind = chip.kind;
+    if (chip.kind === 'huge') {
+      button.dataset.more = moreLabel(count);
+      button.title = `${count.toLocaleString('en-US')} more characters of this very long line: click to show more`;
+    } else {
+      button.title = `${count} characters folded (the same on both sides): click to show the whole line`;
+      // Zero-size text: a selection across the chip still copies it (not a huge run: layout pays for it).
+      if (count <= SELECTABLE_FOLD) button.appendChild(el('span', 'chip-text', text.slice(chip.start, chip.end)));
+      if (cls.subarray(chip.start, chip.end).some((c) => c & HIT)) button.classList.add('hit');
+    }
+    button.setAttribute('aria-label', button.title);
+    return button;
   }
 
   /* ---------- rows ---------- */
@@ -137,7 +183,8 @@ const IRTraceRows = (() => {
   }
 
   /** The DOM row of `item` on `side`. ctx: { before, after (line arrays), warnMarks, flash,
-   *  hits(text), wrapOf(text) (null when not wrapping), digits }. */
+   *  hits(text), wrapOf(text) (null when not wrapping), digits, shownOf(item, side) (the line as
+   *  folded, IRTraceFold.displayLine), markIndent (a change in the indentation is a mark) }. */
   function rowElement(item, side, ctx) {
     if (item.kind === FOLD) return foldElement(item);
     const { line, text: from, ranges } = sideOf(item, side);
@@ -164,12 +211,42 @@ const IRTraceRows = (() => {
     const speech = IRTraceDom.rowSpeech(kind, line + 1, text, ranges);
     mk.setAttribute('aria-hidden', 'true');
     row.append(speech.head, ln, mk);
-    paintCode(code, text, ranges, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(text), ctx.follows && ctx.follows(text));
+    const shown = ctx.shownOf(item, side);
+    const { ranges: emphasis, indent } = ctx.markIndent ? splitIndentation(text, ranges, shown) : { ranges, indent: -1 };
+    paintCode(code, text, emphasis, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(shown ? shown.text : text), ctx.follows && ctx.follows(text), shown);
+    if (indent >= 0) code.prepend(indentMark(indent));
+    for (const chip of code.querySelectorAll('.chip')) { chip.dataset.side = from; chip.dataset.line = line; chip.tabIndex = -1; }
     for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);
     if ((from === 'a' ? item.moveTo : item.moveFrom) !== undefined) row.classList.add('moved');
     row.appendChild(code);
     if (speech.tail) row.appendChild(speech.tail);
     return row;
+  }
+
+  /** A change confined to a line's indentation is drawn as a thin mark at the indent, not as a
+   *  block over the blanks: { ranges (the rest, still emphasised), indent (columns of the
+   *  indentation when part of a change lay in it, else -1) }. */
+  function splitIndentation(text, ranges, shown) {
+    if (!ranges || !ranges.length) return { ranges, indent: -1 };
+    const lead = indentation(text);
+    if (!lead || ranges[0][0] >= lead) return { ranges, indent: -1 };
+    const rest = [];
+    for (const [s, e] of ranges) if (e > lead) rest.push([Math.max(s, lead), e]);
+    // A folded deep indentation: the mark goes where its chip starts.
+    return { ranges: rest, indent: lineColumns((shown ? shown.text : text).slice(0, Math.min(lead, indentation(shown ? shown.text : text)))) };
+  }
+
+  function indentation(text) {
+    let lead = 0;
+    while (lead < text.length && (text[lead] === ' ' || text[lead] === '\t')) lead++;
+    return lead;
+  }
+
+  function indentMark(columns) {
+    const mark = el('span', 'indent-mark');
+    mark.style.left = `${columns}ch`;
+    mark.title = 'Indentation changed';
+    return mark;
   }
 
   /** What a changed line says beyond its text (the model's row annotations): moved, with a

@@ -138,6 +138,7 @@ def test_real_sample_emphasis_on_screen_is_the_one_computed(browser, tmp_path, d
     context = browser.new_context(viewport=VIEWPORT, color_scheme="light")
     page = context.new_page()
     log = open_report(page, report)
+    page.get_by_role("checkbox", name="Highlight indentation changes").check()  # emphasis as computed
     files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
     texts = [f.read_text(encoding="utf-8") for f in files]
     checked = 0

@@ -311,6 +311,7 @@ def test_with_memory_annotations_ignored_no_emphasis_marks_a_memref(page, tmp_pa
     (llama_mini's MemoryReuse has no such line: what it changes besides memrefs is unpaired)."""
     report = build_report(QWEN3, tmp_path / "qwen3.html")
     log = open_report(page, report, "#pass=34")
+    page.get_by_role("button", name="Expand all").click()  # whole lines: offsets read from the row's text
     spans, inside = emphasis_inside_memrefs(page)
     assert inside > 0  # as printed, the renames inside pl.MemRef(...) are marked
     toggle(page, "Ignore memory annotations")

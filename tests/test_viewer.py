@@ -329,6 +329,7 @@ def test_rows_are_aligned_with_fillers_and_intraline_emphasis(demo_page):
 
 def test_changed_line_background_spans_the_scrolled_width(demo_page):
     page = demo_page
+    page.get_by_role("button", name="Expand all").click()  # whole lines: the pane scrolls sideways
     wheel_over(page, "After", 2000, 0)
     wait_synced(page, 0, 500)
     widths = page.evaluate(
@@ -356,6 +357,7 @@ def test_wrap_lines_toggle_keeps_rows_aligned(demo_page):
     page = demo_page
     toggle = page.get_by_role("button", name="Wrap lines")
     expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.get_by_role("button", name="Expand all").click()  # whole lines, no chips: they wrap
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
     rows = page.evaluate(
@@ -418,6 +420,7 @@ def test_function_select_disabled_with_reason_when_a_snapshot_cannot_be_sliced(p
     expect(note).to_contain_text("after snapshot")
     expect(select).to_have_accessible_description(re.compile("after snapshot cannot be sliced"))
     expect(select).to_have_attribute("title", re.compile("after snapshot cannot be sliced"))
+    page.get_by_role("button", name="Expand all").click()  # long lines whole, no chips
     expect(pane(page, "After")).to_contain_text("pl.load(a, [0, 0], [64, 128]")  # whole file shown
     page.keyboard.press("j")
     expect(select).to_be_disabled()  # the before side of pass 2 is the broken one

@@ -230,11 +230,14 @@ def visible_in_pane(page, which: str, selector: str) -> list[bool]:
     )
 
 
-def test_opening_a_pass_shows_its_first_change_on_both_axes(long_page):
+def test_opening_a_pass_shows_its_first_change_at_column_0(long_page):
+    """The change sits far right in these lines: the pass opens scrolled fully left, the long
+    unchanged run before it folded into a chip."""
     page = long_page
     after = pane(page, "After")
     expect(page.get_by_role("group", name="Changes in this pass")).to_contain_text("change 1 of 3")
-    assert positions(page)["after"]["left"] > 500  # the change sits far right in these lines
+    assert positions(page)["after"]["left"] == 0
+    expect(after.locator(".row.ins .chip.fold").first).to_be_visible()
     first = visible_in_pane(page, "after", ".row.ins .em")
     assert first and first[0], "the first emphasised change is on screen"
     assert visible_in_pane(page, "before", ".row.del .em")[0]
@@ -270,16 +273,24 @@ def test_bracket_keys_and_buttons_walk_the_changes_of_a_pass(long_page):
 
 
 def test_edge_markers_point_at_changes_out_of_sight_and_bring_them_back(long_page):
+    """With Expand all (lines whole, no chips) a change far right is out of sight: a marker in the
+    strip at the pane's right edge says so, beside the code, never over it."""
     page = long_page
     after = page.get_by_role("region", name="After snapshot")
-    expect(after.locator(".edge")).to_have_count(0)  # the changes are on screen
-    box = pane(page, "After").bounding_box()
-    page.mouse.move(box["x"] + 300, box["y"] + 200)
-    page.mouse.wheel(-5000, 0)
+    expect(after.locator(".edge")).to_have_count(0)  # folded lines: the changes are on screen
+    page.get_by_role("button", name="Expand all").click()
     wait_scrolled(page, "after", "s.scrollLeft === 0")
     markers = after.locator(".edge.right")
-    expect(markers).to_have_count(4)  # rows 217, 218, 489 and 643 change out of sight on the right
-    expect(page.get_by_role("region", name="Before snapshot").locator(".edge.right")).to_have_count(4)
+    expect(markers).to_have_count(2)  # rows 217 and 218 change out of sight on the right
+    expect(page.get_by_role("region", name="Before snapshot").locator(".edge.right")).to_have_count(2)
+    strip = page.evaluate(
+        """() => { const s = document.getElementById('scroll-after'), box = s.getBoundingClientRect();
+                   const code = s.querySelector('.row.ins .code').getBoundingClientRect();
+                   const mark = document.querySelector('#pane-after .edge').getBoundingClientRect();
+                   const slot = getComputedStyle(s.querySelector('.row'), '::after');
+                   return [mark.left, box.left + s.clientWidth - parseFloat(slot.width), slot.position]; }"""
+    )
+    assert strip[2] == "sticky" and strip[0] >= strip[1] - 1  # the marker sits in the reserved strip
     markers.first.click()
     wait_scrolled(page, "after", "s.scrollLeft > 500")
     expect(after.locator(".edge")).to_have_count(0)
@@ -287,8 +298,8 @@ def test_edge_markers_point_at_changes_out_of_sight_and_bring_them_back(long_pag
 
 
 def test_lines_inserted_beside_a_far_right_change_point_left_at_their_text(page, tmp_path):
-    """The pass opens on its first change, far right on a long line; the short lines it inserts
-    just below are then out of sight to the left: each says so, and a click brings them back."""
+    """With Expand all and the pane scrolled to a change far right on a long line, the short lines
+    inserted just below are out of sight to the left: each says so, and a click brings them back."""
     inserted = [f"        mem_vec_{i}: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, {4096 * (i + 1)})" for i in range(5)]
     before = explicit_like(set())
     marker = statement(0, 1)
@@ -300,7 +311,9 @@ def test_lines_inserted_beside_a_far_right_change_point_left_at_their_text(page,
         "-q",
     )
     with viewing(page, report):
-        wait_scrolled(page, "after", "s.scrollLeft > 500")  # opened on the pl.mul far right
+        page.get_by_role("button", name="Expand all").click()
+        page.get_by_role("region", name="After snapshot").locator(".edge.right").first.click()
+        wait_scrolled(page, "after", "s.scrollLeft > 500")  # on the pl.mul far right
         after_pane = page.get_by_role("region", name="After snapshot")
         marks = after_pane.locator(".edge.left.ins")
         expect(marks).to_have_count(len(inserted))
@@ -318,7 +331,9 @@ def test_code_scrolled_sideways_never_shows_through_the_line_numbers(long_page, 
     if page.locator("html").get_attribute("data-theme") != theme:
         page.get_by_role("button", name="Theme").click()
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
-    wait_scrolled(page, "after", "s.scrollLeft > 500")  # opened on a change far right
+    page.get_by_role("button", name="Expand all").click()  # lines whole: they scroll sideways
+    page.get_by_role("region", name="After snapshot").locator(".edge.right").first.click()
+    wait_scrolled(page, "after", "s.scrollLeft > 500")  # on a change far right
     colours = page.evaluate(
         """() => [...document.querySelectorAll('.row.ins .ln, .row.del .ln')]
                  .map((ln) => getComputedStyle(ln).backgroundColor)"""
@@ -373,6 +388,7 @@ def test_folds_name_the_function_of_the_hunk_they_lead_into(long_page, layout):
 
 def test_wrap_breaks_between_tokens_with_a_hanging_indent_and_a_mark(long_page):
     page = long_page
+    page.get_by_role("button", name="Expand all").click()  # whole lines, no chips: they wrap
     page.get_by_role("button", name="Wrap lines").click()
     info = page.evaluate(
         """() => ['before', 'after'].map((id) => {
