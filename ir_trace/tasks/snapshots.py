@@ -333,7 +333,7 @@ class BatchTarget(luigi.Target):
 
 class WorkBatch(PipelineTask):
     """Diffs and slicings of one dump, run as one task: Luigi's scheduler costs grow with the square of the
-    task count, so a dump of thousands of passes is a few dozen batches, never thousands of tasks.
+    task count, so a dump of thousands of passes is at most MAX_BATCHES tasks, never thousands.
 
     Each item is cached on its own (under the content hashes of its inputs), so a rerun after a rebuild
     recomputes only the items whose inputs changed, whatever batch they fall in. Every item computed
@@ -356,12 +356,12 @@ class WorkBatch(PipelineTask):
         cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
 
+MAX_BATCHES = 16  # 24 left Luigi 11 % of a cold 1,000-pass run; 16 leaves it under 10 % (BENCHMARKS.md)
+MIN_BATCH = 12
+
+
 def batches(work: list[WorkItem]) -> list[WorkBatch]:
     """`work` cut into consecutive batches: at most MAX_BATCHES (scheduling stays a small share of any run),
     at least MIN_BATCH items each (a short dump is one or a few tasks, still shared between workers)."""
     size = max(MIN_BATCH, -(-len(work) // MAX_BATCHES))
     return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]
-
-
-MAX_BATCHES = 16
-MIN_BATCH = 12
