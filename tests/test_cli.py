@@ -237,6 +237,19 @@ def test_bundled_example_renders(tmp_path, cache_dir):
     assert REPO in EXAMPLE_DUMP.parents
 
 
+def test_bundled_example_program_is_the_whole_pipeline(tmp_path, cache_dir):
+    """The README's first command: the example's PyPTO passes, then its MLIR unit, in one report."""
+    out = tmp_path / "trace.json"
+    result = run_cli(EXAMPLE_DUMP.parent, "-o", tmp_path / "r.html", "--cache-dir", cache_dir, "--json", out)
+    assert result.returncode == 0, result.stderr
+    assert "2 traces" in result.stderr.splitlines()[-1]
+    traces = json.loads(out.read_text(encoding="utf-8"))["traces"]
+    assert [(t["stage"], t["unit"]) for t in traces] == [("pypto", ""), ("ptoas", "softmax_rows")]
+    mlir = traces[1]["passes"]
+    assert mlir[-1]["file"].startswith("ptoas_passes/softmax_rows/") and any(p["changed"] for p in mlir)
+    assert {p["header"]["argument"] for p in mlir} >= {"convert-func-to-llvm", "canonicalize"}
+
+
 def test_json_summary_to_a_file_and_to_stdout(tmp_path, cache_dir):
     out = tmp_path / "trace.json"
     result = run_cli(EXAMPLE_DUMP, "-o", tmp_path / "r.html", "--cache-dir", cache_dir, "--json", out)
