@@ -25,7 +25,7 @@ from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
-from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, write_all, write_output
+from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, shown_path, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor, work_orphaned
 
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> in
     result = supervisor.run(lambda: run_command(args))
     if result.stopped_by is not None:
         clear_terminal_line()
-        written = ", ".join(_shown_path(path) for path in result.written)
+        written = ", ".join(shown_path(path) for path in result.written)
         say(f"{PROG}: interrupted after writing {written}" if written else f"{PROG}: interrupted; no report written")
         return 128 + result.stopped_by
     if result.killed_by is not None:
@@ -222,6 +222,8 @@ def run_command(args: argparse.Namespace) -> int:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
     if not args.quiet:
+        from ir_trace.summary import summary_line  # with the pipeline's modules, loaded by now
+
         say(summary_line(outcome, time.monotonic() - started))  # if stderr is gone, the report still counts
     return 0
 
@@ -443,65 +445,6 @@ def write_json_summary(destination: str, trace: dict) -> None:
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise OutputError(f"--json: cannot write the summary to standard output: {reason}") from exc
-
-
-def summary_line(outcome: dict, seconds: float) -> str:
-    if "compared" in outcome:
-        body = _comparison_body(outcome)
-    elif outcome["passes"] == 0:
-        only = "one MLIR dump" if (outcome.get("trace") or {}).get("kind") == "mlir" else "00_frontend.py"
-        body = f"no pass snapshot exists (only {only})"
-    else:
-        passes = outcome["passes"]
-        traces = f"{outcome['traces']} traces, " if "traces" in outcome else ""
-        body = (
-            f"{traces}{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
-            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''}{_ignoring_note(outcome)})"
-        )
-    rediffed, pairs = outcome["rediffed"], outcome["pairs"]
-    reuse = f"{rediffed} pairs rediffed, {pairs - rediffed} from cache"
-    if outcome.get("reused"):
-        reuse += ", report unchanged"
-    return f"wrote {_shown_path(outcome['report'])}: {body} · {reuse} · {_size(outcome['bytes'])} · {seconds:.1f} s"
-
-
-def _ignoring_note(outcome: dict) -> str:
-    """ "; 3 changed when ignoring SSA versions" when the report starts with ignore modes on."""
-    trace = outcome.get("trace") or {}
-    if not trace.get("ignore"):
-        return ""
-    passes = [p for one in trace.get("traces", [trace]) for p in one["passes"]]
-    changed = sum(1 for p in passes if p["ignoring"]["changed"])
-    return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
-
-
-def _comparison_body(outcome: dict) -> str:
-    first = outcome["first_difference"]
-    if first:
-        where = f"first at pass {first['index']:02d} {first['name']}"
-    else:
-        where = (
-            "identical pass outputs, the frontends differ" if outcome.get("frontends_differ") else "identical outputs"
-        )
-    return (
-        f"{outcome['compared']} passes compared ({outcome['differ']} differ, {outcome['renamed']} renamed, "
-        f"{outcome['only_a']} only in A, {outcome['only_b']} only in B; {where})"
-    )
-
-
-def _shown_path(path: str) -> str:
-    """Relative to the working directory when below it, else as given (`/dev/stdout`, not `../../dev/stdout`)."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
-
-
-def _size(count: int) -> str:
-    if count < 1000:
-        return f"{count} B"
-    return f"{count / 1000:.0f} KB" if count < 1_000_000 else f"{count / 1_000_000:.1f} MB"
 
 
 def _setup_logging(quiet: bool, verbose: bool) -> None:

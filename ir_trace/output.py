@@ -285,3 +285,12 @@ def remove_partial_files(names) -> None:
             os.unlink(name)
         except OSError:
             pass
+
+
+def shown_path(path: str) -> str:
+    """Relative to the working directory when below it, else as given (`/dev/stdout`, not `../../dev/stdout`)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative

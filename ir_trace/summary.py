@@ -36,6 +36,7 @@ from bisect import bisect_right
 from ir_trace.diff import diff_snapshots
 from ir_trace.fingerprints import SUMMARY_SCHEMA
 from ir_trace.normalize import IgnoreModes, line_key
+from ir_trace.output import shown_path
 from ir_trace.payload import trace_payloads
 
 
@@ -212,3 +213,57 @@ def _bump(counts: dict, outside: dict, key: str | None, field: str) -> None:
         outside[field] += 1
     else:
         counts.setdefault(key, {"inserted": 0, "deleted": 0})[field] += 1
+
+
+# ---------- the command's closing line ----------
+
+
+def summary_line(outcome: dict, seconds: float) -> str:
+    """The one line a successful run ends with: what was written, what changed, what came from the cache."""
+    if "compared" in outcome:
+        body = _comparison_body(outcome)
+    elif outcome["passes"] == 0:
+        only = "one MLIR dump" if (outcome.get("trace") or {}).get("kind") == "mlir" else "00_frontend.py"
+        body = f"no pass snapshot exists (only {only})"
+    else:
+        passes = outcome["passes"]
+        traces = f"{outcome['traces']} traces, " if "traces" in outcome else ""
+        body = (
+            f"{traces}{passes} passes ({outcome['changed']} changed, {outcome['noop']} no-op, "
+            f"{outcome['warnings']} warning{'s' if outcome['warnings'] != 1 else ''}{_ignoring_note(outcome)})"
+        )
+    rediffed, pairs = outcome["rediffed"], outcome["pairs"]
+    reuse = f"{rediffed} pairs rediffed, {pairs - rediffed} from cache"
+    if outcome.get("reused"):
+        reuse += ", report unchanged"
+    return f"wrote {shown_path(outcome['report'])}: {body} · {reuse} · {_size(outcome['bytes'])} · {seconds:.1f} s"
+
+
+def _ignoring_note(outcome: dict) -> str:
+    """ "; 3 changed when ignoring SSA versions" when the report starts with ignore modes on."""
+    trace = outcome.get("trace") or {}
+    if not trace.get("ignore"):
+        return ""
+    passes = [p for one in trace.get("traces", [trace]) for p in one["passes"]]
+    changed = sum(1 for p in passes if p["ignoring"]["changed"])
+    return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
+
+
+def _comparison_body(outcome: dict) -> str:
+    first = outcome["first_difference"]
+    if first:
+        where = f"first at pass {first['index']:02d} {first['name']}"
+    else:
+        where = (
+            "identical pass outputs, the frontends differ" if outcome.get("frontends_differ") else "identical outputs"
+        )
+    return (
+        f"{outcome['compared']} passes compared ({outcome['differ']} differ, {outcome['renamed']} renamed, "
+        f"{outcome['only_a']} only in A, {outcome['only_b']} only in B; {where})"
+    )
+
+
+def _size(count: int) -> str:
+    if count < 1000:
+        return f"{count} B"
+    return f"{count / 1000:.0f} KB" if count < 1_000_000 else f"{count / 1_000_000:.1f} MB"
