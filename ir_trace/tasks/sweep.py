@@ -1,4 +1,5 @@
-"""Sweep: a report for every passes_dump/ under a root, plus index.html and sweep.json.
+"""Sweep: a report for every program under a root (a passes_dump/, a program output directory with
+ptoas_passes/, an MLIR tree directory or stream file: `ir_trace.sweep_find`), plus index.html and sweep.json.
 
     luigi --module ir_trace.tasks Sweep --root build_output --out-dir reports \\
           [--baseline reports.prev/sweep.json] [--context 3] [--ignore ssa,memref,whitespace]
@@ -36,6 +37,7 @@ from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
+from ir_trace.sweep_traces import record_traces
 from ir_trace.sweep import (
     DUMP_DIR,
     INDEX_FILES,
@@ -48,7 +50,6 @@ from ir_trace.sweep import (
     keep_text,
     load_baseline,
     not_utf8_record,
-    pass_rows,
     prune_texts,
     records_dir,
     referenced_texts,
@@ -61,8 +62,9 @@ from ir_trace.sweep import (
 from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.report import RenderReport
-from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_manifest
+from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_traces
 from ir_trace.tasks.targets import ReportRecord
+from ir_trace.traces import Trace
 
 
 class RegexListParameter(luigi.Parameter):
@@ -154,7 +156,7 @@ class RecordTarget(luigi.Target):
 class SweepDump(PipelineTask):
     """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
 
-    dump = AbsolutePath(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the program: a passes_dump/, program output directory, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
@@ -197,8 +199,8 @@ class SweepDump(PipelineTask):
         written = render.output().with_summary(render.output().record())
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
-        manifest = current_manifest(self.dump, self.state)
-        _keep_texts(manifest, text_store(Path(self.out_dir)))
+        traces = current_traces(self.dump, self.state)
+        _keep_texts(traces, text_store(Path(self.out_dir)))
         report = self.report_path().absolute()
         return {
             **valid_record(
@@ -206,7 +208,7 @@ class SweepDump(PipelineTask):
                 self.dump,
                 report.name,
                 written.summary,
-                pass_rows(manifest.to_json(), written.summary["trace"]),
+                record_traces(traces, written.summary["trace"]),
                 self._work(ran, written, before),
             ),
             "report_file": str(report),
@@ -236,9 +238,10 @@ class SweepDump(PipelineTask):
             self.set_status_message(f"{self.name}: {done}/{total} diffs and function slices")
 
 
-def _keep_texts(manifest, store: Path) -> None:
-    """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
-    for snapshot in {s.sha256: s for s in manifest.snapshots}.values():
+def _keep_texts(traces: list[Trace], store: Path) -> None:
+    """Copy each distinct snapshot of every trace into the sweep's text store (skipping one rewritten meanwhile)."""
+    snapshots = {s.sha256: (t.manifest, s) for t in traces for s in t.manifest.snapshots}
+    for manifest, snapshot in snapshots.values():
         try:
             text, sha = read_snapshot_text(
                 manifest.path_of(snapshot), snapshot.span, follow_inner_symlinks=follow_inner_symlinks()
@@ -268,9 +271,9 @@ class SweepTarget(luigi.Target):
 
 
 class Sweep(PipelineTask):
-    """Every passes_dump/ under --root: a report each, then index.html and sweep.json in --out-dir."""
+    """Every program under --root: a report each, then index.html and sweep.json in --out-dir."""
 
-    root = AbsolutePath(description="directory searched (at any depth) for passes_dump/ directories")
+    root = AbsolutePath(description="directory searched (at any depth) for programs: passes_dump/, MLIR trees, ...")
     out_dir = AbsolutePath(description="where reports, index.html and sweep.json go (created if missing)")
     baseline = AbsolutePath(default="", description="sweep.json of an earlier sweep to compare with")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
@@ -346,8 +349,10 @@ class Sweep(PipelineTask):
         )
 
     def _write(self) -> dict:
+        inputs = {f.name: f.input for f in self.found()}
         records = [self._record_of(task) for task in self.requires()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
+        records = [{**record, "input": inputs[record["name"]]} for record in records]
         self.set_progress_percentage(50)
         baseline = self._baseline_data
         modes, regexes = self.ignoring()
