@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import time
 import zlib
@@ -297,8 +296,7 @@ def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: Te
         ignored_passes=sum(r["ignored_passes"] for r in results.values()),
         differing_traces=sum(r["diverged"] for r in results.values()),
         first_divergent_trace=first if len(keys) > 1 else None,
-        first_only_in_baseline=first is not None
-        and result["first_divergent_pass"] >= len(now_traces.get(first, [])),
+        first_only_in_baseline=first is not None and result["first_divergent_pass"] >= len(now_traces.get(first, [])),
     )
     return result
 

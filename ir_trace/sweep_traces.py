@@ -73,8 +73,10 @@ def traces_problem(program: dict) -> str | None:
         count = 1
     elif not isinstance(traces, list) or not traces:
         return "has a traces field that is no list of traces"
-    elif any(not isinstance(t, dict) or not isinstance(t.get("stage"), str) or not isinstance(t.get("unit"), str)
-             for t in traces):
+    elif any(
+        not isinstance(t, dict) or not isinstance(t.get("stage"), str) or not isinstance(t.get("unit"), str)
+        for t in traces
+    ):
         return "has a trace without stage or unit"
     else:
         count = len(traces)

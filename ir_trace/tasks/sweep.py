@@ -37,7 +37,6 @@ from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
-from ir_trace.sweep_traces import record_traces
 from ir_trace.sweep import (
     DUMP_DIR,
     INDEX_FILES,
@@ -59,6 +58,7 @@ from ir_trace.sweep import (
     valid_record,
     write_sweep,
 )
+from ir_trace.sweep_traces import record_traces
 from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.report import RenderReport
@@ -156,7 +156,7 @@ class RecordTarget(luigi.Target):
 class SweepDump(PipelineTask):
     """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
 
-    dump = AbsolutePath(description="the program: a passes_dump/, program output directory, MLIR tree dir or stream file")
+    dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
