@@ -275,3 +275,19 @@ def test_json_on_ptoas_passes_and_on_one_unit(tmp_path):
         else:
             assert [(t["stage"], t["unit"]) for t in document["traces"]] == [("ptoas", unit) for unit in units]
             assert all(p["file"].startswith(f"{t['unit']}/") for t in document["traces"] for p in t["passes"])
+
+
+def test_the_index_opens_a_report_of_several_traces_at_the_trace_and_pass_that_diverged(mixed, browser):
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto((mixed.out / "index.html").as_uri())
+    row = page.locator("tr[data-name=prog]")
+    assert row.locator("td").nth(2).inner_text() == "3"  # the Traces column
+    row.get_by_role("link", name="ptoas:kernel_a · 1 CSE (cse)").click()
+    page.wait_for_url(lambda url: "#trace=ptoas:kernel_a&pass=1" in url)  # polled here: the CSP forbids eval
+    assert page.locator("#trace-select").input_value() == "1"  # the second trace: kernel_a
+    assert "cse" in page.locator("#pass-title").inner_text()
+    assert "does not have" not in page.locator("body").inner_text()
+    assert errors == []
+    page.close()
