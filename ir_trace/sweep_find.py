@@ -97,13 +97,14 @@ def _walk_for_programs(root: Path) -> list[_Candidate]:
             found.append(program)
             continue  # a program's own dumps are not programs of their own
         subdirectories, files = _entries(folder)
-        for file in files:
-            tree = _tree_root_of(file, root)
-            if tree is not None:
-                trees.add(tree)
-            elif _is_stream(file):
-                found.append(_Candidate(file, STREAM_INPUT))
+        levels = len(folder.relative_to(root).parts)
+        for name in files:  # names only: a Path per file of a large build tree costs more than the walk
+            if _is_tree_file(name):  # never a stream, even when its tree reaches above the root
+                trees.add(_tree_root_of(folder, levels, name))
+            elif name.endswith(STREAM_SUFFIXES) and _is_stream(os.path.join(folder, name)):
+                found.append(_Candidate(folder / name, STREAM_INPUT))
         stack.extend(reversed(subdirectories))
+    trees.discard(None)
     return found + [_Candidate(tree, TREE_INPUT) for tree in sorted(trees) if tree_layout(tree) == "tree"]
 
 
@@ -116,8 +117,8 @@ def _program_at(folder: Path, root: Path) -> _Candidate | None:
     return None
 
 
-def _entries(folder: Path) -> tuple[list[Path], list[Path]]:
-    """(subdirectories, regular files) of `folder` by name, hidden ones left out; symlinks followed."""
+def _entries(folder: Path) -> tuple[list[Path], list[str]]:
+    """(subdirectories, names of regular files) of `folder` by name, hidden ones left out; symlinks followed."""
     try:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError:
@@ -130,28 +131,26 @@ def _entries(folder: Path) -> tuple[list[Path], list[Path]]:
             if entry.is_dir(follow_symlinks=True):
                 directories.append(Path(entry.path))
             elif entry.is_file(follow_symlinks=True):
-                files.append(Path(entry.path))
+                files.append(entry.name)
         except OSError:
             continue
     return directories, files
 
 
-def _tree_root_of(file: Path, root: Path) -> Path | None:
-    """The tree directory a dump file named `<n0>_…_<nk>_<pass>.mlir` belongs to: k levels above
-    its own directory (one counter per level), if that is still inside the root."""
-    if not file.name.endswith(TREE_SUFFIX):
-        return None
-    counters = counters_per_depth(file.name)
-    if counters == 0:
-        return None
-    levels = len(file.parent.relative_to(root).parts)
-    return file.parents[counters] if counters <= levels else None
+def _is_tree_file(name: str) -> bool:
+    """Named as a tree's dumps are: `<n0>_…_<nk>_<pass>.mlir`."""
+    return name.endswith(TREE_SUFFIX) and name[:1].isdigit() and counters_per_depth(name) > 0
 
 
-def _is_stream(file: Path) -> bool:
-    """A stream file: a dump header line at the start of one of the first lines of a file named like one."""
-    if file.suffix not in STREAM_SUFFIXES:
-        return False
+def _tree_root_of(folder: Path, levels: int, name: str) -> Path | None:
+    """The tree directory the dump file `name` in `folder` (`levels` below the root) belongs to:
+    k levels above `folder` (one counter per level), if that is still inside the root."""
+    counters = counters_per_depth(name)
+    return folder.parents[counters - 1] if counters <= levels else None
+
+
+def _is_stream(file: str) -> bool:
+    """A stream file: a dump header line at the start of one of its first lines."""
     try:
         with open(file, "rb") as handle:
             head = handle.read(STREAM_PEEK)

@@ -291,3 +291,8 @@ def test_the_index_opens_a_report_of_several_traces_at_the_trace_and_pass_that_d
     assert "does not have" not in page.locator("body").inner_text()
     assert errors == []
     page.close()
+
+
+def test_tree_files_below_a_root_inside_their_tree_are_no_streams(tmp_path):
+    module = write_tree_dir(tmp_path / "tree") / MODULE  # the root is inside the tree: its files name no tree here
+    assert find_dumps(module) == []
