@@ -296,3 +296,18 @@ def test_the_index_opens_a_report_of_several_traces_at_the_trace_and_pass_that_d
 def test_tree_files_below_a_root_inside_their_tree_are_no_streams(tmp_path):
     module = write_tree_dir(tmp_path / "tree") / MODULE  # the root is inside the tree: its files name no tree here
     assert find_dumps(module) == []
+
+
+def test_task_processes_forked_by_several_workers_finish_however_long_a_program_takes(tmp_path):
+    # Luigi forks each task process while holding its fork lock; the inner build's keep-alive thread
+    # takes that lock at its first ping. A ping every 10 ms makes every program outlast one.
+    env = luigi_env(tmp_path)
+    config = Path(env["LUIGI_CONFIG_PATH"])
+    config.write_text(config.read_text("utf-8") + "\n[worker]\nping_interval = 0.01\n", "utf-8")
+    root = tmp_path / "root"
+    write_program(root / "a")
+    write_program(root / "b")
+    command = luigi_command("--root", root, "--out-dir", tmp_path / "out", "--workers", "2", "--local-scheduler")
+    result = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert {name: p["status"] for name, p in programs(tmp_path / "out").items()} == {"a__prog": "ok", "b__prog": "ok"}

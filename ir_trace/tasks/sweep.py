@@ -25,12 +25,15 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import luigi
+import luigi.worker
 
 from ir_trace.claims import Claim
 from ir_trace.discovery import printable_path, read_snapshot_text
@@ -111,6 +114,7 @@ def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_p
     ]
     for cls, event, handler in handlers:
         cls.event_handler(event)(handler)
+    _free_inherited_fork_lock()
     interrupt = signal.getsignal(signal.SIGUSR1)  # Luigi's worker takes SIGUSR1 over; the outer one keeps it
     try:
         luigi.build([task], local_scheduler=True, workers=1, log_level=_luigi_log_level())
@@ -120,6 +124,17 @@ def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_p
         with contextlib.suppress(ValueError, TypeError):  # outside the main thread, or not a Python handler
             signal.signal(signal.SIGUSR1, interrupt)
     return failures[0] if failures else None
+
+
+def _free_inherited_fork_lock() -> None:
+    """Give a task process Luigi forked (`--workers` above 1) a fork lock of its own.
+
+    Luigi forks each task process while holding `luigi.worker.fork_lock`, so the child's copy is
+    locked by a thread it does not have. The inner worker's keep-alive thread takes that lock at
+    its first ping (after `[worker] ping_interval`, 1 s): without this, a dump whose report takes
+    longer than that hangs its task process for ever (the inner worker waits for that thread)."""
+    if multiprocessing.parent_process() is not None:
+        luigi.worker.fork_lock = threading.Lock()
 
 
 def _luigi_log_level() -> str:
