@@ -133,8 +133,9 @@ def invalid_record(name: str, dump: str, error: str, work: dict | None = None) -
 
 
 def not_utf8_record(found: FoundDump) -> dict:
+    what = "file" if found.dump.is_file() else "directory"  # a stream file, or a directory of dumps
     return invalid_record(
-        found.name, str(found.dump), f"directory name is not UTF-8: {printable_path(found.dump)} (rename it)"
+        found.name, str(found.dump), f"{what} name is not UTF-8: {printable_path(found.dump)} (rename it)"
     )
 
 

@@ -6,6 +6,7 @@ baseline trace by trace; real Luigi (local scheduler, and real luigid), real mli
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -312,3 +313,15 @@ def test_task_processes_forked_by_several_workers_finish_however_long_a_program_
     result = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert {name: p["status"] for name, p in programs(tmp_path / "out").items()} == {"a__prog": "ok", "b__prog": "ok"}
+
+
+def test_a_stream_whose_name_is_not_utf8_is_listed_as_invalid(tmp_path):
+    env, root, out = luigi_env(tmp_path), tmp_path / "root", tmp_path / "out"
+    root.mkdir()
+    odd = os.fsdecode(bytes(root) + b"/caf\xe9.log")
+    Path(odd).write_text(f"{HEADER}\nmodule {{\n}}\n", "utf-8")
+    write_tree_dir(root / "fine")
+    sweep(env, root, out)
+    entries = programs(out)
+    assert entries["fine"]["status"] == "ok"
+    assert entries["caf"]["error"] == f"file name is not UTF-8: {root}/caf\\xe9.log (rename it)"
