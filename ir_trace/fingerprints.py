@@ -85,6 +85,7 @@ DISCOVERY_VERSION = "discover-4"  # what validation caches (3: backup names, MLI
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
+SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
 COMPARISON_VERSION = "compare-2"  # a comparison's summary (2: the frontend is never its first difference)
 
 
@@ -235,7 +236,7 @@ def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
 
 def sweep_dump_fingerprint(state: str, dump: str, context: int, ignore: str = "") -> str:
     """One dump's record in a sweep: its files' state, where it is, and what its report depends on."""
-    return digest("sweep-dump", state, dump, str(context), ignore, template_digest(), *versions())
+    return digest("sweep-dump", state, dump, str(context), ignore, template_digest(), SWEEP_RECORD_VERSION, *versions())
 
 
 def sweep_fingerprint(

@@ -16,133 +16,29 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import time
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace import __version__
 from ir_trace.diff import count_changes, diff_snapshots, split_lines
-from ir_trace.discovery import printable_path, program_title
+from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import SWEEP_SCHEMA
 from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.output import read_regular_file, replace_file, write_output
 from ir_trace.render import payload_to_script_json, render_page
+from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, program_name, safe_name, unique_report_names
+from ir_trace.sweep_traces import pass_rows, passes_by_trace, trace_link, traces_problem
 
-DUMP_DIR = "passes_dump"
+# Kept importable from here: finding programs and their pass rows moved to their own modules.
+__all__ = ["DUMP_DIR", "FoundDump", "find_dumps", "pass_rows", "safe_name", "unique_report_names"]
+
 STATE_DIR = ".sweep"
 INDEX_FILES = ("index.html.j2", "index.js", "index.css")
-_RESERVED = {"index", "sweep"}  # index.html and sweep.json live beside the reports
-_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 _IGNORED = ""  # --ignore matches are deleted before two texts are compared (so insertions can be ignored too)
-
-
-# ---------- finding dumps ----------
-
-
-@dataclass(frozen=True)
-class FoundDump:
-    """One passes_dump/ under the sweep root and the report name it gets."""
-
-    name: str
-    dump: Path
-    relative: str  # the program directory, relative to the root ("." for the root itself)
-
-    @property
-    def utf8(self) -> bool:
-        """False for a path with bytes that are not UTF-8: it cannot be named in sweep.json or a report."""
-        return printable_path(self.dump) == str(self.dump)
-
-
-def find_dumps(root: Path) -> list[FoundDump]:
-    """Every passes_dump/ directory under `root`, at any depth, in a stable order with unique names."""
-    root = Path(root).absolute()
-    if not root.is_dir():
-        raise IRTraceError(f"sweep root is not a directory: {root}")
-    dumps = _walk_for_dumps(root)
-    relatives = [_relative_program(root, dump) for dump in dumps]
-    names = unique_report_names([(program_title(dump), relative) for dump, relative in zip(dumps, relatives)])
-    return [FoundDump(name, dump, relative) for name, dump, relative in zip(names, dumps, relatives)]
-
-
-def _walk_for_dumps(root: Path) -> list[Path]:
-    """Depth-first, following symlinks, each real directory visited once (so loops end)."""
-    found, seen, stack = [], set(), [root]
-    while stack:
-        folder = stack.pop()
-        try:
-            info = folder.stat()
-        except OSError:
-            continue
-        if (info.st_dev, info.st_ino) in seen:
-            continue
-        seen.add((info.st_dev, info.st_ino))
-        if folder.name == DUMP_DIR:
-            found.append(folder)
-            continue  # a dump holds snapshots, never other dumps
-        stack.extend(reversed(_subdirectories(folder)))
-    return sorted(found, key=lambda path: path.parts)
-
-
-def _subdirectories(folder: Path) -> list[Path]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return []  # unreadable: nothing we could report on anyway
-    result = []
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=True) and not entry.name.startswith("."):
-                result.append(Path(entry.path))
-        except OSError:
-            continue
-    return result
-
-
-def _relative_program(root: Path, dump: Path) -> str:
-    program = dump.parent if dump.name == DUMP_DIR and dump != root else dump
-    try:
-        return program.relative_to(root).as_posix() if program != root else "."
-    except ValueError:
-        return program.name
-
-
-def safe_name(text: str) -> str:
-    """A file name stem made of [A-Za-z0-9._+-], never hidden, never empty."""
-    name = _UNSAFE.sub("_", text).strip("._") or "program"
-    return f"{name}_program" if name.casefold() in _RESERVED else name
-
-
-def unique_report_names(programs: list[tuple[str, str]]) -> list[str]:
-    """Report names from (program title, relative program dir): the title when it is unique,
-    else the relative path joined with "__", else a numeric suffix. Compared case-insensitively
-    so two reports never collide on a case-insensitive file system."""
-    titles = [safe_name(title) for title, _ in programs]
-    clashing = _duplicates(t.casefold() for t in titles)
-    names = [
-        safe_name(relative.replace("/", "__")) if title.casefold() in clashing else title
-        for title, (_, relative) in zip(titles, programs)
-    ]
-    taken: set[str] = set()
-    result = []
-    for name in names:
-        candidate, number = name, 2
-        while candidate.casefold() in taken:
-            candidate, number = f"{name}-{number}", number + 1
-        taken.add(candidate.casefold())
-        result.append(candidate)
-    return result
-
-
-def _duplicates(items: Iterable[str]) -> set[str]:
-    seen, repeated = set(), set()
-    for item in items:
-        (repeated if item in seen else seen).add(item)
-    return repeated
 
 
 # ---------- snapshot texts kept for later comparisons ----------
@@ -201,16 +97,21 @@ def prune_texts(store: Path, wanted: set[str]) -> None:
 # ---------- one program's record ----------
 
 
-def valid_record(name: str, dump: str, report: str, summary: dict, passes: list[dict], work: dict) -> dict:
-    """A dump's result for sweep.json: its report, its counts and its passes."""
+def valid_record(
+    name: str, dump: str, report: str, summary: dict, traces: tuple[list[dict], list[dict]], work: dict
+) -> dict:
+    """A program's result for sweep.json: its report, its counts, its traces and their passes
+    (`traces`: `sweep_traces.record_traces`)."""
     counts = {key: summary[key] for key in ("passes", "changed", "noop", "warnings", "inserted", "deleted")}
+    listed, passes = traces
     return {
         "name": name,
         "dump": dump,
         "report": report,
         "ok": True,
         "error": None,
-        "summary": counts,
+        "summary": {"traces": len(listed), **counts},
+        "traces": listed,
         "passes": passes,
         "work": work,
     }
@@ -225,38 +126,17 @@ def invalid_record(name: str, dump: str, error: str, work: dict | None = None) -
         "ok": False,
         "error": error,
         "summary": None,
+        "traces": None,
         "passes": None,
         "work": work or {},
     }
 
 
 def not_utf8_record(found: FoundDump) -> dict:
+    what = "file" if found.dump.is_file() else "directory"  # a stream file, or a directory of dumps
     return invalid_record(
-        found.name, str(found.dump), f"directory name is not UTF-8: {printable_path(found.dump)} (rename it)"
+        found.name, str(found.dump), f"{what} name is not UTF-8: {printable_path(found.dump)} (rename it)"
     )
-
-
-def pass_rows(manifest: dict, trace: dict) -> list[dict]:
-    """sweep.json's per-pass entries: the manifest's snapshots with the report's +/- counts
-    (`trace` is the report's summary, see ir_trace/summary.py)."""
-    counts = {p["index"]: (p["inserted"], p["deleted"]) for p in trace["passes"]}
-    rows, previous = [], None
-    for snapshot in manifest["snapshots"]:
-        sha = snapshot["sha256"]
-        inserted, deleted = counts.get(snapshot["index"], (0, 0))
-        rows.append(
-            {
-                "index": snapshot["index"],
-                "name": snapshot["name"],
-                "sha256": sha,
-                "changed": previous is not None and sha != previous,
-                "inserted": inserted,
-                "deleted": deleted,
-                "warning": snapshot["log_file"] is not None,
-            }
-        )
-        previous = sha
-    return rows
 
 
 # ---------- comparing with a baseline ----------
@@ -343,7 +223,8 @@ def _baseline_program_problem(program) -> str | None:
     for row in passes or []:
         if not isinstance(row, dict) or any(not isinstance(row.get(k), kind) for k, kind in _PASS_KEYS.items()):
             return f"({program['name']}) has a pass without index, name or sha256"
-    return None
+    problem = traces_problem(program) if program["ok"] else None
+    return f"({program['name']}) {problem}" if problem else None
 
 
 class TextSource:
@@ -400,6 +281,27 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
     return result
 
 
+def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> dict:
+    """How a valid program differs from its valid baseline, trace by trace (matched by stage and
+    unit; a trace on one side only differs in every pass). The first divergence is the first in
+    pipeline order (then the baseline's own traces); with several traces it names its trace."""
+    now_traces, then_traces = dict(passes_by_trace(now)), dict(passes_by_trace(then))
+    keys = [*now_traces, *(key for key in then_traces if key not in now_traces)]
+    results = {
+        key: compare_passes(now_traces.get(key, []), then_traces.get(key, []), now_texts, then_texts) for key in keys
+    }
+    first = next((key for key in keys if results[key]["diverged"]), None)
+    result = dict(results[first if first is not None else keys[0]])
+    result.update(
+        differing_passes=sum(r["differing_passes"] for r in results.values()),
+        ignored_passes=sum(r["ignored_passes"] for r in results.values()),
+        differing_traces=sum(r["diverged"] for r in results.values()),
+        first_divergent_trace=first if len(keys) > 1 else None,
+        first_only_in_baseline=first is not None and result["first_divergent_pass"] >= len(now_traces.get(first, [])),
+    )
+    return result
+
+
 def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> str:
     if a is None or b is None or a["name"] != b["name"]:
         return "differs"
@@ -428,7 +330,8 @@ def program_entry(
     record: dict, baseline_entry: dict | None, has_baseline: bool, now_texts: TextSource, then_texts: TextSource
 ) -> dict:
     """One element of sweep.json's "programs" from a per-dump record."""
-    entry = {key: record[key] for key in ("name", "dump", "report", "ok", "error", "summary", "passes")}
+    keys = ("name", "dump", "input", "report", "ok", "error", "summary", "traces", "passes")
+    entry = {key: record.get(key) for key in keys}
     entry["baseline"] = None
     if not record["ok"]:
         entry["status"] = "invalid"
@@ -439,12 +342,23 @@ def program_entry(
         if baseline_entry is not None:
             entry["baseline"] = _against_invalid(record)
     else:
-        entry["baseline"] = compare_passes(record["passes"], baseline_entry["passes"], now_texts, then_texts)
+        entry["baseline"] = compare_program(record, baseline_entry, now_texts, then_texts)
         entry["status"] = "diverged" if entry["baseline"]["diverged"] else "same"
     if entry["baseline"]:
-        first = entry["baseline"]["first_divergent_pass"]
-        entry["baseline"]["link"] = None if first is None else deep_link(record["report"], first, record["passes"])
+        entry["baseline"]["link"] = _divergence_link(record, entry["baseline"])
     return entry
+
+
+def _divergence_link(record: dict, compared: dict) -> str | None:
+    """The report opened where the program first diverged, if it did (a trace the report no longer
+    has: the report's start)."""
+    first, key = compared["first_divergent_pass"], compared.get("first_divergent_trace")
+    if first is None:
+        return None
+    if key is None:
+        return deep_link(record["report"], first, record["passes"])
+    rows = dict(passes_by_trace(record)).get(key)
+    return trace_link(record["report"], key, first, rows) if rows else record["report"]
 
 
 def _against_invalid(record: dict) -> dict:
@@ -457,6 +371,9 @@ def _against_invalid(record: dict) -> dict:
         "first_divergent_pass": 0,
         "first_divergent_name": passes[0]["name"] if passes else None,
         "first_diff": None,
+        "differing_traces": len(record.get("traces") or [None]),
+        "first_divergent_trace": None,
+        "first_only_in_baseline": False,
     }
 
 
@@ -555,7 +472,7 @@ def program_label(name: str, dump: str | None) -> str:
     """What the index shows for a program: its report name, with the program's own directory
     name first when the report name differs from it (made file-safe, `café (caf)`, `模型 (program)`,
     or told apart from a namesake, `model (a__model)`)."""
-    title = program_title(Path(dump)) if dump else name
+    title = program_name(Path(dump)) if dump else name
     return name if title == name else f"{title} ({name})"
 
 

@@ -12,6 +12,7 @@
   const COLUMNS = [
     { key: 'name', label: 'Program', value: (row) => row.label.toLowerCase() },
     { key: 'status', label: 'Status', value: (row) => RANK[row.status] },
+    { key: 'traces', label: 'Traces', value: (row) => (row.summary ? row.summary.traces || 1 : null), num: true },
     { key: 'passes', label: 'Passes', value: summary('passes'), num: true },
     { key: 'changed', label: 'Changed', value: summary('changed'), num: true },
     { key: 'noop', label: 'No-op', value: summary('noop'), num: true },
@@ -93,9 +94,13 @@
     const differing = el('td', `${b.differing_passes}${ignored}`, 'num');
     if (b.first_divergent_pass === null) return [el('td', '—'), differing, el('td')];
     const first = el('td');
-    first.append(link(`${b.first_divergent_pass} ${b.first_divergent_name}`, b.link));
-    // The run got shorter: its report ends before this pass, and the link opens its last one.
-    if (b.first_divergent_pass > row.summary.passes) first.append(el('span', ' (only in the baseline)', 'muted'));
+    // A program of several traces names the trace first (`ptoas:kernel_a · 3 cse`).
+    const trace = b.first_divergent_trace ? `${b.first_divergent_trace} · ` : '';
+    first.append(link(`${trace}${b.first_divergent_pass} ${b.first_divergent_name}`, b.link));
+    // The run got shorter: its report ends before this pass, and the link opens its last one
+    // (sweeps before traces existed did not say so: then the pass number tells).
+    const shorter = b.first_only_in_baseline ?? b.first_divergent_pass > row.summary.passes;
+    if (shorter) first.append(el('span', ' (only in the baseline)', 'muted'));
     // The size of the first difference tells noise (hundreds of renamed lines) from a real change.
     const size = b.first_diff ? `+${b.first_diff.inserted} −${b.first_diff.deleted} lines` : 'baseline kept no text';
     return [first, differing, el('td', size, 'num')];
@@ -114,7 +119,7 @@
       tr.append(note);
       return tr;
     }
-    for (const column of COLUMNS.slice(2, 8)) tr.append(numberCell(column.value(row), column.cls));
+    for (const column of COLUMNS.slice(2, 9)) tr.append(numberCell(column.value(row), column.cls));
     if (hasBaseline) tr.append(...baselineCells(row));
     return tr;
   }

@@ -704,6 +704,7 @@ def test_index_with_a_baseline_fits_1280_and_counts_rows_as_rows(shortened, brow
 COLUMN_ORDER = [
     "Program",
     "Status",
+    "Traces",
     "Passes",
     "Changed",
     "No-op",

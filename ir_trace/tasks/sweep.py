@@ -1,4 +1,5 @@
-"""Sweep: a report for every passes_dump/ under a root, plus index.html and sweep.json.
+"""Sweep: a report for every program under a root (a passes_dump/, a program output directory with
+ptoas_passes/, an MLIR tree directory or stream file: `ir_trace.sweep_find`), plus index.html and sweep.json.
 
     luigi --module ir_trace.tasks Sweep --root build_output --out-dir reports \\
           [--baseline reports.prev/sweep.json] [--context 3] [--ignore ssa,memref,whitespace]
@@ -24,12 +25,15 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import luigi
+import luigi.worker
 
 from ir_trace.claims import Claim
 from ir_trace.discovery import printable_path, read_snapshot_text
@@ -48,7 +52,6 @@ from ir_trace.sweep import (
     keep_text,
     load_baseline,
     not_utf8_record,
-    pass_rows,
     prune_texts,
     records_dir,
     referenced_texts,
@@ -58,11 +61,13 @@ from ir_trace.sweep import (
     valid_record,
     write_sweep,
 )
+from ir_trace.sweep_traces import record_traces
 from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state
 from ir_trace.tasks.report import RenderReport
-from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_manifest
+from ir_trace.tasks.snapshots import DiffPair, WorkItem, current_traces
 from ir_trace.tasks.targets import ReportRecord
+from ir_trace.traces import Trace
 
 
 class RegexListParameter(luigi.Parameter):
@@ -109,6 +114,7 @@ def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_p
     ]
     for cls, event, handler in handlers:
         cls.event_handler(event)(handler)
+    _free_inherited_fork_lock()
     interrupt = signal.getsignal(signal.SIGUSR1)  # Luigi's worker takes SIGUSR1 over; the outer one keeps it
     try:
         luigi.build([task], local_scheduler=True, workers=1, log_level=_luigi_log_level())
@@ -118,6 +124,17 @@ def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_p
         with contextlib.suppress(ValueError, TypeError):  # outside the main thread, or not a Python handler
             signal.signal(signal.SIGUSR1, interrupt)
     return failures[0] if failures else None
+
+
+def _free_inherited_fork_lock() -> None:
+    """Give a task process Luigi forked (`--workers` above 1) a fork lock of its own.
+
+    Luigi forks each task process while holding `luigi.worker.fork_lock`, so the child's copy is
+    locked by a thread it does not have. The inner worker's keep-alive thread takes that lock at
+    its first ping (after `[worker] ping_interval`, 1 s): without this, a dump whose report takes
+    longer than that hangs its task process for ever (the inner worker waits for that thread)."""
+    if multiprocessing.parent_process() is not None:
+        luigi.worker.fork_lock = threading.Lock()
 
 
 def _luigi_log_level() -> str:
@@ -154,7 +171,7 @@ class RecordTarget(luigi.Target):
 class SweepDump(PipelineTask):
     """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
 
-    dump = AbsolutePath(description="the passes_dump/ directory")
+    dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
@@ -197,8 +214,8 @@ class SweepDump(PipelineTask):
         written = render.output().with_summary(render.output().record())
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
-        manifest = current_manifest(self.dump, self.state)
-        _keep_texts(manifest, text_store(Path(self.out_dir)))
+        traces = current_traces(self.dump, self.state)
+        _keep_texts(traces, text_store(Path(self.out_dir)))
         report = self.report_path().absolute()
         return {
             **valid_record(
@@ -206,7 +223,7 @@ class SweepDump(PipelineTask):
                 self.dump,
                 report.name,
                 written.summary,
-                pass_rows(manifest.to_json(), written.summary["trace"]),
+                record_traces(traces, written.summary["trace"]),
                 self._work(ran, written, before),
             ),
             "report_file": str(report),
@@ -236,9 +253,10 @@ class SweepDump(PipelineTask):
             self.set_status_message(f"{self.name}: {done}/{total} diffs and function slices")
 
 
-def _keep_texts(manifest, store: Path) -> None:
-    """Copy each distinct snapshot into the sweep's text store (skipping one rewritten meanwhile)."""
-    for snapshot in {s.sha256: s for s in manifest.snapshots}.values():
+def _keep_texts(traces: list[Trace], store: Path) -> None:
+    """Copy each distinct snapshot of every trace into the sweep's text store (skipping one rewritten meanwhile)."""
+    snapshots = {s.sha256: (t.manifest, s) for t in traces for s in t.manifest.snapshots}
+    for manifest, snapshot in snapshots.values():
         try:
             text, sha = read_snapshot_text(
                 manifest.path_of(snapshot), snapshot.span, follow_inner_symlinks=follow_inner_symlinks()
@@ -268,9 +286,9 @@ class SweepTarget(luigi.Target):
 
 
 class Sweep(PipelineTask):
-    """Every passes_dump/ under --root: a report each, then index.html and sweep.json in --out-dir."""
+    """Every program under --root: a report each, then index.html and sweep.json in --out-dir."""
 
-    root = AbsolutePath(description="directory searched (at any depth) for passes_dump/ directories")
+    root = AbsolutePath(description="directory searched (at any depth) for programs: passes_dump/, MLIR trees, ...")
     out_dir = AbsolutePath(description="where reports, index.html and sweep.json go (created if missing)")
     baseline = AbsolutePath(default="", description="sweep.json of an earlier sweep to compare with")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
@@ -346,8 +364,10 @@ class Sweep(PipelineTask):
         )
 
     def _write(self) -> dict:
+        inputs = {f.name: f.input for f in self.found()}
         records = [self._record_of(task) for task in self.requires()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
+        records = [{**record, "input": inputs[record["name"]]} for record in records]
         self.set_progress_percentage(50)
         baseline = self._baseline_data
         modes, regexes = self.ignoring()
