@@ -59,7 +59,7 @@ def _imported_modules(source: str) -> list[str]:
     names `mlir` and `mlir.outline`: an imported name may be a module or not; only files count).
 
     Read from the import statements' text, not a syntax tree: every run computes the versions,
-    and parsing a dozen modules cost a warm run a sixth of its time."""
+    and parsing a dozen modules cost a warm run an eighth of its time."""
     names = []
     for statement in _IMPORT_STATEMENT.finditer(source):
         package, imported, plain = statement.group("package", "names", "modules")

@@ -3,7 +3,7 @@
 Free of Luigi: `tasks.targets.ReportTarget` answers Luigi's completeness checks with these
 functions, and the command asks `current_report` first, so a rerun whose report is current
 says so without importing or starting the pipeline (on a warm run Luigi's own import was
-two thirds of the time).
+more than half of its CPU time).
 """
 
 from __future__ import annotations
