@@ -380,16 +380,23 @@ def run_pipeline(
     """
     from ir_trace.cache import open_cache
 
+    cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
+    spec = ignore.spec() if ignore else ""
+    if against is None:  # a report found current needs no pipeline: Luigi is not even imported
+        from ir_trace.report_record import current_report
+
+        paths = str(dump.absolute()), str(output.absolute())
+        current = current_report(cache, *paths, context, spec, follow_inner_symlinks)
+        if current is not None:
+            return _outcome(current, output, rediffed=0, reused=True)
     with _luigi_configuration_read():
         import luigi.execution_summary
 
         from ir_trace.tasks import RenderComparison, RenderReport
         from ir_trace.tasks.config import adopt_cache, observed_state
 
-    cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     adopt_cache(cache)
     _configure_luigi(cache.directory, verbose, follow_inner_symlinks)
-    spec = ignore.spec() if ignore else ""
     common = dict(
         dump=str(dump.absolute()), report=str(output.absolute()), report_flag="-o", context=context, ignore=spec
     )
@@ -416,14 +423,20 @@ def run_pipeline(
     status = luigi.execution_summary.LuigiStatusCode
     if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
         raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
+    reused = before is not None and record.state == before  # found current (a stream never is)
+    return _outcome(record, output, events.count("rediffed"), reused)
+
+
+def _outcome(record, output: Path, rediffed: int, reused: bool) -> dict:
+    """What the summary line shows, from the report's record (summary included)."""
     return {
         **record.summary,
         "ok": True,
         "report": str(output.absolute()),
         "bytes": record.bytes,
         "pairs": record.pairs,
-        "rediffed": events.count("rediffed"),
-        "reused": before is not None and record.state == before,  # found current (a stream never is)
+        "rediffed": rediffed,
+        "reused": reused,
     }
 
 

@@ -404,11 +404,14 @@ def operation(line: str) -> str | None:
     """The first qualified operation a line calls (`pl.add`), right of an assignment when there
     is one: a dotted chain of names followed by "(", found in one pass over the tokens."""
     _lhs, sep, rhs = line.partition(" = ")
-    leading = _LEADING_CALL.match(rhs if sep else line)
+    text = rhs if sep else line
+    leading = _LEADING_CALL.match(text)
     if leading:  # the usual `x: T = pl.op(...)`, without walking the tokens
         return leading[1]
+    if "(" not in text:  # no call at all (`%0 = arith.constant 0 : index`): no walk over its tokens
+        return None
     state, start, end, names = 0, 0, 0, 0  # state: 0 nothing, 1 after a name, 2 after its ".", 3 after spaces
-    for match in islice(_CALL_TOKEN.finditer(rhs if sep else line), OPERATION_TOKENS):
+    for match in islice(_CALL_TOKEN.finditer(text), OPERATION_TOKENS):
         tok = match[0]
         first = tok[0]
         if first.isalpha() and first.isascii() or first == "_":

@@ -14,7 +14,7 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
@@ -55,7 +55,7 @@ class Snapshot:
     header_index: int | None = None
 
     def to_json(self) -> dict:
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}  # asdict deep-copies
         data["header"] = self.header.to_json() if self.header is not None else None
         data["span"] = list(self.span) if self.span is not None else None
         return data

@@ -80,6 +80,12 @@ def _myers(a, b, a0: int, a1: int, b0: int, b1: int, max_edits: int) -> list[tup
     limit = min(n + m, max_edits)
     if abs(n - m) > limit:  # at least |n - m| edits: the search would only fail, slowly
         return None
+    if limit > QUICK_EDITS:  # a long search is worth a linear bound first (whole MLIR ops rewritten)
+        common = common_items(a, b, a0, a1, b0, b1)
+        if n + m - 2 * common > limit:  # every item not in common is an edit
+            return None
+        if not common:  # the only edit script deletes everything and inserts everything
+            return []
     off = limit + 1
     v = [0] * (2 * limit + 3)
     trace = []
@@ -105,6 +111,12 @@ def _myers(a, b, a0: int, a1: int, b0: int, b1: int, max_edits: int) -> list[tup
     if found < 0:
         return None
     return _myers_path(trace, found, n, m, a0, b0)
+
+
+def common_items(a, b, a0: int, a1: int, b0: int, b1: int) -> int:
+    """How many items a[a0:a1] and b[b0:b1] share, counted with multiplicity: no common
+    subsequence is longer."""
+    return sum((Counter(a[a0:a1]) & Counter(b[b0:b1])).values())
 
 
 def _myers_path(trace: list[list[int]], found: int, n: int, m: int, a0: int, b0: int) -> list[tuple[int, int]]:

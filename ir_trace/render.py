@@ -9,8 +9,10 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 # Inlined in this order, as one script element: each file's namespace is used by the ones after it.
 REPORT_SCRIPTS = (
@@ -46,6 +48,8 @@ def templates_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    import jinja2  # here, not at the top: a rerun that finds its report current renders nothing
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,

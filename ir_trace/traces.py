@@ -67,6 +67,11 @@ def discover_traces(
     return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]
 
 
+def traces_from_json(data: dict) -> list[Trace]:
+    """The traces a validation cached (`{"traces": [Trace.to_json(), ...]}`)."""
+    return [Trace.from_json(trace) for trace in data["traces"]]
+
+
 def single_manifest(path: str | os.PathLike, traces: list[Trace]) -> Manifest:
     """The manifest of a PATH that holds one trace (run against run, sweeps); DumpError naming its traces else."""
     if len(traces) == 1:

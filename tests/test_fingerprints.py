@@ -51,16 +51,22 @@ def test_editing_a_module_the_diff_imports_gives_a_new_diff_version(tmp_path, mo
 
 def test_imports_are_followed_in_every_form_the_package_uses(tmp_path, monkeypatch):
     monkeypatch.setattr(fingerprints, "PACKAGE", tmp_path)
-    (tmp_path / "root.py").write_text("from ir_trace.one import x\nfrom ir_trace import two, three\n")
-    (tmp_path / "one.py").write_text("def f():\n    import ir_trace.four  # a lazy import\n")
-    (tmp_path / "two.py").write_text("from ir_trace.sub import (\n    five,\n)\n")  # one name a line
-    for name in ("three", "four"):
-        (tmp_path / f"{name}.py").write_text("import os\n")
     (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "five.py").write_text("")
-    (tmp_path / "unrelated.py").write_text("")
+    sources = {
+        "root.py": "from ir_trace.one import x\nfrom ir_trace import two, three\n",
+        "one.py": "def f():\n    import ir_trace.four  # a lazy import\n",
+        "two.py": "from ir_trace.sub import (\n    five,\n)\n",  # one name a line
+        "three.py": "import ir_trace.six as s, os\nfrom ir_trace.sub import (  # why\n    seven,  # a comment\n)\n",
+        "four.py": "import os\n",
+        "six.py": "",
+        "sub/five.py": "",
+        "sub/seven.py": "",
+        "unrelated.py": "",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text)
     found = [p.relative_to(tmp_path).as_posix() for p in module_sources("root")]
-    assert found == ["four.py", "one.py", "root.py", "sub/five.py", "three.py", "two.py"]
+    assert found == ["four.py", "one.py", "root.py", "six.py", "sub/five.py", "sub/seven.py", "three.py", "two.py"]
 
 
 def test_digests_keep_their_parts_apart():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ir_trace.matching import common_prefix, common_suffix, match_sequences
+from ir_trace.matching import QUICK_EDITS, _myers, common_items, common_prefix, common_suffix, match_sequences
 
 
 def is_common_subsequence(a, b, pairs) -> bool:
@@ -56,3 +56,32 @@ def test_common_ends_are_counted_within_the_window():
     assert common_prefix(a, b, 0, 5, 0, 6) == 2
     assert common_suffix(a, b, 0, 5, 0, 6) == 2
     assert common_prefix(a, b, 2, 3, 2, 4) == 0
+
+
+def test_common_items_count_with_multiplicity():
+    assert common_items(list("aabbc"), list("abbbd"), 0, 5, 0, 5) == 3  # a, b, b
+    assert common_items(list("xaab"), list("ab"), 1, 3, 0, 2) == 1  # only inside the windows
+    assert common_items(list("abc"), list("xyz"), 0, 3, 0, 3) == 0
+
+
+def test_a_long_search_stops_early_exactly_where_myers_would_fail_or_match_nothing():
+    """The linear bound before a long search changes no result: None exactly when the shortest
+    edit script is over budget, [] when nothing is shared, else a longest common subsequence."""
+    rng = random.Random(17)
+    for _ in range(300):
+        a = [rng.choice("abcdefgh") for _ in range(rng.randrange(1, 40))]
+        b = [rng.choice(rng.choice(["abcdefgh", "stuvwxyz"])) for _ in range(rng.randrange(1, 40))]
+        budget = rng.randrange(QUICK_EDITS + 1, 90)
+        found = _myers(a, b, 0, len(a), 0, len(b), budget)
+        edits = len(a) + len(b) - 2 * lcs_length(a, b)
+        if edits > budget:
+            assert found is None, (a, b, budget)
+        else:
+            assert found is not None and is_common_subsequence(a, b, found), (a, b, budget)
+            assert len(found) == lcs_length(a, b)
+
+
+def test_nothing_shared_is_matched_at_once_within_the_budget():
+    a, b = [f"old {i}" for i in range(300)], [f"new {i}" for i in range(200)]
+    assert _myers(a, b, 0, 300, 0, 200, 500) == []
+    assert _myers(a, b, 0, 300, 0, 200, 499) is None

@@ -1,9 +1,17 @@
-"""What a report task records about the file it wrote (ir_trace/tasks/targets.py)."""
+"""What a report task records about the file it wrote (ir_trace/report_record.py, ir_trace/tasks/targets.py)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import run_cli
+
 from ir_trace.cache import ResultCache
 from ir_trace.fingerprints import file_state, report_key
+from ir_trace.report_record import current_report
 from ir_trace.tasks.config import adopt_cache
 from ir_trace.tasks.targets import ReportRecord, ReportTarget
 
@@ -32,3 +40,51 @@ def test_a_written_report_is_current_with_its_summary_and_stale_without_it(tmp_p
     assert len(str(cache.get(report_key(str(tmp_path / "r.html"))))) < 200  # the summary is not in it
     cache._cache.delete(f"summary/{written.fingerprint}")
     assert not target.exists()  # a record whose summary is lost is no record
+
+
+# ---------- a report found current without the pipeline (ir_trace/report_record.py) ----------
+
+
+def _current(cache: ResultCache, dump: Path, report: Path, context: int = 3):
+    return current_report(cache, str(dump), str(report), context, "", False)
+
+
+def test_a_report_is_current_only_for_its_dump_state_options_and_file(tmp_path, demo_dump):
+    report, cache_dir = tmp_path / "r.html", tmp_path / "cache"
+    assert _current(ResultCache(cache_dir), demo_dump, report) is None  # nothing validated yet
+    assert run_cli(demo_dump, "-o", report, "--cache-dir", cache_dir).returncode == 0
+    cache = ResultCache(cache_dir)
+    record = _current(cache, demo_dump, report)
+    assert record is not None and record.summary["passes"] == 3 and record.state == tuple(file_state(report))
+    assert _current(cache, demo_dump, report, context=5) is None  # other options: another report
+    assert current_report(cache, str(demo_dump), str(report), 3, "", True) is None  # links followed: another state
+    os.utime(report, ns=(1, 1))
+    assert _current(cache, demo_dump, report) is None  # the file there is no longer the one written
+    assert run_cli(demo_dump, "-o", report, "--cache-dir", cache_dir).returncode == 0
+    assert _current(ResultCache(cache_dir), demo_dump, report) is not None
+    (demo_dump / "02_after_Simplify.py").write_text("x = 2\n", encoding="utf-8")
+    assert _current(ResultCache(cache_dir), demo_dump, report) is None  # the dump changed
+
+
+def _imported_luigi(line: str) -> bool:
+    """A line of `-X importtime` saying the luigi package was imported (`import time: 1 | 2 |   luigi`)."""
+    return line.startswith("import time:") and line.rsplit("|", 1)[-1].strip() == "luigi"
+
+
+def test_a_rerun_that_finds_its_report_current_does_not_start_luigi(tmp_path, demo_dump):
+    args = [demo_dump, "-o", tmp_path / "r.html", "--cache-dir", tmp_path / "cache"]
+    first = run_cli(*args)
+    assert first.returncode == 0 and "report unchanged" not in first.stderr
+    imports = [sys.executable, "-X", "importtime", "-m", "ir_trace", *map(str, args)]
+    rerun = subprocess.run(imports, capture_output=True, text=True, timeout=300)
+    lines = rerun.stderr.splitlines()
+    assert rerun.returncode == 0 and "0 pairs rediffed" in lines[-1] and "report unchanged" in lines[-1]
+    assert not [line for line in lines if _imported_luigi(line)]  # never imported
+    said, shown = first.stderr.splitlines()[-1].split(" · "), lines[-1].split(" · ")
+    assert shown[0] == said[0] and shown[2] == said[2]  # the same passes and counts, the same report size
+    again = subprocess.run(imports, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert again.returncode == 0 and "report unchanged" in again.stderr
+    (tmp_path / "r.html").unlink()
+    rebuilt = subprocess.run(imports, capture_output=True, text=True, timeout=300)
+    assert rebuilt.returncode == 0 and "report unchanged" not in rebuilt.stderr
+    assert [line for line in rebuilt.stderr.splitlines() if _imported_luigi(line)]  # the pipeline ran

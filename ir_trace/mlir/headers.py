@@ -11,7 +11,7 @@ Every scan is a fixed number of `str` searches: a hostile header costs time line
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 HEADER_PREFIX = "// -----// IR Dump "
 HEADER_SUFFIX = " //----- //"
@@ -48,7 +48,7 @@ class PassHeader:
         return f"{self.op} {self.symbol}".strip()
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}  # flat: no asdict copies
 
     @classmethod
     def from_json(cls, data: dict) -> PassHeader:

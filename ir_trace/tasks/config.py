@@ -9,7 +9,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.cache import ResultCache, default_cache_dir, open_cache
-from ir_trace.fingerprints import digest, dump_state
+from ir_trace.report_record import configured_state
 
 # Luigi exits 0 after a failed task unless `[retcode]` says otherwise, and a pip-installed
 # package carries no luigi.cfg: without these defaults `luigi --module ir_trace.tasks ...` run
@@ -76,8 +76,7 @@ def follow_inner_symlinks() -> bool:
 def observed_state(dump: str) -> str:
     """The dump's state (`dump_state`) as this configuration reads it: whether links are followed
     changes what a dump validates to, so a result kept under one setting is not served under the other."""
-    state = dump_state(dump)
-    return digest(state, "follow-inner-symlinks") if follow_inner_symlinks() else state
+    return configured_state(dump, follow_inner_symlinks())
 
 
 def cache_directory() -> Path:

@@ -18,7 +18,7 @@ from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structu
 from ir_trace.tasks.base import WORK_DONE, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.tasks.targets import CacheTarget
-from ir_trace.traces import Trace, discover_traces, single_manifest
+from ir_trace.traces import Trace, discover_traces, single_manifest, traces_from_json
 
 
 class LoadedSnapshot:
@@ -142,10 +142,6 @@ def validate(dump: str, target: CacheTarget) -> dict:
     data = {"traces": [trace.to_json() for trace in traces]}
     target.write(data)
     return data
-
-
-def traces_from_json(data: dict) -> list[Trace]:
-    return [Trace.from_json(trace) for trace in data["traces"]]
 
 
 def current_traces(dump: str, state: str = "") -> list[Trace]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import luigi
 
-from ir_trace.fingerprints import file_state, report_key, state_of, summary_key
+from ir_trace.fingerprints import report_key, state_of, summary_key
 from ir_trace.output import write_output
+from ir_trace.report_record import ReportRecord, last_write, still_on_disk, with_summary
 from ir_trace.tasks.config import shared_cache
 
 
@@ -27,32 +28,6 @@ class CacheTarget(luigi.Target):
 
     def write(self, value) -> None:
         shared_cache().put(self.key, value)
-
-
-@dataclass(frozen=True)
-class ReportRecord:
-    """What writing a report recorded: the fingerprint it was current for, the state of the file
-    written (None for a stream), its size, the pairs it is made of and (loaded on demand) its summary."""
-
-    fingerprint: str
-    state: tuple[int, ...] | None
-    bytes: int
-    pairs: int
-    summary: dict | None = None
-
-    def to_json(self) -> dict:
-        """The record as cached, without the summary (kept under its own key)."""
-        state = list(self.state) if self.state is not None else None
-        return {"fingerprint": self.fingerprint, "state": state, "bytes": self.bytes, "pairs": self.pairs}
-
-    @classmethod
-    def from_json(cls, data) -> ReportRecord | None:
-        """The record, or None for anything else (an older layout, a damaged entry)."""
-        try:
-            state = tuple(data["state"]) if data["state"] is not None else None
-            return cls(str(data["fingerprint"]), state, int(data["bytes"]), int(data["pairs"]))
-        except (KeyError, TypeError, ValueError):
-            return None
 
 
 class ReportTarget(luigi.Target):
@@ -78,25 +53,14 @@ class ReportTarget(luigi.Target):
         return self._fingerprint() if callable(self._fingerprint) else self._fingerprint
 
     def _last_write(self) -> ReportRecord | None:
-        """What the last write at this path recorded (without its summary), whatever its fingerprint;
-        None when the summary it names is gone from the cache too."""
-        record = ReportRecord.from_json(shared_cache().get(report_key(self.path)))
-        return record if record is not None and summary_key(record.fingerprint) in shared_cache() else None
+        return last_write(shared_cache(), self.path)
 
     @staticmethod
     def with_summary(record: ReportRecord | None) -> ReportRecord | None:
-        """`record` with the report's summary (kept apart: Luigi's checks read the record several
-        times a run, and a thousand-pass summary is hundreds of kilobytes)."""
-        summary = shared_cache().get(summary_key(record.fingerprint)) if record is not None else None
-        return replace(record, summary=summary) if summary is not None else None
+        return with_summary(shared_cache(), record)
 
     def _still_on_disk(self, record: ReportRecord | None) -> bool:
-        """Whether the file at this path is the one `record` wrote. A report sent to a stream
-        (`-o /dev/stdout`) records no state, so it never is."""
-        if record is None or record.state is None:
-            return False
-        now = file_state(self.path)
-        return now is not None and tuple(now) == record.state
+        return still_on_disk(record, self.path)
 
     def record(self) -> ReportRecord | None:
         """What the last write at this path recorded, if it was for this fingerprint."""
