@@ -23,7 +23,7 @@ const IRTraceFold = (() => {
   const CONTROL_COLS = 8;     // "U+202E" in a box
   const PLACEHOLDER = '_';    // a chip's units in the shown text: a word character, so wrapping never breaks inside it
   const NONE = [];
-  const COMMENT = 1;          // the colouring's token group of a comment (viewer_rows.js TOKEN_RE)
+  const STRING = 2, NUMBER = 6;   // the colouring's token groups (viewer_rows.js TOKEN_RE) that never split
 
   const NOT_PRINTABLE_ASCII = /[^\x20-\x7e\t]/;
   const WORDISH = new Uint8Array(128);   // by char code: a word, number or dotted-name character
@@ -37,6 +37,12 @@ const IRTraceFold = (() => {
 
   /** "U+202E": how a control character is shown. */
   const controlLabel = (ch) => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+  const DOT = 46;
+  const isWordish = (c) => c < 128 && WORDISH[c] === 1;
+  const isDigit = (c) => c >= 48 && c <= 57;
+  /** A cut between these two characters falls at a dot between two names, not inside a number. */
+  const isDotBetweenNames = (left, right) => (left === DOT && !isDigit(right)) || (right === DOT && !isDigit(left));
 
   /** Display columns of each code unit: wide characters two, a control character its chip. */
   function unitWidth(text, i) {
@@ -55,19 +61,23 @@ const IRTraceFold = (() => {
     return at;
   }
 
-  /** 1 where a cut at offset i would split a token: inside a word, a dotted name or a number,
-   *  inside a string (`tokens`: the colouring's flat [start, end, group] list, group 1 a comment), or
-   *  between the halves of a surrogate pair. */
+  /** 1 where a cut at offset i would split a token: inside a word or a number, inside a string
+   *  (`tokens`: the colouring's flat [start, end, group] list), or between the
+   *  halves of a surrogate pair. A dotted name (`pl.TileLayout.row_major`) may be cut at its dots:
+   *  kept whole, a line's several small changes (`Vec` to `Acc` in `pl.Mem.Vec`) would not fit. */
   function tokenInteriors(text, n, tokens) {
     const inside = new Uint8Array(n + 1);
-    let wordBefore = n > 0 && WORDISH[text.charCodeAt(0)] === 1;
+    let before = n > 0 ? text.charCodeAt(0) : 0;
     for (let i = 1; i < n; i++) {
-      const c = text.charCodeAt(i), word = c < 128 && WORDISH[c] === 1;
-      if ((word && wordBefore) || (c >= 0xdc00 && c <= 0xdfff)) inside[i] = 1;
-      wordBefore = word;
+      const c = text.charCodeAt(i);
+      const splitsWord = isWordish(c) && isWordish(before) && !isDotBetweenNames(before, c);
+      if (splitsWord || (c >= 0xdc00 && c <= 0xdfff)) inside[i] = 1;
+      before = c;
     }
     for (let t = 0; t < tokens.length; t += 3) {
-      if (tokens[t + 2] === COMMENT) continue;   // prose: it folds between its words
+      // Only strings and numbers stay whole: a comment is prose, folding between its words, and
+      // the other groups are names, cut at their dots like any dotted name.
+      if (tokens[t + 2] !== STRING && tokens[t + 2] !== NUMBER) continue;
       for (let i = tokens[t] + 1; i < Math.min(tokens[t + 1], n); i++) inside[i] = 1;
     }
     return inside;
