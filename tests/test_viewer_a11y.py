@@ -128,7 +128,7 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     assert "fold-btn" in focused(page)
     fold = page.evaluate("() => document.activeElement.dataset.fold")
     page.evaluate("() => { document.activeElement.dataset.walked = 'first'; }")
-    page.keyboard.press("ArrowDown")   # the next fold button, or a long line's chip (also a pane button)
+    page.keyboard.press("ArrowDown")  # the next fold button, or a long line's chip (also a pane button)
     assert re.search(r"fold-btn|chip fold", focused(page)), focused(page)
     assert page.evaluate("() => document.activeElement.dataset.walked") is None
     page.keyboard.press("Escape")
