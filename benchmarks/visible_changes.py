@@ -6,8 +6,10 @@
 Opens every changed pass of a report in headless Chromium and counts, on the first screen of
 each pane (the rows in sight when the pass opens), the emphasised ranges (runs of adjacent
 `.row .em` elements) that start inside the pane's visible code area, those that lie wholly
-inside it (a change longer than the pane cannot), the changed lines whose first range starts in
-sight, and the scroll offset the pass opened at.
+inside it (a change longer than the pane cannot), those a fold could bring into sight at all
+(the line's ranges up to it, a chip between each two, are no wider than the pane) and how many
+of these do, the changed lines whose first range starts in sight, and the scroll offset the
+pass opened at.
 Prints counts per pass and shares overall; --json prints one JSON object instead.
 """
 
@@ -24,7 +26,9 @@ from harness import launch_chromium  # noqa: E402
 
 # A function, not an expression: the report's CSP forbids the eval Playwright uses for strings.
 COUNT_VISIBLE = """() => {
-  let starts = 0, whole = 0, total = 0, left = 0, lines = 0, firsts = 0;
+  let starts = 0, whole = 0, total = 0, left = 0, lines = 0, firsts = 0, reachable = 0, reachedStarts = 0;
+  const chip = document.querySelector('.row button.chip.fold');
+  const chipWidth = chip ? chip.getBoundingClientRect().width : 0;
   for (const s of document.querySelectorAll('.scroller')) {
     if (!s.offsetParent) continue;   // the Before pane in the Unified layout
     const box = s.getBoundingClientRect(), code = s.querySelector('.row:not(.fold) .code');
@@ -36,24 +40,29 @@ COUNT_VISIBLE = """() => {
       const r = row.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.top + s.clientHeight) continue;   // not on the first screen
       // A range: adjacent .em elements (colouring splits one range into several).
-      let run = null, first = true;
+      // `need`: the width the line's ranges so far take with nothing between them but a chip each;
+      // past the pane's width no fold can bring a range into sight (emphasis is never folded).
+      let run = null, first = true, need = -chipWidth;
       const close = () => {
         if (!run) return;
         total++; starts += run.start; whole += run.whole;
+        need += chipWidth + run.width;
+        if (need <= to - from - s.scrollLeft) { reachable++; reachedStarts += run.start; }
         if (first) { lines++; firsts += run.start; first = false; }
         run = null;
       };
       for (const node of row.querySelectorAll('.code > *, .code > text')) {
         if (!node.classList.contains('em')) { close(); continue; }
-        const inside = inSight(node.getBoundingClientRect());
-        if (!run || node.previousSibling !== run.last) { close(); run = { start: inside ? 1 : 0, whole: 1 }; }
+        const rect = node.getBoundingClientRect(), inside = inSight(rect);
+        if (!run || node.previousSibling !== run.last) { close(); run = { start: inside ? 1 : 0, whole: 1, width: 0 }; }
         if (!inside) run.whole = 0;
+        run.width += rect.width;
         run.last = node;
       }
       close();
     }
   }
-  return { starts, whole, total, left, lines, firsts };
+  return { starts, whole, total, left, lines, firsts, reachable, reachedStarts };
 }"""
 
 
@@ -98,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(r["total"] for r in results)
     lines = sum(r["lines"] for r in results)
     firsts = sum(r["firsts"] for r in results)
+    reachable = sum(r["reachable"] for r in results)
+    reached = sum(r["reachedStarts"] for r in results)
     summary = {
         "report": str(args.report),
         "size": args.size,
@@ -105,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         "total": total,
         "start_share": starts / total if total else 1.0,
         "whole_share": whole / total if total else 1.0,
+        "reachable": reachable,
+        "reachable_share": reached / reachable if reachable else 1.0,
         "lines": lines,
         "first_share": firsts / lines if lines else 1.0,
         "opened_sideways": sum(1 for r in results if r["left"] > 0),
@@ -119,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.report.name} {args.size} {args.layout}: of {total} emphasised ranges on first screens, "
         f"{summary['start_share']:.1%} start in sight, {summary['whole_share']:.1%} wholly in sight; "
+        f"of the {reachable} a fold can bring into sight, {summary['reachable_share']:.1%} start in sight; "
         f"of {lines} changed lines, {summary['first_share']:.1%} show their first change; "
         f"{summary['opened_sideways']} passes opened sideways"
     )

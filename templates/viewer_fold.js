@@ -10,12 +10,14 @@ const IRTraceFold = (() => {
   const HUGE_LINE = 2000;     // a longer line shows this many characters, then a chip for the rest
   const HUGE_STEP = 10;       // each click on that chip shows ten times as many
   // Columns kept after the indentation (the start of the statement) and on each side of a change
-  // (whole tokens): the first that lets the line fit its pane, else the last. The last resort
-  // also folds a deep indentation down to `indent` columns.
+  // (whole tokens): the first that lets the line fit its pane, else the last. The last resorts
+  // also fold a deep indentation down to `indent` columns, then shorter unchanged runs between
+  // changes (`minFold` columns: each such chip saves at least half of what it hides).
   const KEEPS = [
     { head: 16, context: 12, indent: Infinity }, { head: 16, context: 4, indent: Infinity },
     { head: 8, context: 2, indent: Infinity }, { head: 0, context: 2, indent: Infinity },
     { head: 0, context: 2, indent: 4 }, { head: 0, context: 0, indent: 4 },
+    { head: 0, context: 0, indent: 0, minFold: 6 },
   ];
   const MIN_FOLD = 10;        // a shorter unchanged run stays: its chip would save little
   const FOLD_COLS = 3;        // chip widths in columns; viewer.css sizes the chips to match
@@ -162,8 +164,8 @@ const IRTraceFold = (() => {
 
   /** The spans a folded line keeps, merged, as [start, end): the indentation (at most `indent`
    *  columns of it) and `head` columns of the statement, then each change with `context` columns
-   *  around it; gaps under MIN_FOLD columns stay. */
-  function keptSpans(text, ranges, role, cut, at, { back, forward, offsetAt }, { head, context, indent: keepIndent }) {
+   *  around it; gaps under `minFold` columns stay. */
+  function keptSpans(text, ranges, role, cut, at, { back, forward, offsetAt }, { head, context, indent: keepIndent, minFold = MIN_FOLD }) {
     if (role === 'context') return [[0, 0]];
     let indent = 0;
     while (indent < cut && (text[indent] === ' ' || text[indent] === '\t')) indent++;
@@ -177,7 +179,7 @@ const IRTraceFold = (() => {
     const merged = [];
     for (const span of spans) {
       const last = merged[merged.length - 1];
-      if (last && at[span[0]] - at[last[1]] < MIN_FOLD) last[1] = Math.max(last[1], span[1]);
+      if (last && at[span[0]] - at[last[1]] < minFold) last[1] = Math.max(last[1], span[1]);
       else merged.push(span.slice());
     }
     return merged;

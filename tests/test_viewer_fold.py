@@ -142,3 +142,18 @@ def test_several_changes_inside_dotted_names_all_come_within_the_pane(fold_page)
     # Numbers stay whole: a dot between digits is no place to cut.
     number = shown(fold_page, "    x = " + "y" * 60 + " + 3.25", [[73, 74]], "changed", 20)
     assert number["text"].endswith("_3.25") or number["text"].endswith(" 3.25"), number
+
+
+def test_a_last_resort_folds_the_indentation_and_short_runs_between_changes(fold_page):
+    # Four edits a few columns apart, deep in a block: only folding the 7-column runs between
+    # them (and the indentation) brings the last into a 40-column pane.
+    words = ("alpha_1", "beta__2", "gamma_3", "delta_4")
+    line = " " * 16 + "x = f(" + "a" * 40 + ", " + ", k=1, ".join(words) + ")"
+    ranges = [[line.index(w), line.index(w) + len(w)] for w in words]
+    result = shown(fold_page, line, ranges, "changed", 40)
+    text = result["text"]
+    assert all(w in text for w in words), text
+    assert text.index("delta_4") + len("delta_4") <= 40, text
+    # A pane wide enough for the usual plan keeps the indentation and the runs between changes.
+    roomy = shown(fold_page, line, ranges, "changed", 80)["text"]
+    assert roomy.startswith(" " * 16) and ", k=1, " in roomy, roomy
