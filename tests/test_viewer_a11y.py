@@ -6,6 +6,7 @@ themes, the Tab order (skip link, one stop per pass list and per pane), what scr
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 
 QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
 EXAMPLE = REPO / "examples" / "softmax" / "passes_dump"
+MLIR = SAMPLES / "mlir"
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +91,27 @@ def test_real_explicit_sample_has_no_serious_axe_violation_and_readable_text(bro
     context, page = checked_page(browser, qwen3_report, theme, "#pass=11")
     for state in audit_states(page):
         assert_accessible(page, f"{theme}: {state}")
+    context.close()
+
+
+@pytest.mark.samples
+def test_a_whole_pipeline_report_has_no_serious_axe_violation_in_either_theme(browser, tmp_path):
+    # A PyPTO program's output dir as users have it: qwen3's passes, then two ptoas units' MLIR trees.
+    program = tmp_path / "prog"
+    shutil.copytree(QWEN3, program / "passes_dump")
+    for unit, sample in (("a1", "a1_short_mliropt19_calls_loops"), ("a4", "a4_lowering_mliropt19_matmul_to_llvm")):
+        shutil.copytree(MLIR / sample / "tree", program / "ptoas_passes" / unit)
+    report = build_report(program, tmp_path / "report.html", "--no-cache", "-q")
+    context, page = checked_page(browser, report, "light", "#trace=a4&pass=1")
+    expect(page.locator("#trace-select")).to_have_value("2")  # PyPTO, a1, a4
+    for theme in ("light", "dark"):
+        if page.evaluate("() => document.documentElement.dataset.theme") != theme:
+            page.locator("#theme-toggle").click()
+        assert_accessible(page, f"{theme}: an MLIR pass of unit a4")
+        page.locator("#trace-select").select_option(index=0)  # back to PyPTO's EXPLICIT IR
+        expect(page.locator("#pass-title")).not_to_contain_text("ptoas")
+        assert_accessible(page, f"{theme}: the PyPTO trace")
+        page.locator("#trace-select").select_option(index=2)
     context.close()
 
 
