@@ -261,8 +261,9 @@ const IRTracePanels = (() => {
         select.textContent = '';
         const { run, pos } = entries[k];   // the snapshots of the entry's own trace: no diff crosses traces
         for (let j = 0; j < pos; j++) {
-          const p = runs[run].passes[j];
-          select.appendChild(new Option(`${pad(p.index)} ${p.name}${j === pos - 1 ? ' (previous)' : ''}`, String(j)));
+          // Named as the sidebar names it: an MLIR pass by its argument and op (viewer_traces.js).
+          const name = IRTraceTraces.describePass(runs[run].passes[j]).name;
+          select.appendChild(new Option(`${pad(runs[run].passes[j].index)} ${name}${j === pos - 1 ? ' (previous)' : ''}`, String(j)));
         }
         select.disabled = pos < 1;
       }
