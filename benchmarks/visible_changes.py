@@ -67,20 +67,22 @@ COUNT_VISIBLE = """() => {
 
 
 def measure(page, report: Path, layout: str) -> list[dict]:
-    page.goto(report.resolve().as_uri())
+    page.goto(f"{report.resolve().as_uri()}#layout={layout}")
     page.wait_for_function("() => window.__irTrace && window.__irTrace.firstDiffPainted !== null", timeout=60_000)
+    # The sidebar's entries that changed something, in every trace: [k, label].
     passes = page.evaluate(
-        "() => window.__irTrace.payload.passes.map((p, k) => [k, p.index, p.changed]).filter((x) => x[0] > 0 && x[2])"
+        "() => [...document.querySelectorAll('.pass-btn:not(.noop)')]"
+        ".map((b) => [b.dataset.k, b.innerText.replace(/\\s+/g, ' ')])"
     )
     results = []
-    for k, index, _ in passes:
-        page.evaluate(f"() => {{ location.hash = '#pass={index}&layout={layout}'; }}")
+    for k, label in passes:
+        page.evaluate(f"() => document.querySelector('.pass-btn[data-k=\"{k}\"]').click()")
         page.wait_for_function(
             f"() => document.querySelector('.pass-btn[aria-current=\"true\"]')?.dataset.k === '{k}'", timeout=60_000
         )
         page.wait_for_timeout(100)
         counts = page.evaluate(COUNT_VISIBLE)
-        results.append({"pass": index, **counts})
+        results.append({"pass": label, **counts})
     return results
 
 
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in results:
         counts = f"{r['starts']:>4} start, {r['whole']:>4} whole of {r['total']:<4}"
-        print(f"pass {r['pass']:>3}: {counts} scrollLeft {r['left']}")
+        print(f"{r['pass'][:40]:<40} {counts} scrollLeft {r['left']}")
     print(
         f"{args.report.name} {args.size} {args.layout}: of {total} emphasised ranges on first screens, "
         f"{summary['start_share']:.1%} start in sight, {summary['whole_share']:.1%} wholly in sight; "
