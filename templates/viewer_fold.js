@@ -17,7 +17,7 @@ const IRTraceFold = (() => {
     { head: 16, context: 12, indent: Infinity }, { head: 16, context: 4, indent: Infinity },
     { head: 8, context: 2, indent: Infinity }, { head: 0, context: 2, indent: Infinity },
     { head: 0, context: 2, indent: 4 }, { head: 0, context: 0, indent: 4 },
-    { head: 0, context: 0, indent: 0, minFold: 6 },
+    { head: 16, context: 0, indent: 4, minFold: 6 }, { head: 0, context: 0, indent: 0, minFold: 6 },
   ];
   const MIN_FOLD = 10;        // a shorter unchanged run stays: its chip would save little
   const FOLD_COLS = 3;        // chip widths in columns; viewer.css sizes the chips to match
@@ -43,8 +43,9 @@ const IRTraceFold = (() => {
   const DOT = 46;
   const isWordish = (c) => c < 128 && WORDISH[c] === 1;
   const isDigit = (c) => c >= 48 && c <= 57;
-  /** A cut between these two characters falls at a dot between two names, not inside a number. */
-  const isDotBetweenNames = (left, right) => (left === DOT && !isDigit(right)) || (right === DOT && !isDigit(left));
+  /** A cut between these two characters falls just after a dot that ends a name (`pl.Mem.` + `Vec`):
+   *  a chip then never starts a shown run with a bare dot, and a number's dot never splits. */
+  const isDotBetweenNames = (left, right) => left === DOT && !isDigit(right);
 
   /** Display columns of each code unit: wide characters two, a control character its chip. */
   function unitWidth(text, i) {
@@ -65,7 +66,7 @@ const IRTraceFold = (() => {
 
   /** 1 where a cut at offset i would split a token: inside a word or a number, inside a string
    *  (`tokens`: the colouring's flat [start, end, group] list), or between the
-   *  halves of a surrogate pair. A dotted name (`pl.TileLayout.row_major`) may be cut at its dots:
+   *  halves of a surrogate pair. A dotted name (`pl.TileLayout.row_major`) may be cut after a dot:
    *  kept whole, a line's several small changes (`Vec` to `Acc` in `pl.Mem.Vec`) would not fit. */
   function tokenInteriors(text, n, tokens) {
     const inside = new Uint8Array(n + 1);
