@@ -41,12 +41,13 @@ const IRTracePanels = (() => {
       showViewNote(spec);
     }
 
-    /** Each pane names its snapshot; the one Unified pane names both. */
+    /** Each pane names its snapshot; the one Unified pane names both. A long path is cut at its
+     *  start (viewer.css), so the file's own name stays; the whole path is its tooltip. */
     function showFiles(spec) {
       const before = snapshotName(spec.before), after = snapshotName(spec.after);
-      $('file-before').textContent = before;
-      $('file-after').textContent = state.layout === 'unified' ? `${before} \u2192 ${after}` : after;
-      $('file-after').title = $('file-after').textContent;
+      const show = (id, text) => { $(id).replaceChildren(el('bdi', null, text)); $(id).title = text; };
+      show('file-before', before);
+      show('file-after', state.layout === 'unified' ? `${before} \u2192 ${after}` : after);
     }
 
     function showViewNote(spec) {

@@ -82,6 +82,17 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     log.assert_clean()
 
 
+def test_a_long_snapshot_path_loses_its_start_not_its_file_name(page, report):
+    page.set_viewport_size({"width": 760, "height": 700})  # panes too narrow for the whole path
+    log = open_report(page, report, "#trace=kernel_a&pass=2")
+    name = page.locator("#file-after")
+    expect(name).to_have_attribute("title", re.compile(r"builtin_module_no-symbol-name/2_symbol-dce\.mlir$"))
+    box, text = name.bounding_box(), name.locator("bdi").bounding_box()
+    assert text["width"] > box["width"]  # it does overflow ...
+    assert abs((text["x"] + text["width"]) - (box["x"] + box["width"])) <= 2  # ... to the left: its end in sight
+    log.assert_clean()
+
+
 def test_a_before_dump_and_its_after_read_as_one_pass_with_its_options(page, report):
     with viewing(page, report):
         page.get_by_label("Trace", exact=True).select_option(label="ptoas · kernel_b (2)")
