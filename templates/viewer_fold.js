@@ -170,7 +170,9 @@ const IRTraceFold = (() => {
     if (role === 'context') return [[0, 0]];
     let indent = 0;
     while (indent < cut && (text[indent] === ' ' || text[indent] === '\t')) indent++;
-    const spans = [[0, Math.min(indent, keepIndent)], [indent, forward(offsetAt(at[indent] + head))]];
+    // A changed indentation is emphasis (or its mark): it never folds.
+    const indentChanged = (ranges || NONE).some(([rs, re]) => rs < indent && re > rs);
+    const spans = [[0, indentChanged ? indent : Math.min(indent, keepIndent)], [indent, forward(offsetAt(at[indent] + head))]];
     for (const [rs, e] of ranges || NONE) {
       const s = Math.max(rs, indent);   // a changed indentation is drawn as a mark: it needs no context
       if (s >= cut || e <= s) continue;
