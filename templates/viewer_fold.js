@@ -92,8 +92,9 @@ const IRTraceFold = (() => {
    *  'context' (an unchanged line: its tail past the pane folds), 'whole' (every character is new
    *  or gone: nothing folds). cols: the pane's width in columns; a line that fits folds nothing.
    *  limit: characters of a huge line shown; fold: false when the reader opened the line;
-   *  tokensOf(text): the colouring's tokens, asked only when the line does fold. */
-  function planFolds(text, ranges, role, cols, { limit = HUGE_LINE, fold = true, tokensOf = null } = {}) {
+   *  tokensOf(text): the colouring's tokens, asked only when the line does fold; highlightIndent:
+   *  a changed indentation shows as emphasis (Highlight indentation changes), not as a mark. */
+  function planFolds(text, ranges, role, cols, { limit = HUGE_LINE, fold = true, tokensOf = null, highlightIndent = false } = {}) {
     const huge = text.length > limit;
     // A huge edit folds around its changes first (they may lie far in), then shows `limit` characters.
     const aroundChanges = huge && fold && role === 'changed';
@@ -110,7 +111,7 @@ const IRTraceFold = (() => {
     for (let i = cut; i >= 0; i--) after[i] = i < cut && inside[i] ? after[i + 1] : i;
     const back = (i) => before[i], forward = (i) => after[i];
     const offsetAt = (col) => { let lo = 0, hi = cut; while (lo < hi) { const mid = (lo + hi) >> 1; if (at[mid] < col) lo = mid + 1; else hi = mid; } return lo; };
-    const snap = { back, forward, offsetAt };
+    const snap = { back, forward, offsetAt, highlightIndent };
     let plan = null;
     for (const keep of role === 'context' ? KEEPS.slice(0, 1) : KEEPS) {
       plan = foldAround(keptSpans(text, ranges, role, cut, at, snap, keep), text, cut, at, room, snap);
@@ -166,13 +167,13 @@ const IRTraceFold = (() => {
   /** The spans a folded line keeps, merged, as [start, end): the indentation (at most `indent`
    *  columns of it) and `head` columns of the statement, then each change with `context` columns
    *  around it; gaps under `minFold` columns stay. */
-  function keptSpans(text, ranges, role, cut, at, { back, forward, offsetAt }, { head, context, indent: keepIndent, minFold = MIN_FOLD }) {
+  function keptSpans(text, ranges, role, cut, at, { back, forward, offsetAt, highlightIndent }, { head, context, indent: keepIndent, minFold = MIN_FOLD }) {
     if (role === 'context') return [[0, 0]];
     let indent = 0;
     while (indent < cut && (text[indent] === ' ' || text[indent] === '\t')) indent++;
-    // A changed indentation is emphasis (or its mark): it never folds.
-    const indentChanged = (ranges || NONE).some(([rs, re]) => rs < indent && re > rs);
-    const spans = [[0, indentChanged ? indent : Math.min(indent, keepIndent)], [indent, forward(offsetAt(at[indent] + head))]];
+    // A changed indentation highlighted as emphasis never folds (drawn as a mark, it needs no room).
+    const shownIndent = highlightIndent && (ranges || NONE).some(([rs, re]) => rs < indent && re > rs);
+    const spans = [[0, shownIndent ? indent : Math.min(indent, keepIndent)], [indent, forward(offsetAt(at[indent] + head))]];
     for (const [rs, e] of ranges || NONE) {
       const s = Math.max(rs, indent);   // a changed indentation is drawn as a mark: it needs no context
       if (s >= cut || e <= s) continue;
