@@ -157,3 +157,14 @@ def test_a_last_resort_folds_the_indentation_and_short_runs_between_changes(fold
     # A pane wide enough for the usual plan keeps the indentation and the runs between changes.
     roomy = shown(fold_page, line, ranges, "changed", 80)["text"]
     assert roomy.startswith(" " * 16) and ", k=1, " in roomy, roomy
+
+
+def test_a_highlighted_indentation_never_folds_a_marked_one_may(fold_page):
+    # Re-indented by 32 columns, plus an edit far right: only a deep fold would bring it in.
+    words = ("alpha_1", "beta__2", "gamma_3", "delta_4")
+    line = " " * 36 + "x = f(" + "a" * 40 + ", " + ", k=1, ".join(words) + ")"
+    ranges = [[4, 36]] + [[line.index(w), line.index(w) + len(w)] for w in words]
+    marked = shown(fold_page, line, ranges, "changed", 40)
+    assert marked["hidden"][0][0] < 36  # drawn as a mark: the indentation may fold
+    highlighted = shown(fold_page, line, ranges, "changed", 40, highlightIndent=True)
+    assert highlighted["hidden"][0][0] >= 36 and highlighted["text"].startswith(" " * 36)
