@@ -112,6 +112,11 @@ def test_a_whole_pipeline_report_has_no_serious_axe_violation_in_either_theme(br
         expect(page.locator("#pass-title")).not_to_contain_text("ptoas")
         assert_accessible(page, f"{theme}: the PyPTO trace")
         page.locator("#trace-select").select_option(index=2)
+    # A folded run's chip is heard briefly inside its row: what it hides, not how to open it.
+    page.evaluate("() => { location.hash = '#pass=18'; }")
+    chip = page.locator("#scroll-after .row button.chip.fold").first
+    expect(chip).to_have_attribute("aria-label", re.compile(r"^\d+ characters folded$"))
+    assert "click to show the whole line" in chip.get_attribute("title")
     context.close()
 
 
