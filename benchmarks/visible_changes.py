@@ -6,8 +6,10 @@
 Opens every changed pass of a report in headless Chromium and counts, on the first screen of
 each pane (the rows in sight when the pass opens), the emphasised ranges (runs of adjacent
 `.row .em` elements) that start inside the pane's visible code area, those that lie wholly
-inside it (a change longer than the pane cannot), the changed lines whose first range starts in
-sight, and the scroll offset the pass opened at.
+inside it (a change longer than the pane cannot), those a fold could bring into sight at all
+(the line's ranges up to it, a chip between each two, are no wider than the pane) and how many
+of these do, the changed lines whose first range starts in sight, and the scroll offset the
+pass opened at.
 Prints counts per pass and shares overall; --json prints one JSON object instead.
 """
 
@@ -24,7 +26,9 @@ from harness import launch_chromium  # noqa: E402
 
 # A function, not an expression: the report's CSP forbids the eval Playwright uses for strings.
 COUNT_VISIBLE = """() => {
-  let starts = 0, whole = 0, total = 0, left = 0, lines = 0, firsts = 0;
+  let starts = 0, whole = 0, total = 0, left = 0, lines = 0, firsts = 0, reachable = 0, reachedStarts = 0;
+  const chip = document.querySelector('.row button.chip.fold');
+  const chipWidth = chip ? chip.getBoundingClientRect().width : 0;
   for (const s of document.querySelectorAll('.scroller')) {
     if (!s.offsetParent) continue;   // the Before pane in the Unified layout
     const box = s.getBoundingClientRect(), code = s.querySelector('.row:not(.fold) .code');
@@ -36,42 +40,49 @@ COUNT_VISIBLE = """() => {
       const r = row.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.top + s.clientHeight) continue;   // not on the first screen
       // A range: adjacent .em elements (colouring splits one range into several).
-      let run = null, first = true;
+      // `need`: the width the line's ranges so far take with nothing between them but a chip each;
+      // past the pane's width no fold can bring a range into sight (emphasis is never folded).
+      let run = null, first = true, need = -chipWidth;
       const close = () => {
         if (!run) return;
         total++; starts += run.start; whole += run.whole;
+        need += chipWidth + run.width;
+        if (need <= to - from - s.scrollLeft) { reachable++; reachedStarts += run.start; }
         if (first) { lines++; firsts += run.start; first = false; }
         run = null;
       };
       for (const node of row.querySelectorAll('.code > *, .code > text')) {
         if (!node.classList.contains('em')) { close(); continue; }
-        const inside = inSight(node.getBoundingClientRect());
-        if (!run || node.previousSibling !== run.last) { close(); run = { start: inside ? 1 : 0, whole: 1 }; }
+        const rect = node.getBoundingClientRect(), inside = inSight(rect);
+        if (!run || node.previousSibling !== run.last) { close(); run = { start: inside ? 1 : 0, whole: 1, width: 0 }; }
         if (!inside) run.whole = 0;
+        run.width += rect.width;
         run.last = node;
       }
       close();
     }
   }
-  return { starts, whole, total, left, lines, firsts };
+  return { starts, whole, total, left, lines, firsts, reachable, reachedStarts };
 }"""
 
 
 def measure(page, report: Path, layout: str) -> list[dict]:
-    page.goto(report.resolve().as_uri())
+    page.goto(f"{report.resolve().as_uri()}#layout={layout}")
     page.wait_for_function("() => window.__irTrace && window.__irTrace.firstDiffPainted !== null", timeout=60_000)
+    # The sidebar's entries that changed something, in every trace: [k, label].
     passes = page.evaluate(
-        "() => window.__irTrace.payload.passes.map((p, k) => [k, p.index, p.changed]).filter((x) => x[0] > 0 && x[2])"
+        "() => [...document.querySelectorAll('.pass-btn:not(.noop)')]"
+        ".map((b) => [b.dataset.k, b.innerText.replace(/\\s+/g, ' ')])"
     )
     results = []
-    for k, index, _ in passes:
-        page.evaluate(f"() => {{ location.hash = '#pass={index}&layout={layout}'; }}")
+    for k, label in passes:
+        page.evaluate(f"() => document.querySelector('.pass-btn[data-k=\"{k}\"]').click()")
         page.wait_for_function(
             f"() => document.querySelector('.pass-btn[aria-current=\"true\"]')?.dataset.k === '{k}'", timeout=60_000
         )
         page.wait_for_timeout(100)
         counts = page.evaluate(COUNT_VISIBLE)
-        results.append({"pass": index, **counts})
+        results.append({"pass": label, **counts})
     return results
 
 
@@ -98,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(r["total"] for r in results)
     lines = sum(r["lines"] for r in results)
     firsts = sum(r["firsts"] for r in results)
+    reachable = sum(r["reachable"] for r in results)
+    reached = sum(r["reachedStarts"] for r in results)
     summary = {
         "report": str(args.report),
         "size": args.size,
@@ -105,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         "total": total,
         "start_share": starts / total if total else 1.0,
         "whole_share": whole / total if total else 1.0,
+        "reachable": reachable,
+        "reachable_share": reached / reachable if reachable else 1.0,
         "lines": lines,
         "first_share": firsts / lines if lines else 1.0,
         "opened_sideways": sum(1 for r in results if r["left"] > 0),
@@ -115,10 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in results:
         counts = f"{r['starts']:>4} start, {r['whole']:>4} whole of {r['total']:<4}"
-        print(f"pass {r['pass']:>3}: {counts} scrollLeft {r['left']}")
+        print(f"{r['pass'][:40]:<40} {counts} scrollLeft {r['left']}")
     print(
         f"{args.report.name} {args.size} {args.layout}: of {total} emphasised ranges on first screens, "
         f"{summary['start_share']:.1%} start in sight, {summary['whole_share']:.1%} wholly in sight; "
+        f"of the {reachable} a fold can bring into sight, {summary['reachable_share']:.1%} start in sight; "
         f"of {lines} changed lines, {summary['first_share']:.1%} show their first change; "
         f"{summary['opened_sideways']} passes opened sideways"
     )

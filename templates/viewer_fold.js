@@ -10,12 +10,14 @@ const IRTraceFold = (() => {
   const HUGE_LINE = 2000;     // a longer line shows this many characters, then a chip for the rest
   const HUGE_STEP = 10;       // each click on that chip shows ten times as many
   // Columns kept after the indentation (the start of the statement) and on each side of a change
-  // (whole tokens): the first that lets the line fit its pane, else the last. The last resort
-  // also folds a deep indentation down to `indent` columns.
+  // (whole tokens): the first that lets the line fit its pane, else the last. The last resorts
+  // also fold a deep indentation down to `indent` columns, then shorter unchanged runs between
+  // changes (`minFold` columns: each such chip saves at least half of what it hides).
   const KEEPS = [
     { head: 16, context: 12, indent: Infinity }, { head: 16, context: 4, indent: Infinity },
     { head: 8, context: 2, indent: Infinity }, { head: 0, context: 2, indent: Infinity },
     { head: 0, context: 2, indent: 4 }, { head: 0, context: 0, indent: 4 },
+    { head: 16, context: 0, indent: 4, minFold: 6 }, { head: 0, context: 0, indent: 0, minFold: 6 },
   ];
   const MIN_FOLD = 10;        // a shorter unchanged run stays: its chip would save little
   const FOLD_COLS = 3;        // chip widths in columns; viewer.css sizes the chips to match
@@ -23,7 +25,7 @@ const IRTraceFold = (() => {
   const CONTROL_COLS = 8;     // "U+202E" in a box
   const PLACEHOLDER = '_';    // a chip's units in the shown text: a word character, so wrapping never breaks inside it
   const NONE = [];
-  const COMMENT = 1;          // the colouring's token group of a comment (viewer_rows.js TOKEN_RE)
+  const STRING = 2, NUMBER = 6;   // the colouring's token groups (viewer_rows.js TOKEN_RE) that never split
 
   const NOT_PRINTABLE_ASCII = /[^\x20-\x7e\t]/;
   const WORDISH = new Uint8Array(128);   // by char code: a word, number or dotted-name character
@@ -37,6 +39,13 @@ const IRTraceFold = (() => {
 
   /** "U+202E": how a control character is shown. */
   const controlLabel = (ch) => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+  const DOT = 46;
+  const isWordish = (c) => c < 128 && WORDISH[c] === 1;
+  const isDigit = (c) => c >= 48 && c <= 57;
+  /** A cut between these two characters falls just after a dot that ends a name (`pl.Mem.` + `Vec`):
+   *  a chip then never starts a shown run with a bare dot, and a number's dot never splits. */
+  const isDotBetweenNames = (left, right) => left === DOT && !isDigit(right);
 
   /** Display columns of each code unit: wide characters two, a control character its chip. */
   function unitWidth(text, i) {
@@ -55,19 +64,23 @@ const IRTraceFold = (() => {
     return at;
   }
 
-  /** 1 where a cut at offset i would split a token: inside a word, a dotted name or a number,
-   *  inside a string (`tokens`: the colouring's flat [start, end, group] list, group 1 a comment), or
-   *  between the halves of a surrogate pair. */
+  /** 1 where a cut at offset i would split a token: inside a word or a number, inside a string
+   *  (`tokens`: the colouring's flat [start, end, group] list), or between the
+   *  halves of a surrogate pair. A dotted name (`pl.TileLayout.row_major`) may be cut after a dot:
+   *  kept whole, a line's several small changes (`Vec` to `Acc` in `pl.Mem.Vec`) would not fit. */
   function tokenInteriors(text, n, tokens) {
     const inside = new Uint8Array(n + 1);
-    let wordBefore = n > 0 && WORDISH[text.charCodeAt(0)] === 1;
+    let before = n > 0 ? text.charCodeAt(0) : 0;
     for (let i = 1; i < n; i++) {
-      const c = text.charCodeAt(i), word = c < 128 && WORDISH[c] === 1;
-      if ((word && wordBefore) || (c >= 0xdc00 && c <= 0xdfff)) inside[i] = 1;
-      wordBefore = word;
+      const c = text.charCodeAt(i);
+      const splitsWord = isWordish(c) && isWordish(before) && !isDotBetweenNames(before, c);
+      if (splitsWord || (c >= 0xdc00 && c <= 0xdfff)) inside[i] = 1;
+      before = c;
     }
     for (let t = 0; t < tokens.length; t += 3) {
-      if (tokens[t + 2] === COMMENT) continue;   // prose: it folds between its words
+      // Only strings and numbers stay whole: a comment is prose, folding between its words, and
+      // the other groups are names, cut at their dots like any dotted name.
+      if (tokens[t + 2] !== STRING && tokens[t + 2] !== NUMBER) continue;
       for (let i = tokens[t] + 1; i < Math.min(tokens[t + 1], n); i++) inside[i] = 1;
     }
     return inside;
@@ -79,8 +92,9 @@ const IRTraceFold = (() => {
    *  'context' (an unchanged line: its tail past the pane folds), 'whole' (every character is new
    *  or gone: nothing folds). cols: the pane's width in columns; a line that fits folds nothing.
    *  limit: characters of a huge line shown; fold: false when the reader opened the line;
-   *  tokensOf(text): the colouring's tokens, asked only when the line does fold. */
-  function planFolds(text, ranges, role, cols, { limit = HUGE_LINE, fold = true, tokensOf = null } = {}) {
+   *  tokensOf(text): the colouring's tokens, asked only when the line does fold; highlightIndent:
+   *  a changed indentation shows as emphasis (Highlight indentation changes), not as a mark. */
+  function planFolds(text, ranges, role, cols, { limit = HUGE_LINE, fold = true, tokensOf = null, highlightIndent = false } = {}) {
     const huge = text.length > limit;
     // A huge edit folds around its changes first (they may lie far in), then shows `limit` characters.
     const aroundChanges = huge && fold && role === 'changed';
@@ -97,7 +111,7 @@ const IRTraceFold = (() => {
     for (let i = cut; i >= 0; i--) after[i] = i < cut && inside[i] ? after[i + 1] : i;
     const back = (i) => before[i], forward = (i) => after[i];
     const offsetAt = (col) => { let lo = 0, hi = cut; while (lo < hi) { const mid = (lo + hi) >> 1; if (at[mid] < col) lo = mid + 1; else hi = mid; } return lo; };
-    const snap = { back, forward, offsetAt };
+    const snap = { back, forward, offsetAt, highlightIndent };
     let plan = null;
     for (const keep of role === 'context' ? KEEPS.slice(0, 1) : KEEPS) {
       plan = foldAround(keptSpans(text, ranges, role, cut, at, snap, keep), text, cut, at, room, snap);
@@ -152,12 +166,14 @@ const IRTraceFold = (() => {
 
   /** The spans a folded line keeps, merged, as [start, end): the indentation (at most `indent`
    *  columns of it) and `head` columns of the statement, then each change with `context` columns
-   *  around it; gaps under MIN_FOLD columns stay. */
-  function keptSpans(text, ranges, role, cut, at, { back, forward, offsetAt }, { head, context, indent: keepIndent }) {
+   *  around it; gaps under `minFold` columns stay. */
+  function keptSpans(text, ranges, role, cut, at, { back, forward, offsetAt, highlightIndent }, { head, context, indent: keepIndent, minFold = MIN_FOLD }) {
     if (role === 'context') return [[0, 0]];
     let indent = 0;
     while (indent < cut && (text[indent] === ' ' || text[indent] === '\t')) indent++;
-    const spans = [[0, Math.min(indent, keepIndent)], [indent, forward(offsetAt(at[indent] + head))]];
+    // A changed indentation highlighted as emphasis never folds (drawn as a mark, it needs no room).
+    const shownIndent = highlightIndent && (ranges || NONE).some(([rs, re]) => rs < indent && re > rs);
+    const spans = [[0, shownIndent ? indent : Math.min(indent, keepIndent)], [indent, forward(offsetAt(at[indent] + head))]];
     for (const [rs, e] of ranges || NONE) {
       const s = Math.max(rs, indent);   // a changed indentation is drawn as a mark: it needs no context
       if (s >= cut || e <= s) continue;
@@ -167,7 +183,7 @@ const IRTraceFold = (() => {
     const merged = [];
     for (const span of spans) {
       const last = merged[merged.length - 1];
-      if (last && at[span[0]] - at[last[1]] < MIN_FOLD) last[1] = Math.max(last[1], span[1]);
+      if (last && at[span[0]] - at[last[1]] < minFold) last[1] = Math.max(last[1], span[1]);
       else merged.push(span.slice());
     }
     return merged;

@@ -186,7 +186,8 @@ const IRTracePainter = (() => {
       const open = opened.get(key);
       const role = ranges ? 'changed' : item.kind === EQ ? 'context' : 'whole';
       const fold = mode.inlineFolds && !(open && open.whole);
-      const plan = planFolds(text, ranges, role, metrics.cols, { limit: open ? open.limit : HUGE_LINE, fold, tokensOf: tokenize });
+      const plan = planFolds(text, ranges, role, metrics.cols,
+        { limit: open ? open.limit : HUGE_LINE, fold, tokensOf: tokenize, highlightIndent: !mode.markIndent });
       const shown = displayLine(text, plan);
       shownCache.set(key, shown);
       return shown;

@@ -41,12 +41,13 @@ const IRTracePanels = (() => {
       showViewNote(spec);
     }
 
-    /** Each pane names its snapshot; the one Unified pane names both. */
+    /** Each pane names its snapshot; the one Unified pane names both. A long path is cut at its
+     *  start (viewer.css), so the file's own name stays; the whole path is its tooltip. */
     function showFiles(spec) {
       const before = snapshotName(spec.before), after = snapshotName(spec.after);
-      $('file-before').textContent = before;
-      $('file-after').textContent = state.layout === 'unified' ? `${before} \u2192 ${after}` : after;
-      $('file-after').title = $('file-after').textContent;
+      const show = (id, text) => { $(id).replaceChildren(el('bdi', null, text)); $(id).title = text; };
+      show('file-before', before);
+      show('file-after', state.layout === 'unified' ? `${before} \u2192 ${after}` : after);
     }
 
     function showViewNote(spec) {
@@ -261,8 +262,9 @@ const IRTracePanels = (() => {
         select.textContent = '';
         const { run, pos } = entries[k];   // the snapshots of the entry's own trace: no diff crosses traces
         for (let j = 0; j < pos; j++) {
-          const p = runs[run].passes[j];
-          select.appendChild(new Option(`${pad(p.index)} ${p.name}${j === pos - 1 ? ' (previous)' : ''}`, String(j)));
+          // Named as the sidebar names it: an MLIR pass by its argument and op (viewer_traces.js).
+          const name = IRTraceTraces.describePass(runs[run].passes[j]).name;
+          select.appendChild(new Option(`${pad(runs[run].passes[j].index)} ${name}${j === pos - 1 ? ' (previous)' : ''}`, String(j)));
         }
         select.disabled = pos < 1;
       }

@@ -125,7 +125,8 @@ const IRTraceRows = (() => {
       if (count <= SELECTABLE_FOLD) button.appendChild(el('span', 'chip-text', text.slice(chip.start, chip.end)));
       if (cls.subarray(chip.start, chip.end).some((c) => c & HIT)) button.classList.add('hit');
     }
-    button.setAttribute('aria-label', button.title);
+    // Heard inside its row's speech, once per chip: short; the tooltip says what a click does.
+    button.setAttribute('aria-label', chip.kind === 'huge' ? button.title : `${count} characters folded`);
     return button;
   }
 

@@ -35,7 +35,9 @@ def test_the_trace_select_jumps_between_traces_under_their_headings(page, report
         expect(page.locator("#report-sub")).to_have_text("3 traces · 6 passes · 5 changed · 1 no-op")
         # Compare with offers this trace's earlier snapshots only: no diff crosses into PyPTO's.
         expect(page.get_by_label("Compare with").locator("option")).to_have_count(1)
-        expect(page.get_by_label("Compare with")).to_contain_text("(canonicalize) (previous)")
+        # ... named as the sidebar names them: the pass argument, not the header's class name.
+        expect(page.get_by_label("Compare with")).to_contain_text(" canonicalize (previous)")
+        expect(page.get_by_label("Compare with")).not_to_contain_text("Canonicalizer")
         page.screenshot(path=tmp_path / "traces.png")
         # The trace's first snapshot is a pass too: listed, shown whole against nothing.
         page.keyboard.press("k")
@@ -77,6 +79,17 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     expect(current(page)).to_contain_text("test-pass-failure")  # stays where it was
     page.evaluate("location.hash = '#trace=kernel_a'")  # a trace alone: its first pass that changed
     expect(current(page)).to_contain_text("cse")
+    log.assert_clean()
+
+
+def test_a_long_snapshot_path_loses_its_start_not_its_file_name(page, report):
+    page.set_viewport_size({"width": 760, "height": 700})  # panes too narrow for the whole path
+    log = open_report(page, report, "#trace=kernel_a&pass=2")
+    name = page.locator("#file-after")
+    expect(name).to_have_attribute("title", re.compile(r"builtin_module_no-symbol-name/2_symbol-dce\.mlir$"))
+    box, text = name.bounding_box(), name.locator("bdi").bounding_box()
+    assert text["width"] > box["width"]  # it does overflow ...
+    assert abs((text["x"] + text["width"]) - (box["x"] + box["width"])) <= 2  # ... to the left: its end in sight
     log.assert_clean()
 
 

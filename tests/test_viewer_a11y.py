@@ -6,6 +6,7 @@ themes, the Tab order (skip link, one stop per pass list and per pane), what scr
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 
 QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
 EXAMPLE = REPO / "examples" / "softmax" / "passes_dump"
+MLIR = SAMPLES / "mlir"
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +94,32 @@ def test_real_explicit_sample_has_no_serious_axe_violation_and_readable_text(bro
     context.close()
 
 
+@pytest.mark.samples
+def test_a_whole_pipeline_report_has_no_serious_axe_violation_in_either_theme(browser, tmp_path):
+    # A PyPTO program's output dir as users have it: qwen3's passes, then two ptoas units' MLIR trees.
+    program = tmp_path / "prog"
+    shutil.copytree(QWEN3, program / "passes_dump")
+    for unit, sample in (("a1", "a1_short_mliropt19_calls_loops"), ("a4", "a4_lowering_mliropt19_matmul_to_llvm")):
+        shutil.copytree(MLIR / sample / "tree", program / "ptoas_passes" / unit)
+    report = build_report(program, tmp_path / "report.html", "--no-cache", "-q")
+    context, page = checked_page(browser, report, "light", "#trace=a4&pass=1")
+    expect(page.locator("#trace-select")).to_have_value("2")  # PyPTO, a1, a4
+    for theme in ("light", "dark"):
+        if page.evaluate("() => document.documentElement.dataset.theme") != theme:
+            page.locator("#theme-toggle").click()
+        assert_accessible(page, f"{theme}: an MLIR pass of unit a4")
+        page.locator("#trace-select").select_option(index=0)  # back to PyPTO's EXPLICIT IR
+        expect(page.locator("#pass-title")).not_to_contain_text("ptoas")
+        assert_accessible(page, f"{theme}: the PyPTO trace")
+        page.locator("#trace-select").select_option(index=2)
+    # A folded run's chip is heard briefly inside its row: what it hides, not how to open it.
+    page.evaluate("() => { location.hash = '#pass=18'; }")
+    chip = page.locator("#scroll-after .row button.chip.fold").first
+    expect(chip).to_have_attribute("aria-label", re.compile(r"^\d+ characters folded$"))
+    assert "click to show the whole line" in chip.get_attribute("title")
+    context.close()
+
+
 def focused(page) -> str:
     """The focused element as `tag#id.class`, enough to tell controls apart."""
     return page.evaluate(
@@ -119,7 +147,7 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     assert stops[-1].startswith("div#scroll-after"), stops
     assert len(stops) <= 5 and not any("fold-btn" in s for s in stops), stops
 
-    # Fold buttons are one Enter away from their pane; arrows walk them, Enter opens one and the
+    # Fold buttons and chips are one Enter away from their pane; arrows walk them, Enter opens one and the
     # focus stays in the pane, Esc goes back. Pass 5 changes two lines: a fold above, one below.
     page.evaluate("() => { location.hash = 'pass=5'; }")
     expect(page.locator("#pass-title")).to_contain_text("Simplify")
@@ -127,9 +155,10 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     page.keyboard.press("Enter")
     assert "fold-btn" in focused(page)
     fold = page.evaluate("() => document.activeElement.dataset.fold")
-    page.keyboard.press("ArrowDown")
-    assert "fold-btn" in focused(page)
-    assert page.evaluate("() => document.activeElement.dataset.fold") != fold
+    page.evaluate("() => { document.activeElement.dataset.walked = 'first'; }")
+    page.keyboard.press("ArrowDown")  # the next fold button, or a long line's chip (also a pane button)
+    assert re.search(r"fold-btn|chip fold", focused(page)), focused(page)
+    assert page.evaluate("() => document.activeElement.dataset.walked") is None
     page.keyboard.press("Escape")
     assert focused(page).startswith("div#scroll-after")
     page.keyboard.press("Enter")

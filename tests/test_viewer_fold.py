@@ -108,3 +108,63 @@ def test_many_changes_inside_one_long_string_plan_in_linear_time(fold_page):
              return { cut: plan.cut, hidden: plan.hidden.length }; }"""
     )
     assert plan["cut"] <= 2000 and plan["hidden"] == 0  # the string stays whole up to the huge-line cut
+
+
+def test_several_changes_inside_dotted_names_all_come_within_the_pane(fold_page):
+    # A real EXPLICIT line (qwen3 pass 18): five small edits, each inside a dotted name.
+    line = (
+        "            down_acc_inline86__tile: pl.Tile[[16, 256], pl.FP32, pl.Mem.Vec, pl.TileView("
+        "blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box, fractal=512)] = "
+        "pl.tile.create([16, 256], dtype=pl.FP32, target_memory=pl.Mem.Vec)"
+    )
+    ranges, at = [], 0
+    for word in ("Vec", "row_major", "none_box", "512", "Vec"):
+        at = line.index(word, at)
+        ranges.append([at, at + len(word)])
+        at += len(word)
+    # The colouring reads each `pl.x.y` as one token; the fold may still cut it at its dots.
+    tokens = fold_page.evaluate(
+        """(text) => { const out = []; const re = /\\bpl(?:\\.[A-Za-z_]\\w*)+/g; let m;
+             while ((m = re.exec(text)) !== null) out.push(m.index, m.index + m[0].length, 4);
+             return out; }""",
+        line,
+    )
+    result = shown(fold_page, line, ranges, "changed", 53, tokensOf=None)
+    with_tokens = fold_page.evaluate(
+        """([text, ranges, tokens]) => {
+             const plan = IRTraceFold.planFolds(text, ranges, 'changed', 53, { tokensOf: () => tokens });
+             return IRTraceFold.displayLine(text, plan).text; }""",
+        [line, ranges, tokens],
+    )
+    for text in (result["text"], with_tokens):
+        assert text.rindex("Vec") + 3 <= 53, text  # every change in sight (the pane edge may cut a `)`)
+        assert "row_major" in text and "none_box" in text and "512" in text and text.count("Vec") == 2, text
+    # Numbers stay whole: a dot between digits is no place to cut.
+    number = shown(fold_page, "    x = " + "y" * 60 + " + 3.25", [[73, 74]], "changed", 20)
+    assert number["text"].endswith("_3.25") or number["text"].endswith(" 3.25"), number
+
+
+def test_a_last_resort_folds_the_indentation_and_short_runs_between_changes(fold_page):
+    # Four edits a few columns apart, deep in a block: only folding the 7-column runs between
+    # them (and the indentation) brings the last into a 40-column pane.
+    words = ("alpha_1", "beta__2", "gamma_3", "delta_4")
+    line = " " * 16 + "x = f(" + "a" * 40 + ", " + ", k=1, ".join(words) + ")"
+    ranges = [[line.index(w), line.index(w) + len(w)] for w in words]
+    result = shown(fold_page, line, ranges, "changed", 40)
+    text = result["text"]
+    assert all(w in text for w in words), text
+    assert text.index("delta_4") + len("delta_4") <= 40, text
+    # A pane wide enough for the usual plan keeps the indentation and the runs between changes.
+    roomy = shown(fold_page, line, ranges, "changed", 80)["text"]
+    assert roomy.startswith(" " * 16) and ", k=1, " in roomy, roomy
+
+
+def test_a_highlighted_indentation_never_folds_a_marked_one_may(fold_page):
+    # Re-indented by 32 columns, plus an edit far right: only a deep fold would bring it in.
+    words = ("alpha_1", "beta__2", "gamma_3", "delta_4")
+    line = " " * 36 + "x = f(" + "a" * 40 + ", " + ", k=1, ".join(words) + ")"
+    ranges = [[4, 36]] + [[line.index(w), line.index(w) + len(w)] for w in words]
+    marked = shown(fold_page, line, ranges, "changed", 40)
+    assert marked["hidden"][0][0] < 36  # drawn as a mark: the indentation may fold
+    highlighted = shown(fold_page, line, ranges, "changed", 40, highlightIndent=True)
+    assert highlighted["hidden"][0][0] >= 36 and highlighted["text"].startswith(" " * 36)
