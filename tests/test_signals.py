@@ -34,6 +34,17 @@ def start(*args, **popen) -> subprocess.Popen:
     )
 
 
+def work_process_of(process: subprocess.Popen) -> int | None:
+    """The command's work process (with one worker, the writer), once it is there; None when the
+    command finished before it was seen."""
+    while process.poll() is None:
+        work = [pid for pid in living_members(process.pid) if pid != process.pid]
+        if work:
+            return work[0]
+        time.sleep(0.005)
+    return None
+
+
 def living_members(session: int) -> list[int]:
     """Processes of a session that have not exited (zombies waiting for a parent have)."""
     members = []
@@ -174,16 +185,13 @@ def test_a_signal_while_the_temp_report_exists_removes_it(tmp_path: Path, interr
             pytest.skip("inotify is not available to watch for the temp report")
         process = start(dump, "-o", report, "--cache-dir", cache)
         try:
-            work = []
-            while not work and process.poll() is None:  # the work process (with one worker, the writer)
-                work = [pid for pid in living_members(process.pid) if pid != process.pid]
-                time.sleep(0.005)
-            if not work:  # finished before its work process was seen: try again
+            work = work_process_of(process)
+            if work is None:  # finished before its work process was seen: try again
                 process.communicate(timeout=60)
                 continue
             _wait_for_temp_file(fd)
             try:
-                os.killpg(work[0], signal.SIGSTOP)  # one call freezes the work's whole process group
+                os.killpg(work, signal.SIGSTOP)  # one call freezes the work's whole process group
             except ProcessLookupError:  # it had finished already: nothing to catch this time
                 pass
             for pid in living_members(process.pid):
@@ -589,16 +597,13 @@ def test_a_report_is_never_published_after_the_command_is_gone(tmp_path: Path, i
         assert watch is not None, "inotify is not available"
         process = start(dump, "-o", report, "--cache-dir", cache, env=env)
         try:
-            work = []
-            while not work and process.poll() is None:  # the work process (with one worker, the writer)
-                work = [pid for pid in living_members(process.pid) if pid != process.pid]
-                time.sleep(0.005)
-            if not work:  # finished before its work process was seen: try again
+            work = work_process_of(process)
+            if work is None:  # finished before its work process was seen: try again
                 process.communicate(timeout=60)
                 continue
             _wait_for_temp_file(watch)
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(work[0], signal.SIGSTOP)  # the work's whole process group
+                os.killpg(work, signal.SIGSTOP)  # the work's whole process group
             for pid in living_members(process.pid):
                 if pid != process.pid:
                     _wait_until_stopped(pid)
@@ -606,7 +611,7 @@ def test_a_report_is_never_published_after_the_command_is_gone(tmp_path: Path, i
             process.kill()
             assert process.wait(timeout=60) == -signal.SIGKILL
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(work[0], signal.SIGCONT)
+                os.killpg(work, signal.SIGCONT)
             assert _wait_until_all_gone(process.pid) == [], "the work outlived the command"
             err = process.stderr.read()
         finally:

@@ -59,6 +59,27 @@ def luigi_command(*args: str | os.PathLike) -> list[str]:
     return [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep", *map(str, args)]
 
 
+def start_sweep_workers(
+    env: dict, root: Path, out: Path, port: int, hosts: int, caches: Path
+) -> list[subprocess.Popen]:
+    """`hosts` Sweep workers on the luigid at `port`, each "host" with its own local cache below `caches`."""
+    return [
+        subprocess.Popen(
+            luigi_command(
+                *("--root", root, "--out-dir", out, "--workers", "1"),
+                *("--scheduler-host", "127.0.0.1", "--scheduler-port", port),
+                *("--ir-trace-cache-dir", caches / f"host{host}-cache"),
+            ),
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for host in range(hosts)
+    ]
+
+
 def sweep(env: dict, root: Path, out: Path, *extra: str | os.PathLike) -> subprocess.CompletedProcess:
     result = subprocess.run(
         luigi_command("--root", root, "--out-dir", out, *extra, "--local-scheduler"),
@@ -600,21 +621,7 @@ def test_workers_with_their_own_caches_share_one_luigid_and_one_output_dir(tmp_p
     watcher = threading.Thread(target=watch_for_partial_reports, args=(out, stop, partial))
     watcher.start()
     try:
-        workers = [
-            subprocess.Popen(
-                luigi_command(
-                    *("--root", root, "--out-dir", out, "--workers", "1"),
-                    *("--scheduler-host", "127.0.0.1", "--scheduler-port", port),
-                    *("--ir-trace-cache-dir", tmp_path / f"host{host}-cache"),  # each "host" its own local cache
-                ),
-                env=env,
-                cwd=REPO,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
-            for host in range(3)
-        ]
+        workers = start_sweep_workers(env, root, out, port, 3, tmp_path)
         logs = [worker.communicate(timeout=300)[0] for worker in workers]
         reported = done_tasks(port)
     finally:

@@ -18,7 +18,7 @@ from conftest import FRONTEND, MLIR_SAMPLES, REPO, mlir_sample, run_cli, write_d
 from harness import start_luigid, stop_luigid
 from multi_trace_support import MODULE, write_program
 from playwright.sync_api import expect
-from test_sweep import done_tasks, load_json, luigi_command, luigi_env, programs, sweep
+from test_sweep import done_tasks, load_json, luigi_command, luigi_env, programs, start_sweep_workers, sweep
 from test_traces import SCOPE, run_mlir_opt, stream_of
 
 from ir_trace.errors import IRTraceError
@@ -211,21 +211,7 @@ def test_workers_on_one_luigid_share_programs_of_every_kind(mixed, tmp_path):
     out = tmp_path / "out"
     luigid, port = start_luigid(state, env=env, cwd=tmp_path)
     try:
-        workers = [
-            subprocess.Popen(
-                luigi_command(
-                    *("--root", mixed.root, "--out-dir", out, "--workers", "1"),
-                    *("--scheduler-host", "127.0.0.1", "--scheduler-port", port),
-                    *("--ir-trace-cache-dir", tmp_path / f"host{host}-cache"),
-                ),
-                env=env,
-                cwd=REPO,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
-            for host in range(2)
-        ]
+        workers = start_sweep_workers(env, mixed.root, out, port, 2, tmp_path)
         logs = [worker.communicate(timeout=300)[0] for worker in workers]
         reported = done_tasks(port)
     finally:
