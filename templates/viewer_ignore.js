@@ -68,7 +68,7 @@ const IRTraceIgnore = (() => {
     /** `spec` without the modes this report does not offer: `loc` (MLIR's locations) is for MLIR
      *  snapshots only, so one a link or an MLIR report left behind stays off here. */
     function offered(spec) {
-      return spec && payload.kind !== 'mlir' ? { ...spec, modes: spec.modes.filter((m) => m !== 'loc') } : spec;
+      return spec && !showsMlir() ? { ...spec, modes: spec.modes.filter((m) => m !== 'loc') } : spec;
     }
 
     /** Apply new modes: the current pass is redrawn at once, the other entries follow in slices. */
@@ -223,9 +223,14 @@ const IRTraceIgnore = (() => {
       model.setIgnore(spec);
     }
 
-    /** MLIR snapshots (payload.kind 'mlir') get the locations toggle and their own SSA wording. */
+    /** Whether any trace of the report is MLIR (payload.kind, or a trace's own kind). */
+    function showsMlir() {
+      return IRTraceTraces.tracesOf(payload).some((trace) => (trace.kind || payload.kind) === 'mlir');
+    }
+
+    /** MLIR snapshots get the locations toggle and their own SSA wording. */
     function labelIgnoreControls() {
-      if (payload.kind !== 'mlir') return;
+      if (!showsMlir()) return;
       $('ignore-loc-label').hidden = false;
       $('ignore-ssa').parentElement.title = '%12 and %13, ^bb1 and ^bb2, #map1 and #map2 read alike: a pass that only renumbers is a no-op';
     }

@@ -296,30 +296,47 @@ const IRTraceModel = (() => {
 
     let ignore = null;            // { modes, regex } while a mode is on, else null
     let ignoreKey = '';           // part of every cache key that depends on the modes
-    let lineKey = null;           // line -> its key under the modes, memoised
-    let linePieces = null;        // line -> the pieces of it its key is made of (null: all), memoised
+    let keyers = null;            // kind ('pypto' | 'mlir') -> its { lineKey, linePieces } under the modes
+    let lineKey = null;           // Find's line key: the first trace's (line -> its key under the modes)
     const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
 
     /** Turn modes on ({ modes, regex }) or off (null / nothing on): the exact diff comes back. */
     function setIgnore(spec) {
       ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
       ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
-      const memo = new Map(), normalise = ignore ? IRTraceNormalize.normaliser(ignore, payload.kind) : null;
-      lineKey = ignore ? (line) => {
-        let key = memo.get(line);
-        if (key === undefined) memo.set(line, (key = normalise(line)));
-        return key;
-      } : null;
-      const kept = new Map(), pieces = ignore ? IRTraceNormalize.keptPieces(ignore, payload.kind) : null;
-      linePieces = ignore ? (line) => {
-        if (!kept.has(line)) kept.set(line, pieces(line));
-        return kept.get(line);
-      } : null;
+      keyers = ignore ? new Map() : null;
+      lineKey = ignore ? keyerOf(kindOf(0)).lineKey : null;
       keyedCache.clear();
       specCache.clear();
       alignedCache.clear();
       fnStatsCache.length = 0;
       for (let k = 0; !against && k < entries.length; k++) if (entries[k]) Object.assign(entries[k], exact[k], { ignoring: '' });
+    }
+
+    /** The language run r is printed in: a report of several traces mixes PyPTO's and MLIR's. */
+    function kindOf(r) {
+      return (against ? null : IRTraceTraces.tracesOf(payload)[r].kind) || payload.kind || 'pypto';
+    }
+
+    /** { lineKey, linePieces } of lines printed in `kind` under the modes, each memoised per line:
+     *  a line's key, and the pieces of it the key is made of (null: all). */
+    function keyerOf(kind) {
+      if (!keyers.has(kind)) {
+        const keys = new Map(), normalise = IRTraceNormalize.normaliser(ignore, kind);
+        const kept = new Map(), pieces = IRTraceNormalize.keptPieces(ignore, kind);
+        keyers.set(kind, {
+          lineKey: (line) => {
+            let key = keys.get(line);
+            if (key === undefined) keys.set(line, (key = normalise(line)));
+            return key;
+          },
+          linePieces: (line) => {
+            if (!kept.has(line)) kept.set(line, pieces(line));
+            return kept.get(line);
+          },
+        });
+      }
+      return keyers.get(kind);
     }
 
     /** Hunks of snapshot j -> k of run r under the modes. When the modes map no two different
@@ -330,10 +347,11 @@ const IRTraceModel = (() => {
       const key = `${r}:${j}>${r}:${k}`;
       if (!keyedCache.has(key)) {
         const A = runs[r].snapshot(j), B = runs[r].snapshot(k), own = j === k - 1;
+        const { lineKey, linePieces } = keyerOf(kindOf(r));
         let hunks;
         if (own && !runs[r].passes[k].changed) hunks = [];
-        else if (!keysKeepLinesApart(A.lines, B.lines)) hunks = diffSnapshots(A, B, { lineKey, linePieces, lazyMarks: true });
-        else if (own) hunks = withoutIgnoredEmphasis(runs[r].passes[k].hunks || [], A.lines, B.lines);
+        else if (!keysKeepLinesApart(A.lines, B.lines, lineKey)) hunks = diffSnapshots(A, B, { lineKey, linePieces, lazyMarks: true });
+        else if (own) hunks = withoutIgnoredEmphasis(runs[r].passes[k].hunks || [], A.lines, B.lines, linePieces);
         else hunks = diffSnapshots(A, B, { linePieces, lazyMarks: true });
         keyedCache.set(key, hunks);
       }
@@ -343,7 +361,7 @@ const IRTraceModel = (() => {
     /** The payload's exact hunks, each pair re-marked under the modes when first shown
      *  (`emphasise`: IRTraceDiff.changedRangesIgnoring, for a pair touching ignored text; the
      *  others keep their exact ranges). Lazily: a pass of 600 long pairs redraws at once. */
-    function withoutIgnoredEmphasis(hunks, a, b) {
+    function withoutIgnoredEmphasis(hunks, a, b, linePieces) {
       if (!emphasise) return hunks;
       const pair = ([i, j, ra, rb]) => [i, j, null, null, () => {
         const ka = linePieces(a[i]), kb = linePieces(b[j]);
@@ -353,7 +371,7 @@ const IRTraceModel = (() => {
     }
 
     /** Whether lineKey is one-to-one on the lines of both snapshots. */
-    function keysKeepLinesApart(a, b) {
+    function keysKeepLinesApart(a, b, lineKey) {
       const lineOf = new Map();
       for (const lines of [a, b]) {
         for (const line of lines) {

@@ -1,7 +1,7 @@
 """A report of MLIR snapshots in real Chromium: symbol ops in the Function selector, `ssa` and `loc` modes.
 
-Until discovery reads MLIR trees, the dump is a PyPTO-named one holding MLIR text; its payload is
-then marked `kind: "mlir"` with the functions the MLIR slicer finds, as the report task will write it.
+Most tests here build a PyPTO-named dump holding MLIR text and mark its payload
+`kind: "mlir"` with the functions the MLIR slicer finds; the last one reads a real program directory.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from browser_support import build_report, open_report, pass_button, render_payload, write_dump
+from multi_trace_support import MODULE, mlir_header, pypto_passes
 from playwright.sync_api import expect
 from test_ignore_viewer import SETTLED, counts, toggle
 
@@ -88,4 +89,25 @@ def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
     expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_hidden()
     expect(page.get_by_label("Ignore locations", exact=True)).not_to_be_checked()  # a link's `loc` stays off here
+    log.assert_clean()
+
+
+def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report(page, tmp_path):
+    """A program's report mixes PyPTO's trace with MLIR ones: each trace is keyed in its own language."""
+    program = tmp_path / "prog"
+    frontend, *passes = pypto_passes()
+    write_dump(program, [("frontend", frontend), *passes])
+    unit = program / "ptoas_passes" / "k" / MODULE
+    unit.mkdir(parents=True)
+    for name, header, text in [
+        ("0_canonicalize.mlir", "Canonicalizer (canonicalize)", FRONTEND),
+        ("1_cse.mlir", "CSE (cse)", RENUMBERED),
+    ]:
+        (unit / name).write_text(f"{mlir_header('After', header)}\n{text}\n\n", encoding="utf-8")
+    log = open_report(page, build_report(program, tmp_path / "whole.html"))
+    expect(page.get_by_label("Ignore locations", exact=True)).to_be_visible()  # offered: one trace is MLIR
+    renumbered = page.evaluate("window.__irTrace.model.entries.findIndex((e) => e && e.run === 1 && !e.start)")
+    assert renumbered > 0 and counts(page, renumbered)[2] is False
+    toggle(page, "Ignore SSA versions")
+    assert counts(page, renumbered) == (0, 0, True)  # %1 -> %7, #map -> #map1: numbering only
     log.assert_clean()
