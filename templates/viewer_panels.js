@@ -328,7 +328,9 @@ const IRTracePanels = (() => {
     /** The CONCISE notice: one line, dismissed for good (remembered); the CONCISE tag brings it back. */
     function showLevelNotice() {
       const banner = $('level-banner'), tag = $('level-tag');
-      const text = 'CONCISE dump: tile layouts and window buffers are implicit and cannot show in this diff ' +
+      // In a whole-pipeline report the level is PyPTO's: the MLIR traces print everything.
+      const whose = Array.isArray(model.payload.traces) ? "PyPTO's passes are a CONCISE dump" : 'CONCISE dump';
+      const text = `${whose}: tile layouts and window buffers are implicit and cannot show in this diff ` +
         '\u2014 re-dump with PassDumpLevel.EXPLICIT.';
       $('level-banner-text').textContent = text;
       $('level-banner-text').title = text;

@@ -163,3 +163,10 @@ def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_sam
         [3, "canonicalize · func.func @g", "", False],
         [5, "licm · func.func @g", "no-op", True],
     ]
+
+
+def test_the_concise_notice_of_a_whole_pipeline_report_names_pypto(page, tmp_path):
+    """The dump level is PyPTO's: in a report of several traces the notice says whose passes it speaks of."""
+    log = open_report(page, build_report(write_program(tmp_path), tmp_path / "r.html"))
+    expect(page.locator("#level-banner")).to_contain_text("PyPTO's passes are a CONCISE dump")
+    log.assert_clean()
