@@ -92,10 +92,10 @@ def _inner_depth(region: _Open) -> int:
 
 
 def _opened_region(line: str, parent: _Open, depth: int, number: int) -> _Open | None:
-    header = parse_header(line)
-    if header is None:
+    parts = op_line_parts(line)
+    if parts is None:
         return None
-    op, symbol = header
+    op, symbol = parts
     if symbol is None:
         return _Open(depth, None, parent.path, number) if op in _ANONYMOUS_MODULES else None
     return _Open(depth, op, (*parent.path, symbol), number)
@@ -112,7 +112,7 @@ def _close(stack: list[_Open], end: int, found: list[SymbolOp]) -> None:
         found.append(SymbolOp(region.op, region.path, region.start, end))
 
 
-def parse_header(line: str) -> tuple[str, str | None] | None:
+def op_line_parts(line: str) -> tuple[str, str | None] | None:
     """(op name, symbol or None) of a line that starts an op as `op keywords* @symbol` or a bare `op`;
     None when it starts otherwise (a result `%x = ...`, a closing brace, a generic op `"x.y"()`).
     A reference `@a::@b` is not a symbol definition."""
