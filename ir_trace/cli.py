@@ -25,7 +25,8 @@ from ir_trace import __version__
 from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError, one_line
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
-from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, shown_path, write_all, write_output
+from ir_trace.output import OutputError, shown_path, write_all, write_output
+from ir_trace.output_paths import CommandPaths, check_command_paths
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor, work_orphaned
 
@@ -289,61 +290,16 @@ def guard_standard_streams() -> bool:
 def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> None:
     """Everything that can be known wrong before the run, so a bad --json never costs the report."""
     _check_paths(args)
-    outputs = [("-o", plan_output(Path(args.output), "-o"))]
-    if args.json not in (None, "-"):
-        outputs.append(("--json", plan_output(Path(args.json), "--json")))
-    dumps = [Path(d) for d in (args.passes_dump, args.against) if d is not None]
     cache = None if args.no_cache else Path(args.cache_dir or _default_cache_dir()).expanduser()
-    if args.cache_dir is not None:
-        _check_outside_dumps("--cache-dir", Path(args.cache_dir), dumps, "the cache would write its files into it")
-    for label, plan in outputs:
-        _check_writable(label, plan)
-        _check_outside_dumps(label, plan.path, dumps, "it would overwrite a snapshot or be read as one")
-        if cache is not None and is_inside(plan.path, cache):
-            raise OutputError(
-                f"{label}: {plan.path} is inside the cache directory {cache}, whose files it could replace; "
-                "write it elsewhere"
-            )
-    if len(outputs) == 2 and outputs[0][1].identity() == outputs[1][1].identity():
-        raise OutputError(f"--json: {args.json} is the same file as -o {args.output}; give the summary its own name")
-    if args.json == "-":
-        if not stdout_was_open:
-            raise OutputError("--json: standard output is closed; give a file name instead of '-'")
-        if outputs[0][1].identity() == _stdout_identity():
-            raise OutputError(f"--json: '-' is standard output, where -o {args.output} goes too")
-
-
-def _check_writable(label: str, plan: OutputPlan) -> None:
-    where = plan.target if plan.stream else plan.target.parent
-    if not os.access(where, os.W_OK):
-        why = "a read-only file system" if _on_read_only_mount(where) else "permission denied"
-        raise OutputError(f"{label}: cannot write {'to' if plan.stream else 'in'} {where}: {why}")
-
-
-def _on_read_only_mount(path: Path) -> bool:
-    """Root passes every permission check, so a read-only mount is what stops it: say so."""
-    try:
-        return bool(os.statvfs(path).f_flag & getattr(os, "ST_RDONLY", 0))
-    except OSError:
-        return False
-
-
-def _check_outside_dumps(label: str, path: Path, dumps: list[Path], why: str) -> None:
-    """Nothing the run writes may land inside a dump: the input stays as the compiler left it."""
-    for dump in dumps:
-        if is_inside(path, dump):
-            raise OutputError(f"{label}: {path} is inside the dump directory {dump}; {why}; write it elsewhere")
+    dumps = tuple(d for d in (args.passes_dump, args.against) if d is not None)
+    paths = CommandPaths(args.output, args.json, cache, args.cache_dir is not None, dumps)
+    check_command_paths(paths, stdout_was_open)
 
 
 def _default_cache_dir() -> Path:
     from ir_trace.cache import default_cache_dir  # imports diskcache: not before a run needs it
 
     return default_cache_dir()
-
-
-def _stdout_identity() -> tuple:
-    info = os.fstat(1)
-    return ("file", info.st_dev, info.st_ino)
 
 
 def _check_paths(args: argparse.Namespace) -> None:

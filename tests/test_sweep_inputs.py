@@ -18,7 +18,16 @@ from conftest import FRONTEND, MLIR_SAMPLES, REPO, mlir_sample, run_cli, write_d
 from harness import start_luigid, stop_luigid
 from multi_trace_support import MODULE, write_program
 from playwright.sync_api import expect
-from test_sweep import done_tasks, load_json, luigi_command, luigi_env, programs, start_sweep_workers, sweep
+from test_sweep import (
+    done_tasks,
+    failed_sweep,
+    load_json,
+    luigi_command,
+    luigi_env,
+    programs,
+    start_sweep_workers,
+    sweep,
+)
 from test_traces import SCOPE, run_mlir_opt, stream_of
 
 from ir_trace.errors import IRTraceError
@@ -223,6 +232,42 @@ def test_workers_on_one_luigid_share_programs_of_every_kind(mixed, tmp_path):
     assert messages == {name: f"{name}: done" for name in ("plain", "prog", "stream", "tree")}
     for name in ("prog", "tree", "stream"):
         assert (out / f"{name}.html").read_bytes() == (mixed.out / f"{name}.html").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("inside", "kind"),
+    [
+        ("out/prog/reports", "program directory"),  # beside passes_dump/ and ptoas_passes/
+        ("out/prog/ptoas_passes/kernel_a/reports", "program directory"),
+        ("plain/reports", "program directory"),  # the directory of a passes_dump/ found alone
+        ("mlir/dumps/reports", "MLIR tree"),
+        ("mlir/dumps/builtin_module_no-symbol-name/reports", "MLIR tree"),
+    ],
+)
+def test_an_out_dir_inside_a_program_or_an_mlir_tree_it_sweeps_is_refused(tmp_path, inside, kind):
+    """Like one inside a passes_dump/: the input stays as the compiler left it, and a report written
+    into a tree or a program directory would be read with it next time."""
+    root = tmp_path / "root"
+    write_program(root / "out")
+    write_dump(root / "plain" / "passes_dump", [FRONTEND])
+    write_tree_dir(root / "mlir" / "dumps")
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    out = root / inside
+    output = failed_sweep(luigi_env(tmp_path), root, out)
+    container = next(p for p in (out, *out.parents) if p.relative_to(root).as_posix() in _CONTAINERS[kind])
+    assert f"failed: --out-dir {out} is inside the {kind} {container}; write it elsewhere\n" in output
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before  # nothing created, no report
+
+
+_CONTAINERS = {"program directory": ("out/prog", "plain"), "MLIR tree": ("mlir/dumps",)}
+
+
+def test_an_out_dir_beside_the_programs_under_the_root_is_accepted(tmp_path):
+    root = tmp_path / "root"
+    write_program(root / "out")
+    write_tree_dir(root / "mlir" / "dumps")
+    sweep(luigi_env(tmp_path), root, root / "reports")
+    assert sorted(p.name for p in (root / "reports").glob("*.html")) == ["dumps.html", "index.html", "prog.html"]
 
 
 # ---------- --against on MLIR trees, --json on the remaining kinds ----------

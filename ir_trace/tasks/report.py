@@ -12,7 +12,7 @@ from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import report_fingerprint, traces_digest
 from ir_trace.normalize import IgnoreModes
-from ir_trace.output import is_inside
+from ir_trace.output_paths import check_report_path
 from ir_trace.payload import EMPTY_DIFF, build_payload, combine_traces, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
@@ -103,17 +103,6 @@ def traces_payload(
 def cached_traces(task: ValidateDump) -> list[Trace] | None:
     """The traces a validation left for the dump's current files, if any (never validates)."""
     return validated_traces(task.output())
-
-
-def check_report_path(report: str, dumps: list[str]) -> None:
-    """Fail before any work when the report could not be written anyway, or would land in a dump
-    (over a snapshot, or where the next run reads it as one)."""
-    directory = Path(report).absolute().parent
-    if not directory.is_dir():
-        raise IRTraceError(f"output directory does not exist: {directory}")
-    for dump in dumps:
-        if is_inside(report, dump):
-            raise IRTraceError(f"the report {report} is inside the dump directory {dump}; write it elsewhere")
 
 
 class IgnoreSpec(luigi.Parameter):

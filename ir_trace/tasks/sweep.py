@@ -40,8 +40,8 @@ from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
+from ir_trace.output_paths import check_sweep_out_dir, swept_containers
 from ir_trace.sweep import (
-    DUMP_DIR,
     INDEX_FILES,
     FoundDump,
     build_sweep,
@@ -320,9 +320,8 @@ class Sweep(PipelineTask):
         return self._problem
 
     def found(self) -> list[FoundDump]:
-        if not hasattr(self, "_found_dumps"):
-            self._found_dumps = [] if self.problem() else find_dumps(Path(self.root).absolute())
-        return self._found_dumps
+        """The programs under --root (found while the arguments are checked; none when they are unusable)."""
+        return [] if self.problem() else self._found_dumps
 
     def requires(self):
         if not hasattr(self, "_dump_tasks"):
@@ -403,16 +402,9 @@ class Sweep(PipelineTask):
         root = Path(self.root).absolute()
         if not root.is_dir():
             raise IRTraceError(f"sweep root is not a directory: {root}")
-        if self.out().exists() and not self.out().is_dir():
-            raise IRTraceError(f"--out-dir is not a directory: {self.out()}")
-        real_out = Path(os.path.realpath(self.out()))
-        dump = next((p for p in (real_out, *real_out.parents) if p.name == DUMP_DIR), None)
-        if dump is not None:
-            raise IRTraceError(f"--out-dir {self.out()} is inside the dump directory {dump}; write the sweep elsewhere")
-        try:  # here, once, rather than failing every dump's task on its own
-            self.out().mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise IRTraceError(f"--out-dir cannot be created: {self.out()}: {exc.strerror or exc}") from None
+        self._found_dumps = find_dumps(root)  # found before --out-dir is made, so it is never taken for one
+        swept = swept_containers(root, [(found.dump, found.input) for found in self._found_dumps])
+        check_sweep_out_dir(self.out(), swept)
         compile_ignores(self.ignoring()[1])
         if not self.baseline:
             return None
