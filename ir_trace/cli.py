@@ -7,11 +7,9 @@ supervised child process (`ir_trace.signals`), so a signal ends it at once and c
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import json
 import logging
-import os
 import shutil
 import sys
 import tempfile
@@ -23,15 +21,17 @@ from typing import TYPE_CHECKING
 
 from ir_trace import __version__
 from ir_trace.discovery import printable_path
-from ir_trace.errors import IRTraceError, one_line
+from ir_trace.errors import IRTraceError
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, shown_path, write_all, write_output
 from ir_trace.output_paths import CommandPaths, check_command_paths
 from ir_trace.progress import MessageHandler, ProgressBar
-from ir_trace.signals import Supervisor, work_orphaned
+from ir_trace.signals import Supervisor
+from ir_trace.standard_streams import clear_terminal_line, guard_standard_streams, say
 
 if TYPE_CHECKING:
     from ir_trace.launch import EarlySignals
+    from ir_trace.run_guard import RunGuard
 
 PROG = "pypto-ir-trace"
 
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> in
     except IRTraceError as exc:
         say(f"{PROG}: error: {exc}")
         return 1
-    result = supervisor.run(lambda: run_command(args))
+    result = supervisor.run(lambda guard: run_command(args, guard))
     if result.stopped_by is not None:
         clear_terminal_line()
         written = ", ".join(shown_path(path) for path in result.written)
@@ -180,8 +180,9 @@ def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> in
     return result.code
 
 
-def run_command(args: argparse.Namespace) -> int:
-    """The whole run after the checks: build the report, write the JSON summary, say what was done."""
+def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
+    """The whole run after the checks: build the report, write the JSON summary, say what was done.
+    `guard` keeps every file it writes safe from signals (the supervised child's, see ir_trace.signals)."""
     from ir_trace.cache import default_cache_dir, warn_if_not_a_cache
 
     _setup_logging(args.quiet, args.verbose)
@@ -203,21 +204,22 @@ def run_command(args: argparse.Namespace) -> int:
             against=Path(args.against) if args.against else None,
             ignore=IgnoreModes(args.ignore, args.ignore_regex),
             follow_inner_symlinks=args.follow_inner_symlinks,
+            guard=guard,
         )
         for remark in outcome["trace"].get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
             logging.getLogger("ir_trace").warning("%s", remark)
         if args.json:
-            write_json_summary(args.json, outcome["trace"])
+            write_json_summary(args.json, outcome["trace"], guard)
     except KeyboardInterrupt:  # only where the run is not supervised (no fork): Python's own Ctrl-C
-        say(f"{PROG}: interrupted; no report written")
+        say(f"{PROG}: interrupted; no report written", guard)
         return 130
     except IRTraceError as exc:
-        say(f"{PROG}: error: {exc}")
+        say(f"{PROG}: error: {exc}", guard)
         return 1
     except Exception as exc:  # a bug or an unforeseen environment: still one line, never a traceback
         if args.verbose:
             traceback.print_exc()
-        say(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)")
+        say(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)", guard)
         return 1
     finally:
         if scratch:
@@ -225,66 +227,8 @@ def run_command(args: argparse.Namespace) -> int:
     if not args.quiet:
         from ir_trace.summary import summary_line  # with the pipeline's modules, loaded by now
 
-        say(summary_line(outcome, time.monotonic() - started))  # if stderr is gone, the report still counts
+        say(summary_line(outcome, time.monotonic() - started), guard)  # if stderr is gone, the report still counts
     return 0
-
-
-def say(line: str) -> None:
-    """One line on stderr; a closed or full stderr loses the line, never the run."""
-    if work_orphaned():  # the command was killed (SIGKILL): its terminal hears nothing more from the work
-        return
-    try:
-        sys.stderr.write(one_line(line) + "\n")
-        sys.stderr.flush()
-    except (AttributeError, OSError, ValueError):
-        sys.stderr = _Discard()
-
-
-class _Discard:
-    """Where messages go once stderr has failed (so nothing retries it at exit either)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
-
-def clear_terminal_line() -> None:
-    """Erase a progress bar the stopped run may have left on the terminal."""
-    try:
-        if sys.stderr.isatty():
-            sys.stderr.write("\r\x1b[K")
-    except (AttributeError, OSError, ValueError):
-        pass
-
-
-def guard_standard_streams() -> bool:
-    """Point a closed stdin, stdout or stderr at /dev/null; returns whether stdout was open.
-
-    Otherwise the next file opened would take the free descriptor, and a message meant for
-    stderr would land in it (the cache's database, say). Python leaves sys.stdout/sys.stderr
-    None for a descriptor that was closed at start; they get a working stream.
-    """
-    was_open = {}
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-            was_open[fd] = True
-        except OSError:
-            was_open[fd] = False
-            null = os.open(os.devnull, os.O_RDWR)
-            if null != fd:
-                os.dup2(null, fd)
-                os.close(null)
-    if sys.stdout is None:
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - lives as long as the process
-    if sys.stderr is None:
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-    return was_open[1]
 
 
 def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> None:
@@ -326,12 +270,14 @@ def run_pipeline(
     against: Path | None = None,
     ignore: IgnoreModes | None = None,
     follow_inner_symlinks: bool = False,
+    guard: RunGuard | None = None,
 ) -> dict:
     """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
     `ignore` sets the report's initial ignore modes and adds counts under them to the summary.
     `follow_inner_symlinks` reads snapshots linked to files inside their dump (never outside).
+    `guard` is handed to the report's write (a process nobody supervises when None).
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     from ir_trace.cache import open_cache
@@ -350,11 +296,17 @@ def run_pipeline(
 
         from ir_trace.tasks import RenderComparison, RenderReport
         from ir_trace.tasks.config import adopt_cache, observed_state
+        from ir_trace.tasks.run_events import RunEvents
 
     adopt_cache(cache)
     _configure_luigi(cache.directory, verbose, follow_inner_symlinks)
     common = dict(
-        dump=str(dump.absolute()), report=str(output.absolute()), report_flag="-o", context=context, ignore=spec
+        dump=str(dump.absolute()),
+        report=str(output.absolute()),
+        report_flag="-o",
+        context=context,
+        ignore=spec,
+        guard=guard,
     )
     common["state"] = observed_state(common["dump"])  # once, before scheduling: the tasks' outputs follow from it
     if against is None:
@@ -364,7 +316,7 @@ def run_pipeline(
         task = RenderComparison(**common, against=run_b, against_state=observed_state(run_b))
     before = task.output().written_state()
     bar = ProgressBar(progress)
-    with _RunEvents(bar, forked=workers > 1) as events:
+    with RunEvents(bar, forked=workers > 1) as events:
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -402,10 +354,10 @@ def _failed_without_reason(status: str, record: object | None) -> str:
     return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"
 
 
-def write_json_summary(destination: str, trace: dict) -> None:
+def write_json_summary(destination: str, trace: dict, guard: RunGuard | None = None) -> None:
     text = json.dumps(trace, ensure_ascii=False, indent=2) + "\n"
     if destination != "-":
-        write_output(Path(destination), text, label="--json")
+        write_output(Path(destination), text, label="--json", guard=guard)
         return
     try:
         sys.stdout.flush()
@@ -453,92 +405,3 @@ def _configure_luigi(cache_dir: Path, verbose: bool, follow_inner_symlinks: bool
     if not verbose:  # a user's luigi.cfg holds settings for other tasks; Luigi warns about each one
         warnings.filterwarnings("ignore", category=UnconsumedParameterWarning)
     configure_command_run(cache_dir, verbose, follow_inner_symlinks)
-
-
-class _RunEvents:
-    """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
-
-    Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
-    exit. With several workers, tasks run in forked processes, so counts live in shared memory and
-    failure reasons travel through a pipe; with one, plain objects do (and cost no start-up time).
-    """
-
-    COUNTS = ("rediffed",)
-
-    def __init__(self, bar: ProgressBar, forked: bool):
-        from luigi import Event
-
-        from ir_trace.tasks import DiffPair
-        from ir_trace.tasks.base import WORK_DONE, WORK_PLANNED, PipelineTask
-
-        self.bar = bar
-        if forked:
-            import multiprocessing
-
-            self._counts, self._failures = multiprocessing.Array("l", len(self.COUNTS)), multiprocessing.SimpleQueue()
-        else:
-            self._counts, self._failures = _InProcessCounts(len(self.COUNTS)), _InProcessQueue()
-        self.handlers = [
-            (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
-            (PipelineTask, WORK_DONE, lambda _task, item: self._work_done(isinstance(item, DiffPair))),
-            (PipelineTask, Event.FAILURE, self._failed),
-            (PipelineTask, Event.BROKEN_TASK, self._failed),
-            (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
-            (PipelineTask, Event.TIMEOUT, self._failed),
-        ]
-
-    def _work_done(self, rediffed: bool) -> None:
-        if rediffed:
-            self._add("rediffed")
-        self.bar.advance()
-
-    def _add(self, name: str) -> None:
-        with self._counts.get_lock():
-            self._counts[self.COUNTS.index(name)] += 1
-
-    def _failed(self, _task, exception) -> None:
-        from ir_trace.tasks.base import explain
-
-        self._failures.put(exception if isinstance(exception, str) else explain(exception))
-
-    def count(self, name: str) -> int:
-        return self._counts[self.COUNTS.index(name)]
-
-    def failure(self) -> str | None:
-        """The first failure's one-line reason, if a task failed."""
-        reasons = []
-        while not self._failures.empty():
-            reasons.append(self._failures.get())
-        return reasons[0] if reasons else None
-
-    def __enter__(self):
-        for cls, event, handler in self.handlers:
-            cls.event_handler(event)(handler)
-        return self
-
-    def __exit__(self, *_exc):
-        self.bar.close()  # before any message, an interrupt's included
-        for cls, event, handler in self.handlers:
-            cls.remove_event_handler(event, handler)
-
-
-class _InProcessCounts(list):
-    """The part of multiprocessing.Array's interface _RunEvents uses, for a run without forks."""
-
-    def __init__(self, size: int):
-        super().__init__([0] * size)
-
-    def get_lock(self):
-        return contextlib.nullcontext()
-
-
-class _InProcessQueue(collections.deque):
-    """The part of multiprocessing.SimpleQueue's interface _RunEvents uses, for a run without forks."""
-
-    put = collections.deque.append
-
-    def get(self):
-        return self.popleft()
-
-    def empty(self) -> bool:
-        return not self

@@ -9,10 +9,9 @@ What a path names decides how it is written:
   replaced; a FIFO nobody reads is an error at once, not a wait;
 - anything else (a directory, a block device, a socket): refused.
 
-Temp files are registered before they exist: their names go to `PARTIAL_FILES` and, when a
-supervising process listens (see `ir_trace.signals`), down its pipe, so whoever stops a run
-can remove every one of them. A process nobody supervises (a `luigi` task process) removes its
-own on a terminating signal left at its default action, then dies of it as it would have.
+Every write is kept by the run's `RunGuard` (`ir_trace.run_guard`), handed down by the caller:
+temp files are registered and announced before they exist, nothing is renamed into place once
+the supervising command is gone, and a terminating signal removes the temp file in flight.
 """
 
 from __future__ import annotations
@@ -20,24 +19,18 @@ from __future__ import annotations
 import errno
 import os
 import secrets
-import signal
 import stat
-import threading
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import IRTraceError
+from ir_trace.run_guard import RunGuard
 
 TEMP_SUFFIX = ".tmp"
-PARTIAL_FILES: set[str] = set()  # temp files this process may have created and not yet renamed
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_supervisor_fd: int | None = None
-# Signals whose default action ends the process where it stands, leaving a temp file behind.
-_TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name))
 
 
 class OutputError(IRTraceError):
@@ -58,31 +51,6 @@ class OutputPlan:
         if self.existing is not None:
             return ("file", self.existing.st_dev, self.existing.st_ino)
         return ("path", str(self.target))
-
-
-def report_temps_to(fd: int | None) -> None:
-    """Announce on the pipe `fd` every temp name before creating it (`T<name>`), every file about to be
-    renamed into place (`R<device>:<inode>:<target>`) and every stream written (`W<path>`)."""
-    global _supervisor_fd
-    _supervisor_fd = fd
-
-
-class SupervisorGone(IRTraceError):
-    """The command that started this run has died (SIGKILL): nothing may be created or published."""
-
-
-def _announce(kind: str, path: str) -> None:
-    """Tell the supervisor; when it is gone (EPIPE: nobody holds the pipe's read end), refuse to go
-    on, so a killed command never has a report published after it (checked before every rename)."""
-    if _supervisor_fd is None:
-        return
-    try:
-        os.write(_supervisor_fd, kind.encode() + os.fsencode(path) + b"\0")
-    except BrokenPipeError:
-        if kind != "W":  # a stream already written stays written
-            raise SupervisorGone("the command was killed; nothing is published") from None
-    except OSError:
-        pass
 
 
 def plan_output(path: Path, label: str | None = None) -> OutputPlan:
@@ -137,6 +105,7 @@ def write_output(
     label: str | None = None,
     before_rename: Callable[[os.stat_result], None] | None = None,
     durable: bool = True,
+    guard: RunGuard | None = None,
 ) -> int:
     """Write `content` to `path` by the rules in this module's docstring; returns bytes written.
 
@@ -144,22 +113,25 @@ def write_output(
     over the target (the rename keeps its device, inode, size and mtime), so a caller can record
     the identity of the file it is about to publish; if it raises, nothing is published. It is
     not called for a stream: a FIFO or device has no identity worth recording. `durable=False`
-    skips the fsync, for files that are only a copy of something kept elsewhere.
+    skips the fsync, for files that are only a copy of something kept elsewhere. `guard` is the
+    run's (`RunGuard()`, a process nobody supervises, when not given).
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
     plan = plan_output(Path(path), label)
+    guard = guard or RunGuard()
     if plan.stream:
         _write_through(plan.path, data, _prefix(label))
+        guard.streamed(str(plan.path))
     else:
-        _replace(plan, data, _prefix(label), before_rename, durable)
+        _replace(plan, data, _prefix(label), before_rename, durable, guard)
     return len(data)
 
 
-def replace_file(target: Path, data: bytes, durable: bool = False) -> None:
+def replace_file(target: Path, data: bytes, durable: bool = False, guard: RunGuard | None = None) -> None:
     """Put `data` at `target` through a temp file renamed over whatever is there (a file, a link,
     nothing): no link is followed. For content-addressed files, where racing writers all rename
     the same bytes into place, so every one of them succeeds and a reader sees one whole file."""
-    _replace(OutputPlan(target, target, stream=False, existing=None), data, "", None, durable)
+    _replace(OutputPlan(target, target, stream=False, existing=None), data, "", None, durable, guard or RunGuard())
 
 
 def read_regular_file(path: Path) -> bytes | None:
@@ -180,38 +152,13 @@ def _temp_name(target: Path) -> str:
     return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
 
 
-def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename, durable: bool) -> None:
-    with _temps_removed_on_termination():
-        _replace_file(plan, data, prefix, before_rename, durable)
+def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename, durable: bool, guard: RunGuard) -> None:
+    # Registered before it exists, so an interrupt can never orphan it.
+    with guard.removed_on_termination(), guard.temp_file(_temp_name(plan.target)) as tmp:
+        _replace_file(plan, tmp, data, prefix, before_rename, durable, guard)
 
 
-@contextmanager
-def _temps_removed_on_termination():
-    """While a temp file may exist, a terminating signal left at its default action (a `luigi`
-    worker's SIGTERM) removes the registered temp files first, then ends the process by that same
-    default action: whoever sent it sees the usual death. A handler the program set is left alone."""
-    installed = {}
-    if threading.current_thread() is threading.main_thread():
-        for signum in _TERMINATING:
-            if signal.getsignal(signum) is signal.SIG_DFL:
-                installed[signum] = signal.signal(signum, _remove_temps_then_die)
-    try:
-        yield
-    finally:
-        for signum, previous in installed.items():
-            signal.signal(signum, previous)
-
-
-def _remove_temps_then_die(signum: int, _frame) -> None:
-    remove_partial_files(list(PARTIAL_FILES))
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
-
-
-def _replace_file(plan: OutputPlan, data: bytes, prefix: str, before_rename, durable: bool) -> None:
-    tmp = _temp_name(plan.target)
-    PARTIAL_FILES.add(tmp)  # registered before it exists, so an interrupt can never orphan it
-    _announce("T", tmp)
+def _replace_file(plan: OutputPlan, tmp: str, data: bytes, prefix: str, before_rename, durable, guard) -> None:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)  # the umask applies
         try:
@@ -224,7 +171,7 @@ def _replace_file(plan: OutputPlan, data: bytes, prefix: str, before_rename, dur
             os.close(fd)
         if before_rename is not None:
             before_rename(finished)
-        _announce("R", f"{finished.st_dev}:{finished.st_ino}:{plan.target}")  # published once the target is this file
+        guard.publishing(finished, str(plan.target))  # published once the target is this file
         os.replace(tmp, plan.target)
     except BaseException as exc:
         try:
@@ -234,8 +181,6 @@ def _replace_file(plan: OutputPlan, data: bytes, prefix: str, before_rename, dur
         if isinstance(exc, OSError):
             raise OutputError(f"{prefix}cannot write {plan.target}: {exc.strerror or exc}") from exc
         raise
-    finally:
-        PARTIAL_FILES.discard(tmp)
 
 
 def _keep_owner_and_mode(fd: int, existing: os.stat_result | None) -> None:
@@ -268,7 +213,6 @@ def _write_through(path: Path, data: bytes, prefix: str) -> None:
         raise OutputError(f"{prefix}cannot write {path}: {exc.strerror or exc}") from exc
     finally:
         os.close(fd)
-    _announce("W", str(path))
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -276,15 +220,6 @@ def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def remove_partial_files(names) -> None:
-    """Delete temp files a stopped run registered (those it renamed are simply gone already)."""
-    for name in names:
-        try:
-            os.unlink(name)
-        except OSError:
-            pass
 
 
 def shown_path(path: str) -> str:

@@ -30,6 +30,7 @@ from ir_trace.fingerprints import SWEEP_SCHEMA
 from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.output import read_regular_file, replace_file, write_output
 from ir_trace.render import payload_to_script_json, render_page
+from ir_trace.run_guard import RunGuard
 from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, program_name, safe_name, unique_report_names
 from ir_trace.sweep_traces import pass_rows, passes_by_trace, trace_link, traces_problem
 
@@ -56,7 +57,7 @@ def claims_dir(out_dir: Path) -> Path:
     return Path(out_dir) / STATE_DIR / "claims"
 
 
-def keep_text(store: Path, sha256: str, data: bytes) -> None:
+def keep_text(store: Path, sha256: str, data: bytes, guard: RunGuard | None = None) -> None:
     """Store a snapshot's bytes under its hash (gzip, deterministic), once.
 
     Idempotent under races: workers storing the same text at once each rename identical bytes
@@ -66,7 +67,7 @@ def keep_text(store: Path, sha256: str, data: bytes) -> None:
     if _stored_bytes(target) != data:
         store.mkdir(parents=True, exist_ok=True)
         # A registered temp file, removed on failure or a signal; no fsync: the dump keeps the original.
-        replace_file(target, gzip.compress(data, mtime=0))
+        replace_file(target, gzip.compress(data, mtime=0), guard=guard)
 
 
 def _stored_bytes(target: Path) -> bytes | None:
@@ -487,7 +488,8 @@ def render_index(payload: dict) -> str:
     )
 
 
-def write_sweep(out_dir: Path, sweep: dict) -> None:
+def write_sweep(out_dir: Path, sweep: dict, guard: RunGuard | None = None) -> None:
     """index.html first, sweep.json last: sweep.json's presence marks the sweep complete."""
-    write_output(Path(out_dir) / "index.html", render_index(index_payload(sweep)))
-    write_output(Path(out_dir) / "sweep.json", json.dumps(sweep, indent=1, ensure_ascii=False) + "\n")
+    write_output(Path(out_dir) / "index.html", render_index(index_payload(sweep)), guard=guard)
+    text = json.dumps(sweep, indent=1, ensure_ascii=False) + "\n"
+    write_output(Path(out_dir) / "sweep.json", text, guard=guard)

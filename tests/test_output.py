@@ -16,6 +16,7 @@ import pytest
 
 from ir_trace import output
 from ir_trace.output import OutputError, plan_output, write_output
+from ir_trace.run_guard import RunGuard, SupervisorGone
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 needs_root = pytest.mark.skipif(not IS_ROOT, reason="making device nodes needs root")
@@ -185,15 +186,14 @@ def test_a_temp_name_is_registered_and_announced_before_the_file_exists(tmp_path
     def watching_open(path, flags, *args, **kwargs):
         if flags & os.O_CREAT:
             announced = os.read(read_end, 65536)
-            creations.append((str(path) in output.PARTIAL_FILES, announced, os.path.exists(path)))
+            creations.append((str(path) in guard.temps, announced, os.path.exists(path)))
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(output.os, "open", watching_open)
-    output.report_temps_to(write_end)
+    guard = RunGuard(os.getppid(), write_end)
     try:
-        write_output(tmp_path / "r.html", "x")
+        write_output(tmp_path / "r.html", "x", guard=guard)
     finally:
-        output.report_temps_to(None)
         os.close(write_end)
     registered, announced, existed = creations[0]
     assert registered and not existed
@@ -202,7 +202,7 @@ def test_a_temp_name_is_registered_and_announced_before_the_file_exists(tmp_path
     published = f"R{final.st_dev}:{final.st_ino}:{tmp_path / 'r.html'}\0"
     assert os.read(read_end, 65536) == os.fsencode(published)  # announced before the rename, with its identity
     os.close(read_end)
-    assert output.PARTIAL_FILES == set()
+    assert guard.temps == set()
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temp(tmp_path: Path, monkeypatch):
@@ -310,12 +310,10 @@ def test_nothing_is_published_once_the_supervising_command_is_gone(tmp_path: Pat
     target.write_text("earlier report\n")
     read_end, write_end = os.pipe()
     os.close(read_end)  # what the kernel does to a killed supervisor's end
-    output.report_temps_to(write_end)
     try:
-        with pytest.raises(output.SupervisorGone):
-            write_output(target, "new report")
+        with pytest.raises(SupervisorGone):
+            write_output(target, "new report", guard=RunGuard(os.getppid(), write_end))
     finally:
-        output.report_temps_to(None)
         os.close(write_end)
     assert target.read_text() == "earlier report\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html"]

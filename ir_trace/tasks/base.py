@@ -55,3 +55,23 @@ class PipelineTask(luigi.Task):
         message = explain(exception)
         log.error("%s failed: %s", self, message)
         return message
+
+
+class GuardParameter(luigi.Parameter):
+    """The `RunGuard` the caller that builds this task hands down (the command's, or a sweep task's):
+    not part of the task's identity, never sent to a scheduler nor taken from a command line (there
+    it stays None: the task then writes as a process nobody supervises)."""
+
+    def __init__(self):
+        super().__init__(
+            default=None,
+            significant=False,
+            visibility=luigi.parameter.ParameterVisibility.PRIVATE,
+            description="set by the caller in Python, not on a command line",
+        )
+
+    def parse(self, x):
+        return None
+
+    def serialize(self, x):
+        return ""

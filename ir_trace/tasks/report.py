@@ -16,7 +16,7 @@ from ir_trace.output_paths import check_report_path
 from ir_trace.payload import EMPTY_DIFF, build_payload, combine_traces, summarize
 from ir_trace.render import render_html
 from ir_trace.summary import trace_summary
-from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, PipelineTask
+from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, GuardParameter, PipelineTask
 from ir_trace.tasks.config import shared_cache
 from ir_trace.tasks.snapshots import (
     STATE_HELP,
@@ -126,6 +126,7 @@ class ReportWriter(PipelineTask):
     report_flag = luigi.Parameter(default="--report", significant=False, description="names --report in errors")
     context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
     ignore = IgnoreSpec(default="", description="initial ignore modes: ssa,memref,whitespace (then |REGEX)")
+    guard = GuardParameter()  # what keeps the report's write safe from signals (ir_trace.run_guard)
 
     def check_arguments(self) -> None:
         """Fail before any diff work when the report could not be written as asked."""
@@ -144,7 +145,7 @@ class ReportWriter(PipelineTask):
         raise NotImplementedError
 
     def output(self):
-        return ReportTarget(self.report, self.current_fingerprint, self.report_flag)
+        return ReportTarget(self.report, self.current_fingerprint, self.report_flag, self.guard)
 
     def current_fingerprint(self) -> str | None:
         """The fingerprint of the report the dumps' current files make, once they are validated (else None:
@@ -153,7 +154,7 @@ class ReportWriter(PipelineTask):
         return self.fingerprint(validated) if None not in validated else None
 
     def report_target(self, fingerprint: str) -> ReportTarget:
-        return ReportTarget(self.report, fingerprint, self.report_flag)
+        return ReportTarget(self.report, fingerprint, self.report_flag, self.guard)
 
     def schedule(self, work: list[WorkItem]):
         """Yield batches of the work not done yet (Luigi then runs `run` again from the top, finding it done)."""

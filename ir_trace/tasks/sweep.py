@@ -41,6 +41,7 @@ from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
 from ir_trace.output_paths import check_sweep_out_dir, swept_containers
+from ir_trace.run_guard import RunGuard
 from ir_trace.sweep import (
     INDEX_FILES,
     FoundDump,
@@ -163,9 +164,10 @@ class RecordTarget(luigi.Target):
         report = record.get("report_file")
         return report is None or file_state(report) == record.get("report_state")
 
-    def write(self, record: dict) -> None:
+    def write(self, record: dict, guard: RunGuard) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_output(self.path, json.dumps({**record, "fingerprint": self.fingerprint}, ensure_ascii=False))
+        text = json.dumps({**record, "fingerprint": self.fingerprint}, ensure_ascii=False)
+        write_output(self.path, text, guard=guard)
 
 
 class SweepDump(PipelineTask):
@@ -190,19 +192,19 @@ class SweepDump(PipelineTask):
     def run(self):
         self.set_status_message(f"{self.name}: validating")
         self._last_step = -1
+        guard = RunGuard()  # a task process nobody supervises: its writes remove their temps on SIGTERM
         with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
             if claim.waited and self.complete():
                 return  # another worker wrote it while this one waited
-            record = self._build()
-            self.output().write(record)
+            record = self._build(guard)
+            self.output().write(record, guard)
         self.set_progress_percentage(100)
         self.set_status_message(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
 
-    def _build(self) -> dict:
+    def _build(self, guard: RunGuard) -> dict:
         report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
-        render = RenderReport(
-            dump=self.dump, state=self.state, report=report, report_flag="", context=self.context, ignore=self.ignore
-        )
+        options = dict(report=report, report_flag="", context=self.context, ignore=self.ignore, guard=guard)
+        render = RenderReport(dump=self.dump, state=self.state, **options)
         ran: list = []
         before = render.output().written_state()
         self._planned = 0
@@ -215,7 +217,7 @@ class SweepDump(PipelineTask):
         if written is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
         traces = current_traces(self.dump, self.state)
-        _keep_texts(traces, text_store(Path(self.out_dir)))
+        _keep_texts(traces, text_store(Path(self.out_dir)), guard)
         report = self.report_path().absolute()
         return {
             **valid_record(
@@ -253,7 +255,7 @@ class SweepDump(PipelineTask):
             self.set_status_message(f"{self.name}: {done}/{total} diffs and function slices")
 
 
-def _keep_texts(traces: list[Trace], store: Path) -> None:
+def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
     """Copy each distinct snapshot of every trace into the sweep's text store (skipping one rewritten meanwhile)."""
     snapshots = {s.sha256: (t.manifest, s) for t in traces for s in t.manifest.snapshots}
     for manifest, snapshot in snapshots.values():
@@ -264,7 +266,7 @@ def _keep_texts(traces: list[Trace], store: Path) -> None:
         except DumpError:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:
-            keep_text(store, sha, text.encode("utf-8"))
+            keep_text(store, sha, text.encode("utf-8"), guard)
 
 
 class SweepTarget(luigi.Target):
@@ -355,14 +357,14 @@ class Sweep(PipelineTask):
         with Claim(claims_dir(self.out()) / "sweep.claim") as claim:
             if claim.waited and self.complete():
                 return  # another worker wrote it while this one waited
-            totals = self._write()
+            totals = self._write(RunGuard())  # a task process nobody supervises
         self.set_progress_percentage(100)
         self.set_status_message(
             f"{totals['programs']} programs: {totals['diverged']} diverged, "
             f"{totals['invalid']} invalid, {totals['new']} new, {totals['gone']} gone"
         )
 
-    def _write(self) -> dict:
+    def _write(self, guard: RunGuard) -> dict:
         inputs = {f.name: f.input for f in self.found()}
         records = [self._record_of(task) for task in self.requires()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
@@ -390,7 +392,7 @@ class Sweep(PipelineTask):
             inputs=self.fingerprint(),
             modes=modes,
         )
-        write_sweep(self.out(), sweep)
+        write_sweep(self.out(), sweep, guard)
         prune_texts(text_store(self.out()), referenced_texts(sweep))
         return sweep["totals"]
 

@@ -11,6 +11,7 @@ import luigi
 from ir_trace.fingerprints import report_key, state_of, summary_key
 from ir_trace.output import write_output
 from ir_trace.report_record import ReportRecord, last_write, still_on_disk, with_summary
+from ir_trace.run_guard import RunGuard
 from ir_trace.tasks.config import shared_cache
 
 
@@ -43,10 +44,17 @@ class ReportTarget(luigi.Target):
     when Luigi asks whether the target exists, from the inputs as they are at that moment.
     """
 
-    def __init__(self, path: str, fingerprint: str | Callable[[], str | None] | None, label: str = "--report"):
+    def __init__(
+        self,
+        path: str,
+        fingerprint: str | Callable[[], str | None] | None,
+        label: str = "--report",
+        guard: RunGuard | None = None,
+    ):
         self.path = str(Path(path).absolute())
         self._fingerprint = fingerprint
         self.label = label  # the argument that named the path, first in a write error
+        self.guard = guard  # the run's file guarantees (a process nobody supervises when None)
 
     @property
     def fingerprint(self) -> str | None:
@@ -88,7 +96,11 @@ class ReportTarget(luigi.Target):
         record, summary included."""
         written: dict = {}
         size = write_output(
-            Path(self.path), html, label=self.label, before_rename=lambda info: written.update(state=state_of(info))
+            Path(self.path),
+            html,
+            label=self.label,
+            before_rename=lambda info: written.update(state=state_of(info)),
+            guard=self.guard,
         )
         state = tuple(written["state"]) if "state" in written else None
         record = ReportRecord(self.fingerprint, state, size, pairs)
