@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ir_trace import __version__
-from ir_trace.discovery import printable_path
 from ir_trace.errors import IRTraceError
 from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, shown_path, write_all, write_output
-from ir_trace.output_paths import CommandPaths, check_command_paths
+from ir_trace.output_paths import CommandPaths, check_command_paths, check_printable
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
 from ir_trace.standard_streams import clear_terminal_line, guard_standard_streams, say
@@ -233,7 +232,9 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
 
 def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> None:
     """Everything that can be known wrong before the run, so a bad --json never costs the report."""
-    _check_paths(args)
+    # Paths end up in cache keys and in the report's UTF-8 text, so their bytes must be UTF-8.
+    named = ("dump directory", args.passes_dump), ("output path", args.output), ("cache directory", args.cache_dir)
+    check_printable([*named, ("dump directory", args.against), ("--json path", args.json)])
     cache = None if args.no_cache else Path(args.cache_dir or _default_cache_dir()).expanduser()
     dumps = tuple(d for d in (args.passes_dump, args.against) if d is not None)
     paths = CommandPaths(args.output, args.json, cache, args.cache_dir is not None, dumps)
@@ -244,19 +245,6 @@ def _default_cache_dir() -> Path:
     from ir_trace.cache import default_cache_dir  # imports diskcache: not before a run needs it
 
     return default_cache_dir()
-
-
-def _check_paths(args: argparse.Namespace) -> None:
-    """Paths end up in cache keys and in the report's UTF-8 text, so their bytes must be UTF-8."""
-    for label, value in (
-        ("dump directory", args.passes_dump),
-        ("output path", args.output),
-        ("cache directory", args.cache_dir),
-        ("dump directory", getattr(args, "against", None)),
-        ("--json path", args.json),
-    ):
-        if value is not None and printable_path(value) != value:
-            raise IRTraceError(f"the {label} is not valid UTF-8: {printable_path(value)} (rename it)")
 
 
 def run_pipeline(

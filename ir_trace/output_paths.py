@@ -7,7 +7,9 @@ One set of rules, checked before any work, each refusal one line naming the argu
   snapshot next time;
 - a report's directory exists and can be written (a read-only mount is named as such);
 - the command's outputs do not land in its cache, nor on each other (-o and --json, --json - and stdout);
-- a sweep's --out-dir is a directory (or can be made one) outside every program it sweeps.
+- a sweep's --out-dir is a directory (or can be made one) outside every program it sweeps, and
+  its sweep.json is not the --baseline being read;
+- every path named is UTF-8: paths end up in cache keys and in the report's UTF-8 text.
 
 How a single file is then written (atomically, a FIFO through) is `ir_trace.output`'s business.
 """
@@ -19,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ir_trace.discovery import printable_path
+from ir_trace.errors import IRTraceError
 from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output
 
 OVERWRITES_INPUT = "it would overwrite a snapshot or be read as one"
@@ -47,6 +51,13 @@ def refuse_inside(subject: str, path: str | os.PathLike, containers: Iterable[Co
             raise OutputError(
                 f"{subject} {path} is inside the {container.kind} {container.path}; {reason}write it elsewhere"
             )
+
+
+def check_printable(named: Iterable[tuple[str, str | None]]) -> None:
+    """IRTraceError for the first (what, path) whose bytes are not UTF-8 (`what`: "output path", "--root path")."""
+    for what, value in named:
+        if value is not None and printable_path(value) != value:
+            raise IRTraceError(f"the {what} is not valid UTF-8: {printable_path(value)} (rename it)")
 
 
 # ---------- the command line: -o, --json, --cache-dir ----------
@@ -131,6 +142,25 @@ def check_sweep_out_dir(out_dir: Path, swept: Iterable[Container]) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"--out-dir cannot be created: {out_dir}: {exc.strerror or exc}") from None
+
+
+def refuse_overwriting_baseline(baseline: str, out_dir: Path) -> None:
+    """The --baseline being read cannot be the sweep.json this sweep writes (by path or by inode)."""
+    if _same_file(Path(baseline), out_dir / "sweep.json"):
+        raise OutputError(
+            f"--baseline {baseline} is the sweep.json this sweep overwrites; copy the "
+            "previous --out-dir aside and pass the copy's sweep.json"
+        )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: after resolving `..` and symlinks, or as the same inode."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def swept_containers(root: Path, programs: Iterable[tuple[Path, str]]) -> list[Container]:

@@ -26,7 +26,6 @@ import contextlib
 import json
 import logging
 import multiprocessing
-import os
 import signal
 import threading
 from collections.abc import Callable
@@ -36,11 +35,11 @@ import luigi
 import luigi.worker
 
 from ir_trace.claims import Claim
-from ir_trace.discovery import printable_path, read_snapshot_text
+from ir_trace.discovery import read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
-from ir_trace.output_paths import check_sweep_out_dir, swept_containers
+from ir_trace.output_paths import check_printable, check_sweep_out_dir, refuse_overwriting_baseline, swept_containers
 from ir_trace.run_guard import RunGuard
 from ir_trace.sweep import (
     INDEX_FILES,
@@ -398,9 +397,9 @@ class Sweep(PipelineTask):
 
     def _check_arguments(self) -> dict | None:
         """The baseline's content when every argument is usable; IRTraceError naming the first that is not."""
-        for flag, value in (("--root", self.root), ("--out-dir", self.out_dir), ("--baseline", self.baseline)):
-            if printable_path(value) != value:
-                raise IRTraceError(f"the {flag} path is not valid UTF-8: {printable_path(value)} (rename it)")
+        check_printable(
+            [("--root path", self.root), ("--out-dir path", self.out_dir), ("--baseline path", self.baseline)]
+        )
         root = Path(self.root).absolute()
         if not root.is_dir():
             raise IRTraceError(f"sweep root is not a directory: {root}")
@@ -410,11 +409,7 @@ class Sweep(PipelineTask):
         compile_ignores(self.ignoring()[1])
         if not self.baseline:
             return None
-        if _same_file(Path(self.baseline), self.out() / "sweep.json"):
-            raise IRTraceError(
-                f"--baseline {self.baseline} is the sweep.json this sweep overwrites; copy the "
-                "previous --out-dir aside and pass the copy's sweep.json"
-            )
+        refuse_overwriting_baseline(self.baseline, self.out())
         return load_baseline(Path(self.baseline).resolve())
 
     @staticmethod
@@ -423,13 +418,3 @@ class Sweep(PipelineTask):
         if record is None:
             raise IRTraceError(f"the result of {task.dump} vanished from {task.output().path}; run the sweep again")
         return record
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file: after resolving `..` and symlinks, or as the same inode."""
-    if a.resolve() == b.resolve():
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
