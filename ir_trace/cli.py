@@ -28,9 +28,11 @@ from ir_trace.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.output import OutputError, OutputPlan, is_inside, plan_output, shown_path, write_all, write_output
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor, work_orphaned
+from ir_trace.summaries.runs import RunOutcome
 
 if TYPE_CHECKING:
     from ir_trace.launch import EarlySignals
+    from ir_trace.report_record import ReportRecord
 
 PROG = "pypto-ir-trace"
 
@@ -203,10 +205,10 @@ def run_command(args: argparse.Namespace) -> int:
             ignore=IgnoreModes(args.ignore, args.ignore_regex),
             follow_inner_symlinks=args.follow_inner_symlinks,
         )
-        for remark in outcome["trace"].get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
+        for remark in outcome.summary.trace.get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
             logging.getLogger("ir_trace").warning("%s", remark)
         if args.json:
-            write_json_summary(args.json, outcome["trace"])
+            write_json_summary(args.json, outcome.summary.trace)
     except KeyboardInterrupt:  # only where the run is not supervised (no fork): Python's own Ctrl-C
         say(f"{PROG}: interrupted; no report written")
         return 130
@@ -222,7 +224,7 @@ def run_command(args: argparse.Namespace) -> int:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
     if not args.quiet:
-        from ir_trace.summary import summary_line  # with the pipeline's modules, loaded by now
+        from ir_trace.summaries.line import summary_line  # with the pipeline's modules, loaded by now
 
         say(summary_line(outcome, time.monotonic() - started))  # if stderr is gone, the report still counts
     return 0
@@ -370,7 +372,7 @@ def run_pipeline(
     against: Path | None = None,
     ignore: IgnoreModes | None = None,
     follow_inner_symlinks: bool = False,
-) -> dict:
+) -> RunOutcome:
     """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
@@ -427,17 +429,9 @@ def run_pipeline(
     return _outcome(record, output, events.count("rediffed"), reused)
 
 
-def _outcome(record, output: Path, rediffed: int, reused: bool) -> dict:
+def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) -> RunOutcome:
     """What the summary line shows, from the report's record (summary included)."""
-    return {
-        **record.summary,
-        "ok": True,
-        "report": str(output.absolute()),
-        "bytes": record.bytes,
-        "pairs": record.pairs,
-        "rediffed": rediffed,
-        "reused": reused,
-    }
+    return RunOutcome(str(output.absolute()), record.bytes, record.pairs, rediffed, reused, record.summary)
 
 
 def _failed_without_reason(status: str, record: object | None) -> str:

@@ -30,7 +30,9 @@ from ir_trace.fingerprints import SWEEP_SCHEMA
 from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.output import read_regular_file, replace_file, write_output
 from ir_trace.render import payload_to_script_json, render_page
-from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, program_name, safe_name, unique_report_names
+from ir_trace.summaries.runs import RunCounts
+from ir_trace.summaries.sweep import index_payload, program_counts, sweep_totals
+from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, safe_name, unique_report_names
 from ir_trace.sweep_traces import pass_rows, passes_by_trace, trace_link, traces_problem
 
 # Kept importable from here: finding programs and their pass rows moved to their own modules.
@@ -98,11 +100,10 @@ def prune_texts(store: Path, wanted: set[str]) -> None:
 
 
 def valid_record(
-    name: str, dump: str, report: str, summary: dict, traces: tuple[list[dict], list[dict]], work: dict
+    name: str, dump: str, report: str, counts: RunCounts, traces: tuple[list[dict], list[dict]], work: dict
 ) -> dict:
     """A program's result for sweep.json: its report, its counts, its traces and their passes
     (`traces`: `sweep_traces.record_traces`)."""
-    counts = {key: summary[key] for key in ("passes", "changed", "noop", "warnings", "inserted", "deleted")}
     listed, passes = traces
     return {
         "name": name,
@@ -110,7 +111,7 @@ def valid_record(
         "report": report,
         "ok": True,
         "error": None,
-        "summary": {"traces": len(listed), **counts},
+        "summary": program_counts(counts, len(listed)).to_json(),
         "traces": listed,
         "passes": passes,
         "work": work,
@@ -406,7 +407,6 @@ def build_sweep(
     ]
     names = {p["name"] for p in programs}
     gone = [{"name": p["name"], "dump": p.get("dump")} for p in previous.values() if p["name"] not in names]
-    statuses = [p["status"] for p in programs]
     return {
         "schema": SWEEP_SCHEMA,
         "generator": f"pypto-ir-trace {__version__}",
@@ -414,11 +414,7 @@ def build_sweep(
         "inputs": inputs,
         "options": options,
         "baseline": None if baseline is None else {"path": options.get("baseline"), "created": baseline.get("created")},
-        "totals": {
-            "programs": len(programs),
-            **{s: statuses.count(s) for s in ("ok", "same", "diverged", "new", "invalid")},
-            "gone": len(gone),
-        },
+        "totals": sweep_totals([p["status"] for p in programs], len(gone)).to_json(),
         "programs": programs,
         "gone": sorted(gone, key=lambda g: g["name"]),
     }
@@ -433,47 +429,6 @@ def referenced_texts(sweep: dict) -> set[str]:
 
 
 # ---------- the index page ----------
-
-_STATUS_RANK = {"diverged": 0, "invalid": 1, "new": 2, "gone": 3, "ok": 4, "same": 4}
-
-
-def index_payload(sweep: dict) -> dict:
-    """Plain rows for index.js, regressions first."""
-    rows = [_index_row(p) for p in sweep["programs"]]
-    rows += [
-        {
-            "name": g["name"],
-            "label": program_label(g["name"], g["dump"]),
-            "status": "gone",
-            "report": None,
-            "error": None,
-            "summary": None,
-            "baseline": None,
-            "dump": g["dump"],
-        }
-        for g in sweep["gone"]
-    ]
-    rows.sort(key=lambda r: (_STATUS_RANK[r["status"]], r["name"]))
-    return {
-        "created": sweep["created"],
-        "options": sweep["options"],
-        "baseline": sweep["baseline"],
-        "totals": sweep["totals"],
-        "rows": rows,
-    }
-
-
-def _index_row(program: dict) -> dict:
-    row = {key: program[key] for key in ("name", "status", "report", "error", "summary", "baseline", "dump")}
-    return {**row, "label": program_label(row["name"], row["dump"])}
-
-
-def program_label(name: str, dump: str | None) -> str:
-    """What the index shows for a program: its report name, with the program's own directory
-    name first when the report name differs from it (made file-safe, `café (caf)`, `模型 (program)`,
-    or told apart from a namesake, `model (a__model)`)."""
-    title = program_name(Path(dump)) if dump else name
-    return name if title == name else f"{title} ({name})"
 
 
 def render_index(payload: dict) -> str:

@@ -18,7 +18,7 @@ _OLD_TRACE = {"stage": "pypto", "unit": ""}  # what every program of an older sw
 
 def pass_rows(manifest: dict, trace: dict) -> list[dict]:
     """sweep.json's per-pass entries: the manifest's snapshots with the report's +/- counts
-    (`trace` is the report's summary of that trace, see ir_trace/summary.py)."""
+    (`trace` is the report's summary of that trace, see ir_trace/summaries/trace.py)."""
     counts = {p["index"]: (p["inserted"], p["deleted"]) for p in trace["passes"]}
     rows, previous = [], None
     for snapshot in manifest["snapshots"]:
