@@ -61,13 +61,13 @@ class IndexRow:
     def to_json(self) -> dict:
         return {
             "name": self.name,
-            "label": self.label,
             "status": self.status,
             "report": self.report,
             "error": self.error,
             "summary": self.summary.to_json() if self.summary is not None else None,
             "baseline": self.baseline,
             "dump": self.dump,
+            "label": self.label,
         }
 
     @classmethod
