@@ -20,6 +20,7 @@ import re
 import time
 import zlib
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from ir_trace import __version__
@@ -30,8 +31,17 @@ from ir_trace.fingerprints import SWEEP_SCHEMA
 from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.output import read_regular_file, replace_file, write_output
 from ir_trace.render import payload_to_script_json, render_page
+from ir_trace.summaries.passes import LineCounts
 from ir_trace.summaries.runs import RunCounts
-from ir_trace.summaries.sweep import index_payload, program_counts, sweep_totals
+from ir_trace.summaries.sweep import (
+    BaselineComparison,
+    TraceDivergence,
+    against_invalid_baseline,
+    baseline_comparison,
+    index_payload,
+    program_counts,
+    sweep_totals,
+)
 from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, safe_name, unique_report_names
 from ir_trace.sweep_traces import pass_rows, passes_by_trace, trace_link, traces_problem
 
@@ -246,7 +256,7 @@ class TextSource:
         return self._seen[sha256]
 
 
-def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, then_texts: TextSource) -> dict:
+def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, then_texts: TextSource) -> TraceDivergence:
     """How a program's passes differ from the baseline's, pass by pass at equal index.
 
     A pass differs when it exists on one side only, is renamed, or its text differs after the
@@ -264,43 +274,21 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
         elif verdict == "differs":
             differing += 1
             first = index if first is None else first
-    result = {
-        "diverged": differing > 0,
-        "differing_passes": differing,
-        "ignored_passes": ignored,
-        "first_divergent_pass": None,
-        "first_divergent_name": None,
-        "first_diff": None,
-    }
-    if first is not None:
-        a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
-        result.update(
-            first_divergent_pass=first,
-            first_divergent_name=(b or a)["name"],
-            first_diff=_diff_size(a, b, now_texts, then_texts),
-        )
-    return result
+    if first is None:
+        return TraceDivergence(differing, ignored)
+    a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
+    return TraceDivergence(differing, ignored, first, (b or a)["name"], _diff_size(a, b, now_texts, then_texts))
 
 
-def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> dict:
+def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> BaselineComparison:
     """How a valid program differs from its valid baseline, trace by trace (matched by stage and
-    unit; a trace on one side only differs in every pass). The first divergence is the first in
-    pipeline order (then the baseline's own traces); with several traces it names its trace."""
+    unit; a trace on one side only differs in every pass)."""
     now_traces, then_traces = dict(passes_by_trace(now)), dict(passes_by_trace(then))
     keys = [*now_traces, *(key for key in then_traces if key not in now_traces)]
-    results = {
+    per_trace = {
         key: compare_passes(now_traces.get(key, []), then_traces.get(key, []), now_texts, then_texts) for key in keys
     }
-    first = next((key for key in keys if results[key]["diverged"]), None)
-    result = dict(results[first if first is not None else keys[0]])
-    result.update(
-        differing_passes=sum(r["differing_passes"] for r in results.values()),
-        ignored_passes=sum(r["ignored_passes"] for r in results.values()),
-        differing_traces=sum(r["diverged"] for r in results.values()),
-        first_divergent_trace=first if len(keys) > 1 else None,
-        first_only_in_baseline=first is not None and result["first_divergent_pass"] >= len(now_traces.get(first, [])),
-    )
-    return result
+    return baseline_comparison(per_trace, {key: len(rows) for key, rows in now_traces.items()})
 
 
 def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> str:
@@ -314,14 +302,14 @@ def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_te
     return "ignored" if before is not None and before == after else "differs"
 
 
-def _diff_size(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> dict | None:
+def _diff_size(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> LineCounts | None:
     """Lines inserted/deleted between the baseline's and this sweep's output of one pass."""
     before = then_texts.lines(a["sha256"]) if a else ([], True)
     after = now_texts.lines(b["sha256"]) if b else ([], True)
     if before is None or after is None:
         return None  # the baseline kept only hashes
     inserted, deleted = count_changes(diff_snapshots(before[0], after[0], before[1], after[1]))
-    return {"inserted": inserted, "deleted": deleted}
+    return LineCounts(inserted, deleted)
 
 
 # ---------- sweep.json ----------
@@ -333,7 +321,7 @@ def program_entry(
     """One element of sweep.json's "programs" from a per-dump record."""
     keys = ("name", "dump", "input", "report", "ok", "error", "summary", "traces", "passes")
     entry = {key: record.get(key) for key in keys}
-    entry["baseline"] = None
+    entry["baseline"] = compared = None
     if not record["ok"]:
         entry["status"] = "invalid"
     elif not has_baseline:
@@ -341,41 +329,26 @@ def program_entry(
     elif baseline_entry is None or not baseline_entry.get("ok"):
         entry["status"] = "new" if baseline_entry is None else "diverged"
         if baseline_entry is not None:
-            entry["baseline"] = _against_invalid(record)
+            compared = against_invalid_baseline(record["passes"], len(record.get("traces") or [None]))
     else:
-        entry["baseline"] = compare_program(record, baseline_entry, now_texts, then_texts)
-        entry["status"] = "diverged" if entry["baseline"]["diverged"] else "same"
-    if entry["baseline"]:
-        entry["baseline"]["link"] = _divergence_link(record, entry["baseline"])
+        compared = compare_program(record, baseline_entry, now_texts, then_texts)
+        entry["status"] = "diverged" if compared.diverged else "same"
+    entry["baseline"] = (
+        None if compared is None else replace(compared, link=_divergence_link(record, compared)).to_json()
+    )
     return entry
 
 
-def _divergence_link(record: dict, compared: dict) -> str | None:
+def _divergence_link(record: dict, compared: BaselineComparison) -> str | None:
     """The report opened where the program first diverged, if it did (a trace the report no longer
     has: the report's start)."""
-    first, key = compared["first_divergent_pass"], compared.get("first_divergent_trace")
+    first, key = compared.first_divergent_pass, compared.first_divergent_trace
     if first is None:
         return None
     if key is None:
         return deep_link(record["report"], first, record["passes"])
     rows = dict(passes_by_trace(record)).get(key)
     return trace_link(record["report"], key, first, rows) if rows else record["report"]
-
-
-def _against_invalid(record: dict) -> dict:
-    """A program whose baseline dump was invalid: everything it prints now is new."""
-    passes = record["passes"]
-    return {
-        "diverged": True,
-        "differing_passes": len(passes),
-        "ignored_passes": 0,
-        "first_divergent_pass": 0,
-        "first_divergent_name": passes[0]["name"] if passes else None,
-        "first_diff": None,
-        "differing_traces": len(record.get("traces") or [None]),
-        "first_divergent_trace": None,
-        "first_only_in_baseline": False,
-    }
 
 
 def deep_link(report: str, index: int, passes: list[dict]) -> str:

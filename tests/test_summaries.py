@@ -10,8 +10,12 @@ from ir_trace.summaries.line import summary_line
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, MatchSummary, PassRef, PassSummary
 from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, RunCounts, RunOutcome
 from ir_trace.summaries.sweep import (
+    BaselineComparison,
     IndexRow,
     SweepTotals,
+    TraceDivergence,
+    against_invalid_baseline,
+    baseline_comparison,
     index_payload,
     program_counts,
     program_label,
@@ -45,6 +49,10 @@ EXAMPLES = [
     IndexRow("a", "a", "ok", "a.html", None, program_counts(COUNTS, 1), None, "/r/a/passes_dump"),
     IndexRow("b", "b", "gone", None, None, None, None, None),
     SweepTotals(5, ok=1, diverged=2, invalid=1, new=1, gone=3),
+    TraceDivergence(2, 1, 4, "Simplify", LineCounts(1, 2)),
+    TraceDivergence(),
+    BaselineComparison(3, 1, 2, 4, "Simplify", LineCounts(1, 2), "ptoas:unit", True, "r.html#trace=ptoas:unit"),
+    BaselineComparison(0, 0, 0),
 ]
 
 
@@ -226,3 +234,35 @@ def test_the_index_lists_regressions_first_and_programs_gone_from_the_baseline()
     assert rows[2] == IndexRow("d", "d", "gone", None, None, None, None, "/r/d/passes_dump").to_json()
     assert rows[3]["summary"] == {"traces": 1, **COUNTS.to_json()}
     assert program_label("n", None) == "n"
+
+
+def test_a_program_against_the_baseline_names_its_first_divergent_trace():
+    same, late = TraceDivergence(0, 2), TraceDivergence(3, 0, 5, "CSE", LineCounts(1, 0))
+    compared = baseline_comparison({"pypto:": same, "ptoas:k": late, "ptoas:gone": TraceDivergence(1, 0, 0, "X")}, {})
+    totals = (compared.differing_passes, compared.ignored_passes, compared.differing_traces)
+    assert compared.diverged and totals == (4, 2, 2)
+    first = (compared.first_divergent_trace, compared.first_divergent_pass, compared.first_diff)
+    assert first == ("ptoas:k", 5, LineCounts(1, 0))
+    assert compared.first_only_in_baseline  # this sweep has no pass 5 in ptoas:k (it has no such trace at all)
+    assert not baseline_comparison({"ptoas:k": late}, {"ptoas:k": 6}).first_only_in_baseline
+    assert baseline_comparison({"pypto:": late}, {"pypto:": 6}).first_divergent_trace is None  # one trace: unnamed
+    quiet = baseline_comparison({"pypto:": same}, {"pypto:": 3})
+    assert quiet == BaselineComparison(0, 2, 0) and not quiet.diverged and quiet.to_json()["diverged"] is False
+
+
+def test_a_program_whose_baseline_was_invalid_is_new_in_every_pass():
+    compared = against_invalid_baseline([{"name": "frontend"}, {"name": "A"}], traces=1)
+    assert compared.diverged and (compared.differing_passes, compared.first_divergent_pass) == (2, 0)
+    assert compared.first_divergent_name == "frontend" and compared.first_diff is None
+    assert list(compared.to_json()) == [
+        "diverged",
+        "differing_passes",
+        "ignored_passes",
+        "first_divergent_pass",
+        "first_divergent_name",
+        "first_diff",
+        "differing_traces",
+        "first_divergent_trace",
+        "first_only_in_baseline",
+        "link",
+    ]

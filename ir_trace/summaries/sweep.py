@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ir_trace.summaries.passes import LineCounts
 from ir_trace.summaries.runs import RunCounts
 from ir_trace.sweep_find import program_name
 
@@ -119,3 +120,118 @@ def program_label(name: str, dump: str | None) -> str:
     or told apart from a namesake, `model (a__model)`)."""
     title = program_name(Path(dump)) if dump else name
     return name if title == name else f"{title} ({name})"
+
+
+# ---------- a program against the baseline's (sweep.json's "baseline" of a program) ----------
+
+
+@dataclass(frozen=True)
+class TraceDivergence:
+    """How one trace's passes differ from the baseline's, compared at equal index: passes that
+    differ, differences the ignore options removed, and the first divergent pass (its index, its
+    name, its lines inserted and deleted; None when the baseline kept only hashes)."""
+
+    differing_passes: int = 0
+    ignored_passes: int = 0
+    first_divergent_pass: int | None = None
+    first_divergent_name: str | None = None
+    first_diff: LineCounts | None = None
+
+    @property
+    def diverged(self) -> bool:
+        return self.differing_passes > 0
+
+    def to_json(self) -> dict:
+        return {
+            "diverged": self.diverged,
+            "differing_passes": self.differing_passes,
+            "ignored_passes": self.ignored_passes,
+            "first_divergent_pass": self.first_divergent_pass,
+            "first_divergent_name": self.first_divergent_name,
+            "first_diff": _optional_json(self.first_diff),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> TraceDivergence:
+        counts = (data["differing_passes"], data["ignored_passes"])
+        return cls(
+            *counts, data["first_divergent_pass"], data["first_divergent_name"], _line_counts(data["first_diff"])
+        )
+
+
+@dataclass(frozen=True)
+class BaselineComparison:
+    """How a program differs from the baseline's: passes and traces that differ in all, differences
+    the ignore options removed, its first divergence in pipeline order (the pass, its name and lines,
+    its trace when the program has several, whether only the baseline has that pass) and the report
+    opened there (`link`)."""
+
+    differing_passes: int
+    ignored_passes: int
+    differing_traces: int
+    first_divergent_pass: int | None = None
+    first_divergent_name: str | None = None
+    first_diff: LineCounts | None = None
+    first_divergent_trace: str | None = None
+    first_only_in_baseline: bool = False
+    link: str | None = None
+
+    @property
+    def diverged(self) -> bool:
+        return self.differing_traces > 0
+
+    def to_json(self) -> dict:
+        return {
+            "diverged": self.diverged,
+            "differing_passes": self.differing_passes,
+            "ignored_passes": self.ignored_passes,
+            "first_divergent_pass": self.first_divergent_pass,
+            "first_divergent_name": self.first_divergent_name,
+            "first_diff": _optional_json(self.first_diff),
+            "differing_traces": self.differing_traces,
+            "first_divergent_trace": self.first_divergent_trace,
+            "first_only_in_baseline": self.first_only_in_baseline,
+            "link": self.link,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> BaselineComparison:
+        totals = (data["differing_passes"], data["ignored_passes"], data["differing_traces"])
+        first = (data["first_divergent_pass"], data["first_divergent_name"], _line_counts(data["first_diff"]))
+        shown = (data["first_divergent_trace"], data["first_only_in_baseline"], data["link"])
+        return cls(*totals, *first, *shown)
+
+
+def _optional_json(counts: LineCounts | None) -> dict | None:
+    return counts.to_json() if counts is not None else None
+
+
+def _line_counts(data: dict | None) -> LineCounts | None:
+    return LineCounts.from_json(data) if data is not None else None
+
+
+def baseline_comparison(per_trace: dict[str, TraceDivergence], passes_now: dict[str, int]) -> BaselineComparison:
+    """A program against the baseline's from its traces' comparisons, in pipeline order (then the
+    baseline's own traces); `passes_now`: how many snapshots each trace has in this sweep."""
+    diverged = [key for key, result in per_trace.items() if result.diverged]
+    totals = (
+        sum(result.differing_passes for result in per_trace.values()),
+        sum(result.ignored_passes for result in per_trace.values()),
+        len(diverged),
+    )
+    if not diverged:
+        return BaselineComparison(*totals)
+    key, first = diverged[0], per_trace[diverged[0]]
+    return BaselineComparison(
+        *totals,
+        first.first_divergent_pass,
+        first.first_divergent_name,
+        first.first_diff,
+        first_divergent_trace=key if len(per_trace) > 1 else None,
+        first_only_in_baseline=first.first_divergent_pass >= passes_now.get(key, 0),
+    )
+
+
+def against_invalid_baseline(passes: list[dict], traces: int) -> BaselineComparison:
+    """A program whose baseline dump was invalid: everything it prints now is new."""
+    return BaselineComparison(len(passes), 0, traces, 0, passes[0]["name"] if passes else None)
