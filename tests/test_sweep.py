@@ -198,7 +198,7 @@ def test_compare_passes_finds_first_divergence_and_ignores_noise(tmp_path):
         TextSource(then_store, compile_ignores([r"kb_inline\d+"])),
     )
     assert (ignoring.first_divergent_pass, ignoring.differing_passes, ignoring.ignored_passes) == (2, 1, 1)
-    assert ignoring["first_diff"] == {"inserted": 2, "deleted": 1}
+    assert ignoring.first_diff == LineCounts(inserted=2, deleted=1)
     shorter = compare_passes(now[:2], then, TextSource(now_store, []), TextSource(then_store, []))
     assert shorter.differing_passes == 2  # pass 2 is gone: that is a difference too
 
