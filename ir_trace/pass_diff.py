@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PayloadHunk:
     """Before lines [a0, a1) replaced by after lines [b0, b1), whose texts are `after_lines`.
 
@@ -44,7 +44,7 @@ class PayloadHunk:
         return cls(a0, a1, b0, b1, tuple(after_lines), tuple(pairs), extras[0] if extras else None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PassDiff:
     """The edit script turning one snapshot into the next, and its line counts."""
 

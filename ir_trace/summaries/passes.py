@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineCounts:
     """Lines inserted and deleted (in one function, or outside every function)."""
 
@@ -22,7 +22,7 @@ class LineCounts:
         return cls(data["inserted"], data["deleted"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChangeCounts:
     """How a pass changed its input: in all, by function touched (sorted by key), outside functions."""
 
@@ -52,7 +52,7 @@ class ChangeCounts:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PassSummary:
     """One pass of a report's `--json`: its snapshot, its changes, its log, and (with ignore modes)
     its changes once the lines compare by their keys. `file` is a path, or a stream's header index."""
@@ -96,7 +96,7 @@ class PassSummary:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PassRef:
     """A pass named in a comparison: its index in its run, its name, its snapshot's hash."""
 
@@ -112,7 +112,7 @@ class PassRef:
         return None if data is None else cls(data["index"], data["name"], data["sha256"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchSummary:
     """One matched pass of a run against run: its pass in A and in B (None where the run lacks it),
     how it matched, whether the outputs differ and (both present) by how many lines."""

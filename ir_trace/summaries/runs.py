@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ir_trace.summaries.passes import PassRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RunCounts:
     """A report's passes over all its traces: how many, changed, no-op, with a warning, and lines.
     `traces` is None for a report of one trace (the summary line then names no trace count)."""
@@ -39,7 +39,7 @@ class RunCounts:
         return cls(*(int(data[name]) for name in fields), traces=data.get("traces"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ComparisonCounts:
     """A run against run: passes compared (the frontend is none), how many differ, are renamed or
     exist in one run only, the first that differs, and whether the frontends differ."""
@@ -76,7 +76,7 @@ class ComparisonCounts:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReportSummary:
     """What a report's record keeps (cached beside it): its counts, or a comparison's, and the
     `--json` document (`trace`, as written: its passes are `PassSummary` / `MatchSummary` rows)."""
@@ -103,7 +103,7 @@ class ReportSummary:
         return cls(data["trace"], counts=RunCounts.from_json(data))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RunOutcome:
     """How a successful run ended: the report written (absolute path, size), its summary, and the
     work done: pairs diffed in all, rediffed this time, and whether the report was found current."""

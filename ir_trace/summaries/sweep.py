@@ -19,7 +19,7 @@ def program_counts(counts: RunCounts, traces: int) -> RunCounts:
     return replace(counts, traces=traces)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SweepTotals:
     """How many programs a sweep saw, by status, and how many of the baseline's are gone."""
 
@@ -45,7 +45,7 @@ def sweep_totals(statuses: list[str], gone: int) -> SweepTotals:
     return SweepTotals(len(statuses), **{status: statuses.count(status) for status in STATUSES}, gone=gone)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IndexRow:
     """One program on the index page: its status, report and error, its counts (None unless valid),
     its comparison with the baseline (sweep.json's "baseline" of the program) and its label."""
@@ -125,7 +125,7 @@ def program_label(name: str, dump: str | None) -> str:
 # ---------- a program against the baseline's (sweep.json's "baseline" of a program) ----------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TraceDivergence:
     """How one trace's passes differ from the baseline's, compared at equal index: passes that
     differ, differences the ignore options removed, and the first divergent pass (its index, its
@@ -159,7 +159,7 @@ class TraceDivergence:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BaselineComparison:
     """How a program differs from the baseline's: passes and traces that differ in all, differences
     the ignore options removed, its first divergence in pipeline order (the pass, its name and lines,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Protocol
 
@@ -43,6 +43,8 @@ from ir_trace.pass_diff import PassDiff
 from ir_trace.payload import trace_payloads
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
 from ir_trace.summaries.runs import ReportSummary, RunCounts
+
+Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
 
 
 class LineSpan(Protocol):
@@ -136,9 +138,10 @@ def pass_summaries(payload: dict) -> list[PassSummary]:
     diffs = [None, *(PassDiff.from_json(entry) for entry in passes[1:])]
     modes = IgnoreModes.from_json(payload.get("ignore"))
     ignoring = _ignoring_hunks(passes, diffs, functions, modes, payload.get("kind", "pypto")) if modes else None
+    owners = _owner_lookups(functions)
     rows = []
     for k, entry in enumerate(passes[1:], start=1):
-        per_function, outside = _count_by_function(diffs[k].hunks, functions[k - 1], functions[k])
+        per_function, outside = _count_by_function(diffs[k].hunks, owners[k - 1], owners[k])
         changes = ChangeCounts(entry["changed"], entry["inserted"], entry["deleted"], per_function, outside)
         rows.append(
             PassSummary(
@@ -149,14 +152,14 @@ def pass_summaries(payload: dict) -> list[PassSummary]:
                 changes=changes,
                 warning_text=entry["log"],
                 header=entry.get("header"),
-                ignoring=_counts(ignoring[k], functions[k - 1], functions[k]) if ignoring is not None else None,
+                ignoring=_counts(ignoring[k], owners[k - 1], owners[k]) if ignoring is not None else None,
             )
         )
     return rows
 
 
-def _counts(hunks: list[LineSpan], before: list | None, after: list | None) -> ChangeCounts:
-    per_function, outside = _count_by_function(hunks, before, after)
+def _counts(hunks: list[LineSpan], owner_before: Owner, owner_after: Owner) -> ChangeCounts:
+    per_function, outside = _count_by_function(hunks, owner_before, owner_after)
     inserted = sum(hunk.b1 - hunk.b0 for hunk in hunks)
     deleted = sum(hunk.a1 - hunk.a0 for hunk in hunks)
     return ChangeCounts(bool(hunks), inserted, deleted, per_function, outside)
@@ -202,11 +205,10 @@ def _keys_keep_lines_apart(a: list[str], b: list[str], key) -> bool:
 
 
 def _count_by_function(
-    hunks: Iterable[LineSpan], before: list | None, after: list | None
+    hunks: Iterable[LineSpan], owner_before: Owner, owner_after: Owner
 ) -> tuple[dict[str, LineCounts], LineCounts]:
     counts: dict[str, list[int]] = {}
     outside = [0, 0]  # inserted, deleted
-    owner_before, owner_after = _owner_lookup(before), _owner_lookup(after)
     for hunk in hunks:
         for line in range(hunk.a0, hunk.a1):
             _bump(counts, outside, owner_before(line), 1)
@@ -216,7 +218,17 @@ def _count_by_function(
     return per_function, LineCounts(*outside)
 
 
-def _owner_lookup(functions: list | None):
+def _owner_lookups(functions: list[list | None]) -> list[Owner]:
+    """Each snapshot's owner lookup, built once per function list (an unchanged snapshot shares its
+    predecessor's list)."""
+    built: dict[int, Owner] = {}
+    for listed in functions:
+        if id(listed) not in built:
+            built[id(listed)] = _owner_lookup(listed)
+    return [built[id(listed)] for listed in functions]
+
+
+def _owner_lookup(functions: list | None) -> Owner:
     """line -> key of the function whose [start, end) holds it (functions are sorted and disjoint)."""
     functions = functions or []
     starts = [start for _key, start, _end in functions]
