@@ -211,6 +211,7 @@ def test_sweep_totals_count_each_status():
     assert totals == SweepTotals(4, ok=1, diverged=2, invalid=1, gone=2)
     keys = ["programs", "ok", "same", "diverged", "new", "invalid", "gone"]
     assert list(totals.to_json()) == keys
+    assert totals.describe() == "4 programs: 2 diverged, 1 invalid, 0 new, 2 gone"
 
 
 def test_the_index_lists_regressions_first_and_programs_gone_from_the_baseline():

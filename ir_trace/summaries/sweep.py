@@ -39,6 +39,13 @@ class SweepTotals:
     def from_json(cls, data: dict) -> SweepTotals:
         return cls(**{name: int(data[name]) for name in ("programs", *STATUSES, "gone")})
 
+    def describe(self) -> str:
+        """The sweep's last status message (Luigi's visualiser, the luigid page)."""
+        return (
+            f"{self.programs} programs: {self.diverged} diverged, {self.invalid} invalid, "
+            f"{self.new} new, {self.gone} gone"
+        )
+
 
 def sweep_totals(statuses: list[str], gone: int) -> SweepTotals:
     """The totals of sweep.json from its programs' statuses."""

@@ -40,6 +40,7 @@ from ir_trace.discovery import printable_path, read_snapshot_text
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.output import write_output
+from ir_trace.summaries.sweep import SweepTotals
 from ir_trace.sweep import (
     DUMP_DIR,
     INDEX_FILES,
@@ -358,12 +359,9 @@ class Sweep(PipelineTask):
                 return  # another worker wrote it while this one waited
             totals = self._write()
         self.set_progress_percentage(100)
-        self.set_status_message(
-            f"{totals['programs']} programs: {totals['diverged']} diverged, "
-            f"{totals['invalid']} invalid, {totals['new']} new, {totals['gone']} gone"
-        )
+        self.set_status_message(totals.describe())
 
-    def _write(self) -> dict:
+    def _write(self) -> SweepTotals:
         inputs = {f.name: f.input for f in self.found()}
         records = [self._record_of(task) for task in self.requires()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
@@ -393,7 +391,7 @@ class Sweep(PipelineTask):
         )
         write_sweep(self.out(), sweep)
         prune_texts(text_store(self.out()), referenced_texts(sweep))
-        return sweep["totals"]
+        return SweepTotals.from_json(sweep["totals"])
 
     def _check_arguments(self) -> dict | None:
         """The baseline's content when every argument is usable; IRTraceError naming the first that is not."""
