@@ -511,7 +511,7 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
                 "overhead_cpu_s": total_cpu - sum(inside_cpu),
                 "process_cpu_s": time.process_time(),  # the whole process so far: start, imports, pipeline
                 "import_s": imports,
-                "rediffed": outcome.get("rediffed"),
+                "rediffed": outcome.rediffed,
                 "tasks": {k: {"steps": len(v), "seconds": sum(v)} for k, v in sorted(inside.items())},
             }
         )

@@ -34,8 +34,8 @@ from harness import launch_chromium  # noqa: E402
 from ir_trace.cli import run_pipeline  # noqa: E402
 from ir_trace.diff import diff_snapshots, hunks_to_json  # noqa: E402
 from ir_trace.normalize import MODES, IgnoreModes, line_key  # noqa: E402
+from ir_trace.pass_diff import PassDiff  # noqa: E402
 from ir_trace.render import read_payload  # noqa: E402
-from ir_trace.summary import apply_hunks  # noqa: E402
 
 DEFAULT_DUMP = REPO.parent / "shared" / "samples" / "real" / "qwen3_decode_explicit" / "passes_dump"
 SPECS = [("ssa",), ("memref",), ("whitespace",), ("ssa", "memref", "whitespace")]
@@ -67,7 +67,7 @@ def snapshots_of(payload: dict) -> list[dict]:
     lines, fns = passes[0]["lines"], passes[0].get("functions")
     for k, entry in enumerate(passes):
         if k:
-            lines = apply_hunks(lines, entry["hunks"])
+            lines = PassDiff.from_json(entry).apply(lines)
         fns = entry.get("functions", fns)
         out.append({"lines": lines, "fns": fns, "eol": entry["eol"]})
     return out

@@ -27,9 +27,11 @@ from ir_trace.output_paths import CommandPaths, check_command_paths, check_print
 from ir_trace.progress import MessageHandler, ProgressBar
 from ir_trace.signals import Supervisor
 from ir_trace.standard_streams import clear_terminal_line, guard_standard_streams, say
+from ir_trace.summaries.runs import RunOutcome
 
 if TYPE_CHECKING:
     from ir_trace.launch import EarlySignals
+    from ir_trace.report_record import ReportRecord
     from ir_trace.run_guard import RunGuard
 
 PROG = "pypto-ir-trace"
@@ -205,10 +207,10 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
             follow_inner_symlinks=args.follow_inner_symlinks,
             guard=guard,
         )
-        for remark in outcome["trace"].get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
+        for remark in outcome.summary.trace.get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
             logging.getLogger("ir_trace").warning("%s", remark)
         if args.json:
-            write_json_summary(args.json, outcome["trace"], guard)
+            write_json_summary(args.json, outcome.summary.trace, guard)
     except KeyboardInterrupt:  # only where the run is not supervised (no fork): Python's own Ctrl-C
         say(f"{PROG}: interrupted; no report written", guard)
         return 130
@@ -224,7 +226,7 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
     if not args.quiet:
-        from ir_trace.summary import summary_line  # with the pipeline's modules, loaded by now
+        from ir_trace.summaries.line import summary_line  # with the pipeline's modules, loaded by now
 
         say(summary_line(outcome, time.monotonic() - started), guard)  # if stderr is gone, the report still counts
     return 0
@@ -259,7 +261,7 @@ def run_pipeline(
     ignore: IgnoreModes | None = None,
     follow_inner_symlinks: bool = False,
     guard: RunGuard | None = None,
-) -> dict:
+) -> RunOutcome:
     """Build the report through Luigi's local scheduler; returns what the summary line shows.
 
     With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
@@ -323,17 +325,9 @@ def run_pipeline(
     return _outcome(record, output, events.count("rediffed"), reused)
 
 
-def _outcome(record, output: Path, rediffed: int, reused: bool) -> dict:
+def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) -> RunOutcome:
     """What the summary line shows, from the report's record (summary included)."""
-    return {
-        **record.summary,
-        "ok": True,
-        "report": str(output.absolute()),
-        "bytes": record.bytes,
-        "pairs": record.pairs,
-        "rediffed": rediffed,
-        "reused": reused,
-    }
+    return RunOutcome(str(output.absolute()), record.bytes, record.pairs, rediffed, reused, record.summary)
 
 
 def _failed_without_reason(status: str, record: object | None) -> str:

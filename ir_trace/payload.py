@@ -72,6 +72,7 @@ from __future__ import annotations
 from ir_trace import __version__
 from ir_trace.discovery import Manifest
 from ir_trace.fingerprints import PAYLOAD_SCHEMA
+from ir_trace.pass_diff import PassDiff
 
 EMPTY_DIFF = {"hunks": [], "inserted": 0, "deleted": 0}
 
@@ -184,21 +185,5 @@ def trace_payloads(payload: dict) -> list[dict]:
 def _all_printed_lines(base_lines: list[str], diffs: list[dict]):
     yield from base_lines
     for diff in diffs:
-        for hunk in diff["hunks"]:
-            yield from hunk[4]
-
-
-def summarize(payload: dict) -> dict:
-    """Counts for the CLI's summary line and the sweep index (over every trace of the report)."""
-    traces = trace_payloads(payload)
-    passes = [p for trace in traces for p in trace["passes"][1:]]
-    changed = sum(1 for p in passes if p["changed"])
-    return {
-        **({"traces": len(traces)} if "traces" in payload else {}),
-        "passes": len(passes),
-        "changed": changed,
-        "noop": len(passes) - changed,
-        "warnings": sum(1 for p in passes if p["log"] is not None),
-        "inserted": sum(p["inserted"] for p in passes),
-        "deleted": sum(p["deleted"] for p in passes),
-    }
+        for hunk in PassDiff.from_json(diff).hunks:
+            yield from hunk.after_lines

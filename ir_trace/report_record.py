@@ -21,6 +21,7 @@ from ir_trace.fingerprints import (
     summary_key,
     traces_digest,
 )
+from ir_trace.summaries.runs import ReportSummary
 from ir_trace.traces import traces_from_json
 
 
@@ -33,7 +34,7 @@ class ReportRecord:
     state: tuple[int, ...] | None
     bytes: int
     pairs: int
-    summary: dict | None = None
+    summary: ReportSummary | None = None
 
     def to_json(self) -> dict:
         """The record as cached, without the summary (kept under its own key)."""
@@ -60,8 +61,13 @@ def last_write(cache: ResultCache, path: str) -> ReportRecord | None:
 def with_summary(cache: ResultCache, record: ReportRecord | None) -> ReportRecord | None:
     """`record` with the report's summary (kept apart: Luigi's checks read the record several
     times a run, and a thousand-pass summary is hundreds of kilobytes)."""
-    summary = cache.get(summary_key(record.fingerprint)) if record is not None else None
-    return replace(record, summary=summary) if summary is not None else None
+    if record is None:
+        return None
+    try:
+        summary = ReportSummary.from_json(cache.get(summary_key(record.fingerprint)))
+    except (AttributeError, KeyError, TypeError, ValueError):  # none kept (None), or in an older layout
+        return None
+    return replace(record, summary=summary)
 
 
 def still_on_disk(record: ReportRecord | None, path: str) -> bool:

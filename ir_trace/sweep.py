@@ -20,6 +20,7 @@ import re
 import time
 import zlib
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from ir_trace import __version__
@@ -31,7 +32,18 @@ from ir_trace.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, norma
 from ir_trace.output import read_regular_file, replace_file, write_output
 from ir_trace.render import payload_to_script_json, render_page
 from ir_trace.run_guard import RunGuard
-from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, program_name, safe_name, unique_report_names
+from ir_trace.summaries.passes import LineCounts
+from ir_trace.summaries.runs import RunCounts
+from ir_trace.summaries.sweep import (
+    BaselineComparison,
+    TraceDivergence,
+    against_invalid_baseline,
+    baseline_comparison,
+    index_payload,
+    program_counts,
+    sweep_totals,
+)
+from ir_trace.sweep_find import DUMP_DIR, FoundDump, find_dumps, safe_name, unique_report_names
 from ir_trace.sweep_traces import pass_rows, passes_by_trace, trace_link, traces_problem
 
 # Kept importable from here: finding programs and their pass rows moved to their own modules.
@@ -99,11 +111,10 @@ def prune_texts(store: Path, wanted: set[str]) -> None:
 
 
 def valid_record(
-    name: str, dump: str, report: str, summary: dict, traces: tuple[list[dict], list[dict]], work: dict
+    name: str, dump: str, report: str, counts: RunCounts, traces: tuple[list[dict], list[dict]], work: dict
 ) -> dict:
     """A program's result for sweep.json: its report, its counts, its traces and their passes
     (`traces`: `sweep_traces.record_traces`)."""
-    counts = {key: summary[key] for key in ("passes", "changed", "noop", "warnings", "inserted", "deleted")}
     listed, passes = traces
     return {
         "name": name,
@@ -111,7 +122,7 @@ def valid_record(
         "report": report,
         "ok": True,
         "error": None,
-        "summary": {"traces": len(listed), **counts},
+        "summary": program_counts(counts, len(listed)).to_json(),
         "traces": listed,
         "passes": passes,
         "work": work,
@@ -246,7 +257,7 @@ class TextSource:
         return self._seen[sha256]
 
 
-def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, then_texts: TextSource) -> dict:
+def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, then_texts: TextSource) -> TraceDivergence:
     """How a program's passes differ from the baseline's, pass by pass at equal index.
 
     A pass differs when it exists on one side only, is renamed, or its text differs after the
@@ -264,43 +275,21 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
         elif verdict == "differs":
             differing += 1
             first = index if first is None else first
-    result = {
-        "diverged": differing > 0,
-        "differing_passes": differing,
-        "ignored_passes": ignored,
-        "first_divergent_pass": None,
-        "first_divergent_name": None,
-        "first_diff": None,
-    }
-    if first is not None:
-        a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
-        result.update(
-            first_divergent_pass=first,
-            first_divergent_name=(b or a)["name"],
-            first_diff=_diff_size(a, b, now_texts, then_texts),
-        )
-    return result
+    if first is None:
+        return TraceDivergence(differing, ignored)
+    a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
+    return TraceDivergence(differing, ignored, first, (b or a)["name"], _diff_size(a, b, now_texts, then_texts))
 
 
-def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> dict:
+def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> BaselineComparison:
     """How a valid program differs from its valid baseline, trace by trace (matched by stage and
-    unit; a trace on one side only differs in every pass). The first divergence is the first in
-    pipeline order (then the baseline's own traces); with several traces it names its trace."""
+    unit; a trace on one side only differs in every pass)."""
     now_traces, then_traces = dict(passes_by_trace(now)), dict(passes_by_trace(then))
     keys = [*now_traces, *(key for key in then_traces if key not in now_traces)]
-    results = {
+    per_trace = {
         key: compare_passes(now_traces.get(key, []), then_traces.get(key, []), now_texts, then_texts) for key in keys
     }
-    first = next((key for key in keys if results[key]["diverged"]), None)
-    result = dict(results[first if first is not None else keys[0]])
-    result.update(
-        differing_passes=sum(r["differing_passes"] for r in results.values()),
-        ignored_passes=sum(r["ignored_passes"] for r in results.values()),
-        differing_traces=sum(r["diverged"] for r in results.values()),
-        first_divergent_trace=first if len(keys) > 1 else None,
-        first_only_in_baseline=first is not None and result["first_divergent_pass"] >= len(now_traces.get(first, [])),
-    )
-    return result
+    return baseline_comparison(per_trace, {key: len(rows) for key, rows in now_traces.items()})
 
 
 def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> str:
@@ -314,14 +303,14 @@ def _pass_verdict(a: dict | None, b: dict | None, now_texts: TextSource, then_te
     return "ignored" if before is not None and before == after else "differs"
 
 
-def _diff_size(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> dict | None:
+def _diff_size(a: dict | None, b: dict | None, now_texts: TextSource, then_texts: TextSource) -> LineCounts | None:
     """Lines inserted/deleted between the baseline's and this sweep's output of one pass."""
     before = then_texts.lines(a["sha256"]) if a else ([], True)
     after = now_texts.lines(b["sha256"]) if b else ([], True)
     if before is None or after is None:
         return None  # the baseline kept only hashes
     inserted, deleted = count_changes(diff_snapshots(before[0], after[0], before[1], after[1]))
-    return {"inserted": inserted, "deleted": deleted}
+    return LineCounts(inserted, deleted)
 
 
 # ---------- sweep.json ----------
@@ -333,7 +322,7 @@ def program_entry(
     """One element of sweep.json's "programs" from a per-dump record."""
     keys = ("name", "dump", "input", "report", "ok", "error", "summary", "traces", "passes")
     entry = {key: record.get(key) for key in keys}
-    entry["baseline"] = None
+    entry["baseline"] = compared = None
     if not record["ok"]:
         entry["status"] = "invalid"
     elif not has_baseline:
@@ -341,41 +330,26 @@ def program_entry(
     elif baseline_entry is None or not baseline_entry.get("ok"):
         entry["status"] = "new" if baseline_entry is None else "diverged"
         if baseline_entry is not None:
-            entry["baseline"] = _against_invalid(record)
+            compared = against_invalid_baseline(record["passes"], len(record.get("traces") or [None]))
     else:
-        entry["baseline"] = compare_program(record, baseline_entry, now_texts, then_texts)
-        entry["status"] = "diverged" if entry["baseline"]["diverged"] else "same"
-    if entry["baseline"]:
-        entry["baseline"]["link"] = _divergence_link(record, entry["baseline"])
+        compared = compare_program(record, baseline_entry, now_texts, then_texts)
+        entry["status"] = "diverged" if compared.diverged else "same"
+    entry["baseline"] = (
+        None if compared is None else replace(compared, link=_divergence_link(record, compared)).to_json()
+    )
     return entry
 
 
-def _divergence_link(record: dict, compared: dict) -> str | None:
+def _divergence_link(record: dict, compared: BaselineComparison) -> str | None:
     """The report opened where the program first diverged, if it did (a trace the report no longer
     has: the report's start)."""
-    first, key = compared["first_divergent_pass"], compared.get("first_divergent_trace")
+    first, key = compared.first_divergent_pass, compared.first_divergent_trace
     if first is None:
         return None
     if key is None:
         return deep_link(record["report"], first, record["passes"])
     rows = dict(passes_by_trace(record)).get(key)
     return trace_link(record["report"], key, first, rows) if rows else record["report"]
-
-
-def _against_invalid(record: dict) -> dict:
-    """A program whose baseline dump was invalid: everything it prints now is new."""
-    passes = record["passes"]
-    return {
-        "diverged": True,
-        "differing_passes": len(passes),
-        "ignored_passes": 0,
-        "first_divergent_pass": 0,
-        "first_divergent_name": passes[0]["name"] if passes else None,
-        "first_diff": None,
-        "differing_traces": len(record.get("traces") or [None]),
-        "first_divergent_trace": None,
-        "first_only_in_baseline": False,
-    }
 
 
 def deep_link(report: str, index: int, passes: list[dict]) -> str:
@@ -407,7 +381,6 @@ def build_sweep(
     ]
     names = {p["name"] for p in programs}
     gone = [{"name": p["name"], "dump": p.get("dump")} for p in previous.values() if p["name"] not in names]
-    statuses = [p["status"] for p in programs]
     return {
         "schema": SWEEP_SCHEMA,
         "generator": f"pypto-ir-trace {__version__}",
@@ -415,11 +388,7 @@ def build_sweep(
         "inputs": inputs,
         "options": options,
         "baseline": None if baseline is None else {"path": options.get("baseline"), "created": baseline.get("created")},
-        "totals": {
-            "programs": len(programs),
-            **{s: statuses.count(s) for s in ("ok", "same", "diverged", "new", "invalid")},
-            "gone": len(gone),
-        },
+        "totals": sweep_totals([p["status"] for p in programs], len(gone)).to_json(),
         "programs": programs,
         "gone": sorted(gone, key=lambda g: g["name"]),
     }
@@ -434,47 +403,6 @@ def referenced_texts(sweep: dict) -> set[str]:
 
 
 # ---------- the index page ----------
-
-_STATUS_RANK = {"diverged": 0, "invalid": 1, "new": 2, "gone": 3, "ok": 4, "same": 4}
-
-
-def index_payload(sweep: dict) -> dict:
-    """Plain rows for index.js, regressions first."""
-    rows = [_index_row(p) for p in sweep["programs"]]
-    rows += [
-        {
-            "name": g["name"],
-            "label": program_label(g["name"], g["dump"]),
-            "status": "gone",
-            "report": None,
-            "error": None,
-            "summary": None,
-            "baseline": None,
-            "dump": g["dump"],
-        }
-        for g in sweep["gone"]
-    ]
-    rows.sort(key=lambda r: (_STATUS_RANK[r["status"]], r["name"]))
-    return {
-        "created": sweep["created"],
-        "options": sweep["options"],
-        "baseline": sweep["baseline"],
-        "totals": sweep["totals"],
-        "rows": rows,
-    }
-
-
-def _index_row(program: dict) -> dict:
-    row = {key: program[key] for key in ("name", "status", "report", "error", "summary", "baseline", "dump")}
-    return {**row, "label": program_label(row["name"], row["dump"])}
-
-
-def program_label(name: str, dump: str | None) -> str:
-    """What the index shows for a program: its report name, with the program's own directory
-    name first when the report name differs from it (made file-safe, `café (caf)`, `模型 (program)`,
-    or told apart from a namesake, `model (a__model)`)."""
-    title = program_name(Path(dump)) if dump else name
-    return name if title == name else f"{title} ({name})"
 
 
 def render_index(payload: dict) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from ir_trace.summaries.passes import PassSummary
 from ir_trace.traces import Trace
 
 _OLD_TRACE = {"stage": "pypto", "unit": ""}  # what every program of an older sweep.json was
@@ -18,8 +19,9 @@ _OLD_TRACE = {"stage": "pypto", "unit": ""}  # what every program of an older sw
 
 def pass_rows(manifest: dict, trace: dict) -> list[dict]:
     """sweep.json's per-pass entries: the manifest's snapshots with the report's +/- counts
-    (`trace` is the report's summary of that trace, see ir_trace/summary.py)."""
-    counts = {p["index"]: (p["inserted"], p["deleted"]) for p in trace["passes"]}
+    (`trace` is the report's summary of that trace, see ir_trace/summaries/trace.py)."""
+    summaries = [PassSummary.from_json(row) for row in trace["passes"]]
+    counts = {row.index: (row.changes.inserted, row.changes.deleted) for row in summaries}
     rows, previous = [], None
     for snapshot in manifest["snapshots"]:
         sha = snapshot["sha256"]

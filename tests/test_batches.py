@@ -73,7 +73,7 @@ def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path
         outcome = run_pipeline(dump, tmp_path / "r.html", 3, tmp_path / "cache")
     finally:
         luigi.Task.remove_event_handler(luigi.Event.SUCCESS, record)
-    assert outcome["passes"] == 300 and outcome["rediffed"] == outcome["pairs"] > 150
+    assert outcome.summary.counts.passes == 300 and outcome.rediffed == outcome.pairs > 150
     assert 1 < ran.count("WorkBatch") <= MAX_BATCHES
     assert ran.count("ValidateDump") == 1 and ran.count("RenderReport") == 1
 

@@ -9,6 +9,7 @@ from conftest import EXAMPLE_DUMP, run_cli
 from test_cli import expect_error, payload_of
 
 from ir_trace.compare import PassMatch, match_passes
+from ir_trace.pass_diff import PassDiff
 
 
 def test_matching_by_position_and_name():
@@ -55,8 +56,8 @@ def test_against_reports_where_runs_differ(tmp_path, cache_dir):
     assert rows[6]["inserted"] == rows[6]["deleted"] == 2
     payload = payload_of(out)
     assert payload["mode"] == "against" and len(payload["runs"]) == 2
-    hunks = payload["matches"][6]["hunks"]
-    assert all("event=2" in line for hunk in hunks for line in hunk[4])
+    hunks = PassDiff.from_json(payload["matches"][6]).hunks
+    assert hunks and all("event=2" in line for hunk in hunks for line in hunk.after_lines)
 
 
 def test_against_errors_name_the_bad_input(tmp_path, cache_dir):

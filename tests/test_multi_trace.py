@@ -12,8 +12,10 @@ from multi_trace_support import MODULE, write_program
 
 from ir_trace.discovery import Manifest, Snapshot
 from ir_trace.mlir.headers import PassHeader
-from ir_trace.payload import summarize, trace_payloads
+from ir_trace.payload import trace_payloads
 from ir_trace.render import read_payload
+from ir_trace.summaries.runs import RunCounts
+from ir_trace.summaries.trace import run_counts
 
 
 def build(program: Path, tmp_path: Path, *extra: str):
@@ -85,8 +87,7 @@ def test_counts_of_a_report_of_several_traces_add_up():
         return {"stage": "ptoas", "unit": unit, "title": unit, "dump": f"/p/{unit}", "passes": [base, *passes]}
 
     payload = {"title": "p", "dump": "/p", "context": 3, "traces": [trace("a", [True, False]), trace("b", [True])]}
-    counts = {"traces": 2, "passes": 3, "changed": 2, "noop": 1, "warnings": 0, "inserted": 3, "deleted": 0}
-    assert summarize(payload) == counts
+    assert run_counts(payload) == RunCounts(passes=3, changed=2, noop=1, warnings=0, inserted=3, deleted=0, traces=2)
     assert [t["unit"] for t in trace_payloads(payload)] == ["a", "b"]
     assert trace_payloads(payload)[1]["context"] == 3  # each trace reads as a one-trace payload
 

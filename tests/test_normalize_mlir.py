@@ -141,7 +141,7 @@ def test_json_counts_follow_the_mlir_modes(tmp_path):
     # --json's "ignoring" counts come from the payload's kind: renumbering and locations are no-ops.
     from test_mlir_viewer import mlir_payload
 
-    from ir_trace.summary import trace_summary
+    from ir_trace.summaries.trace import trace_summary
 
     payload = mlir_payload(tmp_path)
     payload["ignore"] = {"modes": ["ssa", "loc"], "regex": None}

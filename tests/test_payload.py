@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ir_trace.discovery import Manifest, Snapshot
 from ir_trace.fingerprints import PAYLOAD_SCHEMA
-from ir_trace.payload import EMPTY_DIFF, build_payload, detect_dump_level, summarize
+from ir_trace.payload import EMPTY_DIFF, build_payload, detect_dump_level
+from ir_trace.summaries.runs import RunCounts
+from ir_trace.summaries.trace import run_counts
 
 SLICES = {
     "s0": {"functions": [["main", 0, 2]], "eol": True},
@@ -39,7 +41,7 @@ def test_the_first_pass_carries_its_lines_and_later_ones_their_hunks():
 def test_the_summary_counts_passes_changes_and_warnings():
     diff = {"hunks": [[1, 2, 1, 3, ["a", "b"], []]], "inserted": 2, "deleted": 1}
     payload = build_payload(manifest(), ["x", "y"], [diff, EMPTY_DIFF], SLICES, 3)
-    assert summarize(payload) == {"passes": 2, "changed": 1, "noop": 1, "warnings": 1, "inserted": 2, "deleted": 1}
+    assert run_counts(payload) == RunCounts(passes=2, changed=1, noop=1, warnings=1, inserted=2, deleted=1)
 
 
 def test_the_dump_level_is_read_from_tile_layouts():

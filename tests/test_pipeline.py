@@ -22,6 +22,7 @@ from ir_trace.cli import run_pipeline
 from ir_trace.fingerprints import file_state
 from ir_trace.output import write_output
 from ir_trace.render import read_payload
+from ir_trace.summaries.runs import ReportSummary, RunCounts
 from ir_trace.tasks import DiffPair, RenderReport, ReportTarget, SliceFunctions
 from ir_trace.tasks import targets as targets_module
 from ir_trace.tasks.base import WORK_DONE, PipelineTask
@@ -64,20 +65,20 @@ def test_rerun_does_no_diff_work_and_one_change_rediffs_two_pairs(tmp_path, ran)
     )
     cache, out = tmp_path / "cache", tmp_path / "r.html"
     first = run_pipeline(dump, out, 3, cache)
-    assert first["rediffed"] == first["pairs"] == 12 and len([r for r in ran if r.startswith("DiffPair")]) == 12
-    assert not first["reused"]
+    assert first.rediffed == first.pairs == 12 and len([r for r in ran if r.startswith("DiffPair")]) == 12
+    assert not first.reused
 
     ran.clear()
     written = file_state(out)
     second = run_pipeline(dump, out, 3, cache)
-    assert ran == [] and second["rediffed"] == 0 and second["reused"]
-    assert file_state(out) == written and second["passes"] == first["passes"]
+    assert ran == [] and second.rediffed == 0 and second.reused
+    assert file_state(out) == written and second.summary.counts.passes == first.summary.counts.passes
 
     middle = dump / sorted(p.name for p in dump.glob("06_after_*.py"))[0]
     middle.write_text(middle.read_text() + "# recompiled\n")
     third = run_pipeline(dump, out, 3, cache)
     diffs = sorted(r for r in ran if r.startswith("DiffPair"))
-    assert third["rediffed"] == 2 and len(diffs) == 2 and not third["reused"]
+    assert third.rediffed == 2 and len(diffs) == 2 and not third.reused
     assert all(middle.name in r for r in diffs)
     assert [r for r in ran if r.startswith("SliceFunctions")] == ["SliceFunctions:>"]
 
@@ -91,7 +92,7 @@ def test_context_changes_the_report_not_the_diffs(tmp_path, ran, demo_dump):
     run_pipeline(demo_dump, out, 3, cache)
     ran.clear()
     outcome = run_pipeline(demo_dump, out, 0, cache)
-    assert ran == [] and not outcome["reused"]
+    assert ran == [] and not outcome.reused
     assert read_payload(out.read_text())["context"] == 0
 
 
@@ -103,7 +104,7 @@ def test_a_rebuild_that_printed_the_same_text_revalidates_but_rewrites_nothing(t
     for snapshot in demo_dump.iterdir():
         os.utime(snapshot, ns=(1, 1))  # new mtimes, same bytes
     outcome = run_pipeline(demo_dump, out, 3, cache)
-    assert ran == [] and outcome["reused"] and outcome["rediffed"] == 0 and file_state(out) == written
+    assert ran == [] and outcome.reused and outcome.rediffed == 0 and file_state(out) == written
 
 
 def test_an_edited_report_is_written_again(tmp_path, demo_dump):
@@ -111,14 +112,14 @@ def test_an_edited_report_is_written_again(tmp_path, demo_dump):
     run_pipeline(demo_dump, out, 3, cache)
     out.write_text("edited by hand", encoding="utf-8")
     outcome = run_pipeline(demo_dump, out, 3, cache)
-    assert not outcome["reused"] and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
+    assert not outcome.reused and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
 
 
 def test_two_workers_build_the_same_report(tmp_path, demo_dump):
     one, two = tmp_path / "one.html", tmp_path / "two.html"
     run_pipeline(demo_dump, one, 3, tmp_path / "c1")
     outcome = run_pipeline(demo_dump, two, 3, tmp_path / "c2", workers=2)
-    assert outcome["ok"] and outcome["rediffed"] == 2 and one.read_text() == two.read_text()
+    assert outcome.rediffed == 2 == outcome.pairs and one.read_text() == two.read_text()
 
 
 def test_a_copy_of_the_dump_elsewhere_rewrites_the_report(tmp_path, demo_dump):
@@ -127,7 +128,7 @@ def test_a_copy_of_the_dump_elsewhere_rewrites_the_report(tmp_path, demo_dump):
     copy = tmp_path / "elsewhere" / "passes_dump"
     shutil.copytree(demo_dump, copy)
     outcome = run_pipeline(copy, out, 3, cache)
-    assert not outcome["reused"] and read_payload(out.read_text())["dump"] == str(copy)
+    assert not outcome.reused and read_payload(out.read_text())["dump"] == str(copy)
 
 
 def test_the_cli_ignores_a_stray_luigi_cfg(tmp_path, demo_dump):
@@ -159,6 +160,9 @@ def test_a_malformed_luigi_cfg_is_one_line_naming_it_and_no_report(tmp_path, dem
 # ---------- the report target ----------
 
 
+NO_PASSES = ReportSummary({"passes": []}, counts=RunCounts(0, 0, 0, 0, 0, 0))
+
+
 def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypatch):
     """A concurrent run renames its report over ours between our rename and our record: the
     record holds the state of the file we wrote, so the report is not current for our inputs."""
@@ -171,12 +175,12 @@ def test_a_report_renamed_over_ours_is_never_recorded_as_ours(tmp_path, monkeypa
         return size
 
     monkeypatch.setattr(targets_module, "write_output", write_then_lose_the_race)
-    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {}, 0)
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", NO_PASSES, 0)
     assert out.read_text() == "<html>dump B</html>"
     assert not ReportTarget(str(out), "fingerprint-of-A").exists()
 
     monkeypatch.undo()
-    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", {}, 0)
+    ReportTarget(str(out), "fingerprint-of-A").write("<html>dump A</html>", NO_PASSES, 0)
     assert ReportTarget(str(out), "fingerprint-of-A").exists()
     assert not ReportTarget(str(out), "fingerprint-of-B").exists()
 

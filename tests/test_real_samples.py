@@ -18,9 +18,9 @@ DEF_AFTER_DECORATOR = re.compile(r"^    @pl\.function\b.*\n    def (\w+)\(", re.
 def test_real_dump_report_is_faithful(dump, tmp_path):
     out = tmp_path / "r.html"
     outcome = run_pipeline(dump, out, 3, tmp_path / "cache")
-    assert outcome["ok"]
     payload = payload_of(out)
     passes = payload["passes"]
+    assert outcome.summary.counts.passes == len(passes) - 1 and outcome.report == str(out.absolute())
     assert payload["level"] == ("EXPLICIT" if dump.parent.name.endswith("_explicit") else "CONCISE")
     files = sorted(dump.glob("*.py"), key=lambda p: int(p.name.split("_")[0]))
     assert [p["file"] for p in passes] == [f.name for f in files]

@@ -12,12 +12,16 @@ from conftest import run_cli
 from ir_trace.cache import ResultCache
 from ir_trace.fingerprints import file_state, report_key
 from ir_trace.report_record import current_report
+from ir_trace.summaries.runs import ReportSummary, RunCounts
 from ir_trace.tasks.config import adopt_cache
 from ir_trace.tasks.targets import ReportRecord, ReportTarget
 
+COUNTS = RunCounts(passes=2, changed=1, noop=1, warnings=0, inserted=3, deleted=1)
+SUMMARY = ReportSummary({"passes": []}, counts=COUNTS)
+
 
 def test_a_record_round_trips_through_json_without_its_summary():
-    record = ReportRecord("f" * 32, (1, 2, 3), 4096, 12, summary={"passes": 3})
+    record = ReportRecord("f" * 32, (1, 2, 3), 4096, 12, summary=SUMMARY)
     data = record.to_json()
     assert data == {"fingerprint": "f" * 32, "state": [1, 2, 3], "bytes": 4096, "pairs": 12}
     assert ReportRecord.from_json(data) == ReportRecord("f" * 32, (1, 2, 3), 4096, 12)
@@ -33,13 +37,22 @@ def test_a_written_report_is_current_with_its_summary_and_stale_without_it(tmp_p
     cache = ResultCache(tmp_path / "cache")
     adopt_cache(cache)
     target = ReportTarget(str(tmp_path / "r.html"), "fp")
-    written = target.write("<html></html>", {"passes": 2}, 5)
-    assert written.summary == {"passes": 2} and written.pairs == 5
+    written = target.write("<html></html>", SUMMARY, 5)
+    assert written.summary == SUMMARY and written.pairs == 5
     assert written.state == tuple(file_state(tmp_path / "r.html"))
     assert target.exists() and ReportTarget.with_summary(target.record()) == written
     assert len(str(cache.get(report_key(str(tmp_path / "r.html"))))) < 200  # the summary is not in it
     cache._cache.delete(f"summary/{written.fingerprint}")
     assert not target.exists()  # a record whose summary is lost is no record
+
+
+def test_a_summary_in_another_layout_reads_as_none(tmp_path):
+    cache = ResultCache(tmp_path / "cache")
+    adopt_cache(cache)
+    target = ReportTarget(str(tmp_path / "r.html"), "fp")
+    written = target.write("<html></html>", SUMMARY, 5)
+    cache.put(f"summary/{written.fingerprint}", {"passes": 2})  # no --json document, no counts
+    assert target.record() is not None and ReportTarget.with_summary(target.record()) is None
 
 
 # ---------- a report found current without the pipeline (ir_trace/report_record.py) ----------
@@ -55,7 +68,7 @@ def test_a_report_is_current_only_for_its_dump_state_options_and_file(tmp_path, 
     assert run_cli(demo_dump, "-o", report, "--cache-dir", cache_dir).returncode == 0
     cache = ResultCache(cache_dir)
     record = _current(cache, demo_dump, report)
-    assert record is not None and record.summary["passes"] == 3 and record.state == tuple(file_state(report))
+    assert record is not None and record.summary.counts.passes == 3 and record.state == tuple(file_state(report))
     assert _current(cache, demo_dump, report, context=5) is None  # other options: another report
     assert current_report(cache, str(demo_dump), str(report), 3, "", True) is None  # links followed: another state
     os.utime(report, ns=(1, 1))

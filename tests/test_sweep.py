@@ -27,6 +27,7 @@ from test_cli import payload_of
 from ir_trace.claims import Claim
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import dump_state
+from ir_trace.summaries.passes import LineCounts
 from ir_trace.sweep import (
     TextSource,
     compare_passes,
@@ -188,18 +189,18 @@ def test_compare_passes_finds_first_divergence_and_ignores_noise(tmp_path):
     noisy = ["a = 1\n", "a = kb_inline7\nb = 2\n", "a = kb_inline7\nb = 4\nc = 5\n"]
     then, now = _passes(base, then_store), _passes(noisy, now_store)
     plain = compare_passes(now, then, TextSource(now_store, []), TextSource(then_store, []))
-    assert (plain["first_divergent_pass"], plain["differing_passes"]) == (1, 2)
-    assert plain["first_diff"] == {"inserted": 1, "deleted": 1}
+    assert (plain.first_divergent_pass, plain.differing_passes) == (1, 2)
+    assert plain.first_diff == LineCounts(inserted=1, deleted=1)
     ignoring = compare_passes(
         now,
         then,
         TextSource(now_store, compile_ignores([r"kb_inline\d+"])),
         TextSource(then_store, compile_ignores([r"kb_inline\d+"])),
     )
-    assert (ignoring["first_divergent_pass"], ignoring["differing_passes"], ignoring["ignored_passes"]) == (2, 1, 1)
-    assert ignoring["first_diff"] == {"inserted": 2, "deleted": 1}
+    assert (ignoring.first_divergent_pass, ignoring.differing_passes, ignoring.ignored_passes) == (2, 1, 1)
+    assert ignoring.first_diff == LineCounts(inserted=2, deleted=1)
     shorter = compare_passes(now[:2], then, TextSource(now_store, []), TextSource(then_store, []))
-    assert shorter["differing_passes"] == 2  # pass 2 is gone: that is a difference too
+    assert shorter.differing_passes == 2  # pass 2 is gone: that is a difference too
 
 
 def test_compare_without_baseline_text_counts_hash_differences(tmp_path):
@@ -207,7 +208,7 @@ def test_compare_without_baseline_text_counts_hash_differences(tmp_path):
     now = _passes(["x\n", "kb_inline7\n"], tmp_path / "now")
     ignores = compile_ignores([r"kb_inline\d+"])
     result = compare_passes(now, then, TextSource(tmp_path / "now", ignores), TextSource(tmp_path / "gone", ignores))
-    assert (result["first_divergent_pass"], result["first_diff"]) == (1, None)
+    assert (result.first_divergent_pass, result.first_diff) == (1, None)
 
 
 def test_invalid_ignore_regex_is_one_clear_error():

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import luigi
 
-from ir_trace.compare import build_comparison_payload, match_passes, summarize_comparison
+from ir_trace.compare import build_comparison_payload, match_passes
 from ir_trace.discovery import Manifest
 from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import comparison_fingerprint, traces_digest
 from ir_trace.render import render_html
+from ir_trace.summaries.comparison import comparison_summary
 from ir_trace.tasks.base import AbsolutePath
 from ir_trace.tasks.report import (
     ReportWriter,
@@ -64,7 +65,7 @@ class RenderComparison(ReportWriter):
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
         cross_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
-        target.write(render_html(payload), summarize_comparison(payload), len(diffs))
+        target.write(render_html(payload), comparison_summary(payload), len(diffs))
 
 
 def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:

@@ -13,9 +13,9 @@ from ir_trace.errors import IRTraceError
 from ir_trace.fingerprints import report_fingerprint, traces_digest
 from ir_trace.normalize import IgnoreModes
 from ir_trace.output_paths import check_report_path
-from ir_trace.payload import EMPTY_DIFF, build_payload, combine_traces, summarize
+from ir_trace.payload import EMPTY_DIFF, build_payload, combine_traces
 from ir_trace.render import render_html
-from ir_trace.summary import trace_summary
+from ir_trace.summaries.trace import report_summary
 from ir_trace.tasks.base import WORK_PLANNED, AbsolutePath, GuardParameter, PipelineTask
 from ir_trace.tasks.config import shared_cache
 from ir_trace.tasks.snapshots import (
@@ -188,8 +188,7 @@ class RenderReport(ReportWriter):
         target = self.report_target(self.fingerprint([traces]))
         if not target.exists():
             payload = traces_payload(self.dump, traces, work, self.context, self.ignore)
-            summary = {**summarize(payload), "trace": trace_summary(payload, self.dump)}
-            target.write(render_html(payload), summary, len(diffs))
+            target.write(render_html(payload), report_summary(payload, self.dump), len(diffs))
 
 
 def unique_items(items: list[WorkItem]) -> list[WorkItem]:

@@ -41,6 +41,7 @@ from ir_trace.fingerprints import file_state, sweep_dump_fingerprint, sweep_fing
 from ir_trace.output import write_output
 from ir_trace.output_paths import check_printable, check_sweep_out_dir, refuse_overwriting_baseline, swept_containers
 from ir_trace.run_guard import RunGuard
+from ir_trace.summaries.sweep import SweepTotals
 from ir_trace.sweep import (
     INDEX_FILES,
     FoundDump,
@@ -223,8 +224,8 @@ class SweepDump(PipelineTask):
                 self.name,
                 self.dump,
                 report.name,
-                written.summary,
-                record_traces(traces, written.summary["trace"]),
+                written.summary.counts,
+                record_traces(traces, written.summary.trace),
                 self._work(ran, written, before),
             ),
             "report_file": str(report),
@@ -358,12 +359,9 @@ class Sweep(PipelineTask):
                 return  # another worker wrote it while this one waited
             totals = self._write(RunGuard())  # a task process nobody supervises
         self.set_progress_percentage(100)
-        self.set_status_message(
-            f"{totals['programs']} programs: {totals['diverged']} diverged, "
-            f"{totals['invalid']} invalid, {totals['new']} new, {totals['gone']} gone"
-        )
+        self.set_status_message(totals.describe())
 
-    def _write(self, guard: RunGuard) -> dict:
+    def _write(self, guard: RunGuard) -> SweepTotals:
         inputs = {f.name: f.input for f in self.found()}
         records = [self._record_of(task) for task in self.requires()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
@@ -393,7 +391,7 @@ class Sweep(PipelineTask):
         )
         write_sweep(self.out(), sweep, guard)
         prune_texts(text_store(self.out()), referenced_texts(sweep))
-        return sweep["totals"]
+        return SweepTotals.from_json(sweep["totals"])
 
     def _check_arguments(self) -> dict | None:
         """The baseline's content when every argument is usable; IRTraceError naming the first that is not."""

@@ -12,6 +12,7 @@ from ir_trace.fingerprints import report_key, state_of, summary_key
 from ir_trace.output import write_output
 from ir_trace.report_record import ReportRecord, last_write, still_on_disk, with_summary
 from ir_trace.run_guard import RunGuard
+from ir_trace.summaries.runs import ReportSummary
 from ir_trace.tasks.config import shared_cache
 
 
@@ -91,7 +92,7 @@ class ReportTarget(luigi.Target):
         record = self._last_write()
         return record.state if record else None
 
-    def write(self, html: str, summary: dict, pairs: int) -> ReportRecord:
+    def write(self, html: str, summary: ReportSummary, pairs: int) -> ReportRecord:
         """Write the page atomically, then record it (its summary under its own key); returns the
         record, summary included."""
         written: dict = {}
@@ -104,5 +105,6 @@ class ReportTarget(luigi.Target):
         )
         state = tuple(written["state"]) if "state" in written else None
         record = ReportRecord(self.fingerprint, state, size, pairs)
-        shared_cache().put_many({summary_key(record.fingerprint): summary, report_key(self.path): record.to_json()})
+        cached = {summary_key(record.fingerprint): summary.to_json(), report_key(self.path): record.to_json()}
+        shared_cache().put_many(cached)
         return replace(record, summary=summary)

@@ -1,0 +1,60 @@
+"""The one line a successful run ends with (stderr): what was written, what changed, what came
+from the cache."""
+
+from __future__ import annotations
+
+from ir_trace.normalize import IgnoreModes
+from ir_trace.output import shown_path
+from ir_trace.summaries.passes import PassSummary
+from ir_trace.summaries.runs import ComparisonCounts, RunCounts, RunOutcome
+
+
+def summary_line(outcome: RunOutcome, seconds: float) -> str:
+    summary = outcome.summary
+    if summary.comparison is not None:
+        body = _comparison_body(summary.comparison)
+    else:
+        body = _report_body(summary.counts, summary.trace)
+    reuse = f"{outcome.rediffed} pairs rediffed, {outcome.pairs - outcome.rediffed} from cache"
+    if outcome.reused:
+        reuse += ", report unchanged"
+    return f"wrote {shown_path(outcome.report)}: {body} · {reuse} · {_size(outcome.bytes)} · {seconds:.1f} s"
+
+
+def _report_body(counts: RunCounts, trace: dict) -> str:
+    if counts.passes == 0:
+        only = "one MLIR dump" if trace.get("kind") == "mlir" else "00_frontend.py"
+        return f"no pass snapshot exists (only {only})"
+    traces = f"{counts.traces} traces, " if counts.traces is not None else ""
+    warnings = f"{counts.warnings} warning{'s' if counts.warnings != 1 else ''}"
+    return (
+        f"{traces}{counts.passes} passes ({counts.changed} changed, {counts.noop} no-op, "
+        f"{warnings}{_ignoring_note(trace)})"
+    )
+
+
+def _ignoring_note(trace: dict) -> str:
+    """ "; 3 changed when ignoring SSA versions" when the report starts with ignore modes on."""
+    if not trace.get("ignore"):
+        return ""
+    rows = [PassSummary.from_json(row) for one in trace.get("traces", [trace]) for row in one["passes"]]
+    changed = sum(1 for row in rows if row.ignoring.changed)
+    return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
+
+
+def _comparison_body(counts: ComparisonCounts) -> str:
+    first = counts.first_difference
+    if first:
+        where = f"first at pass {first.index:02d} {first.name}"
+    else:
+        where = "identical pass outputs, the frontends differ" if counts.frontends_differ else "identical outputs"
+    return (
+        f"{counts.compared} passes compared ({counts.differ} differ, {counts.renamed} renamed, "
+        f"{counts.only_a} only in A, {counts.only_b} only in B; {where})"
+    )
+
+
+def _size(count: int) -> str:
+    if count < 1000:
+        return f"{count} B"
+    return f"{count / 1000:.0f} KB" if count < 1_000_000 else f"{count / 1_000_000:.1f} MB"

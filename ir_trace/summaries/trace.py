@@ -1,0 +1,248 @@
+"""The machine-readable trace summary behind `--json`: stable field names, one entry per pass.
+
+{
+  "schema": 1, "generator": "pypto-ir-trace 0.1.0",
+  "title": "...", "dump": "/abs/passes_dump", "kind": "pypto" | "mlir", "warnings": [...],
+  "level": "CONCISE", "context": 3,
+  "passes": [
+    {"index": 1, "name": "ConvertToSSA", "file": "01_after_ConvertToSSA.py",
+     "sha256": "...",            # of this pass's output snapshot
+     "header": {...},            # MLIR only: the dump header's parts (kind, pass_name, argument, ...)
+     "changed": true, "inserted": 7, "deleted": 7,
+     "functions": {"Program.main": {"inserted": 7, "deleted": 7}},   # only functions it touched
+     "outside_functions": {"inserted": 0, "deleted": 0},             # lines in no function
+     "warning": false, "warning_text": null,
+     "ignoring": {"changed": false, "inserted": 0, "deleted": 0,   # only when "ignore" is not null:
+                  "functions": {}, "outside_functions": {...}}}   # the same counts, lines compared
+  ],                                                             # after the ignore modes' normalisation
+  "ignore": {"modes": ["ssa"], "regex": null} | null               # --ignore / --ignore-regex
+}
+
+A pass of an MLIR trace also has "header" (payload.py: the dump's header line, e.g. its options and
+whether it failed). A report of several traces (PyPTO, then each ptoas unit) has, instead of
+"passes" and "level":
+
+  "traces": [{"stage": "pypto" | "ptoas" | "mlir", "unit": "...", "dump": "/abs/dir", "level": "...",
+              "warnings": ["..."],     # the reader's notes on the trace (overwritten dumps, ...)
+              "passes": [...]}]        # each pass as above; "file" is relative to the top "dump",
+                                       # the path given (passes_dump/01_after_X.py, ptoas_passes/...)
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Protocol
+
+from ir_trace.diff import diff_snapshots
+from ir_trace.fingerprints import SUMMARY_SCHEMA
+from ir_trace.normalize import IgnoreModes, line_key
+from ir_trace.pass_diff import PassDiff
+from ir_trace.payload import trace_payloads
+from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
+from ir_trace.summaries.runs import ReportSummary, RunCounts
+
+Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
+
+
+class LineSpan(Protocol):
+    """A hunk's before lines [a0, a1) and after lines [b0, b1) (`diff.Hunk`, `pass_diff.PayloadHunk`)."""
+
+    a0: int
+    a1: int
+    b0: int
+    b1: int
+
+
+def report_summary(payload: dict, given: str | None = None) -> ReportSummary:
+    """What a report's record keeps: its counts and its `--json` document."""
+    return ReportSummary(trace_summary(payload, given), counts=run_counts(payload))
+
+
+def run_counts(payload: dict) -> RunCounts:
+    """Counts for the summary line and the sweep (over every trace of the report)."""
+    traces = trace_payloads(payload)
+    passes = [p for trace in traces for p in trace["passes"][1:]]
+    changed = sum(1 for p in passes if p["changed"])
+    return RunCounts(
+        passes=len(passes),
+        changed=changed,
+        noop=len(passes) - changed,
+        warnings=sum(1 for p in passes if p["log"] is not None),
+        inserted=sum(p["inserted"] for p in passes),
+        deleted=sum(p["deleted"] for p in passes),
+        traces=len(traces) if "traces" in payload else None,
+    )
+
+
+def trace_summary(payload: dict, given: str | None = None) -> dict:
+    """Summarise a report payload (see payload.py) pass by pass, trace by trace when it has several.
+
+    Each pass's "file" is relative to `given`, the path the report was asked for (default: the dump).
+    """
+    if "traces" not in payload:
+        rows = _files_relative_to(pass_summaries(payload), payload["dump"], given or payload["dump"])
+        return _document(payload, rows)
+    traces = []
+    for trace in trace_payloads(payload):
+        rows = _files_relative_to(pass_summaries(trace), trace["dump"], given or payload["dump"])
+        shown = {key: trace[key] for key in ("stage", "unit", "dump", "level")}
+        traces.append({**shown, "warnings": trace.get("warnings", []), "passes": [row.to_json() for row in rows]})
+    return {
+        "schema": SUMMARY_SCHEMA,
+        "generator": payload["generator"],
+        "title": payload["title"],
+        "dump": payload["dump"],
+        "context": payload["context"],
+        "traces": traces,
+        "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
+    }
+
+
+def _document(payload: dict, rows: list[PassSummary]) -> dict:
+    """The `--json` document of a one-trace report."""
+    return {
+        "schema": SUMMARY_SCHEMA,
+        "generator": payload["generator"],
+        "title": payload["title"],
+        "dump": payload["dump"],
+        "kind": payload.get("kind", "pypto"),
+        "warnings": payload.get("warnings", []),
+        "level": payload["level"],
+        "context": payload["context"],
+        "passes": [row.to_json() for row in rows],
+        "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
+    }
+
+
+def _files_relative_to(rows: list[PassSummary], dump: str, given: str) -> list[PassSummary]:
+    """Snapshot files named from `given` rather than from their own trace's directory (a stream's
+    snapshots keep their header index: they are all in the one file given)."""
+    if dump == given:
+        return rows
+    folder = os.path.relpath(dump, given)
+    return [
+        replace(row, file=os.path.normpath(os.path.join(folder, row.file))) if isinstance(row.file, str) else row
+        for row in rows
+    ]
+
+
+def pass_summaries(payload: dict) -> list[PassSummary]:
+    """The summary row of each pass of a one-trace payload (its first snapshot is no pass)."""
+    passes = payload["passes"]
+    functions = [passes[0].get("functions")]
+    for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
+        functions.append(entry["functions"] if "functions" in entry else functions[-1])
+    diffs = [None, *(PassDiff.from_json(entry) for entry in passes[1:])]
+    modes = IgnoreModes.from_json(payload.get("ignore"))
+    ignoring = _ignoring_hunks(passes, diffs, functions, modes, payload.get("kind", "pypto")) if modes else None
+    owners = _owner_lookups(functions)
+    rows = []
+    for k, entry in enumerate(passes[1:], start=1):
+        per_function, outside = _count_by_function(diffs[k].hunks, owners[k - 1], owners[k])
+        changes = ChangeCounts(entry["changed"], entry["inserted"], entry["deleted"], per_function, outside)
+        rows.append(
+            PassSummary(
+                index=entry["index"],
+                name=entry["name"],
+                file=entry["file"],
+                sha256=entry["sha256"],
+                changes=changes,
+                warning_text=entry["log"],
+                header=entry.get("header"),
+                ignoring=_counts(ignoring[k], owners[k - 1], owners[k]) if ignoring is not None else None,
+            )
+        )
+    return rows
+
+
+def _counts(hunks: list[LineSpan], owner_before: Owner, owner_after: Owner) -> ChangeCounts:
+    per_function, outside = _count_by_function(hunks, owner_before, owner_after)
+    inserted = sum(hunk.b1 - hunk.b0 for hunk in hunks)
+    deleted = sum(hunk.a1 - hunk.a0 for hunk in hunks)
+    return ChangeCounts(bool(hunks), inserted, deleted, per_function, outside)
+
+
+def _ignoring_hunks(
+    passes: list[dict], diffs: list[PassDiff | None], functions: list, modes: IgnoreModes, kind: str
+) -> list[list[LineSpan] | None]:
+    """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
+
+    The snapshots are rebuilt from the payload's exact hunks; the diff keeps the printed lines
+    and their indices, so the counts by function use the same function ranges.
+    """
+    key = line_key(modes, kind=kind)
+    lines, eol = passes[0]["lines"], passes[0]["eol"]
+    result: list[list[LineSpan] | None] = [None]
+    done: dict[tuple[str, str], list[LineSpan]] = {}
+    for k in range(1, len(passes)):
+        after = diffs[k].apply(lines)
+        pair = (passes[k - 1]["sha256"], passes[k]["sha256"])
+        if not passes[k]["changed"]:
+            result.append([])
+        else:
+            if pair not in done and _keys_keep_lines_apart(lines, after, key):
+                done[pair] = list(diffs[k].hunks)  # lines compare as printed: the exact diff is the answer
+            elif pair not in done:
+                done[pair] = diff_snapshots(
+                    lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], line_key=key
+                )
+            result.append(done[pair])
+        lines, eol = after, passes[k]["eol"]
+    return result
+
+
+def _keys_keep_lines_apart(a: list[str], b: list[str], key) -> bool:
+    """Whether `key` maps no two different lines of the two snapshots to one key."""
+    line_of: dict[str, str] = {}
+    for line in (*a, *b):
+        seen = line_of.setdefault(key(line), line)
+        if seen != line:
+            return False
+    return True
+
+
+def _count_by_function(
+    hunks: Iterable[LineSpan], owner_before: Owner, owner_after: Owner
+) -> tuple[dict[str, LineCounts], LineCounts]:
+    counts: dict[str, list[int]] = {}
+    outside = [0, 0]  # inserted, deleted
+    for hunk in hunks:
+        for line in range(hunk.a0, hunk.a1):
+            _bump(counts, outside, owner_before(line), 1)
+        for line in range(hunk.b0, hunk.b1):
+            _bump(counts, outside, owner_after(line), 0)
+    per_function = {key: LineCounts(*counts[key]) for key in sorted(counts)}
+    return per_function, LineCounts(*outside)
+
+
+def _owner_lookups(functions: list[list | None]) -> list[Owner]:
+    """Each snapshot's owner lookup, built once per function list (an unchanged snapshot shares its
+    predecessor's list)."""
+    built: dict[int, Owner] = {}
+    for listed in functions:
+        if id(listed) not in built:
+            built[id(listed)] = _owner_lookup(listed)
+    return [built[id(listed)] for listed in functions]
+
+
+def _owner_lookup(functions: list | None) -> Owner:
+    """line -> key of the function whose [start, end) holds it (functions are sorted and disjoint)."""
+    functions = functions or []
+    starts = [start for _key, start, _end in functions]
+
+    def owner(line: int) -> str | None:
+        at = bisect_right(starts, line) - 1
+        return functions[at][0] if at >= 0 and line < functions[at][2] else None
+
+    return owner
+
+
+def _bump(counts: dict[str, list[int]], outside: list[int], key: str | None, side: int) -> None:
+    """One more line inserted (side 0) or deleted (side 1), in function `key` or outside every one."""
+    if key is None:
+        outside[side] += 1
+    else:
+        counts.setdefault(key, [0, 0])[side] += 1
