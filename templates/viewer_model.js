@@ -297,7 +297,6 @@ const IRTraceModel = (() => {
     let ignore = null;            // { modes, regex } while a mode is on, else null
     let ignoreKey = '';           // part of every cache key that depends on the modes
     let keyers = null;            // kind ('pypto' | 'mlir') -> its { lineKey, linePieces } under the modes
-    let lineKey = null;           // Find's line key: the first trace's (line -> its key under the modes)
     const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
 
     /** Turn modes on ({ modes, regex }) or off (null / nothing on): the exact diff comes back. */
@@ -305,12 +304,16 @@ const IRTraceModel = (() => {
       ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
       ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
       keyers = ignore ? new Map() : null;
-      lineKey = ignore ? keyerOf(kindOf(0)).lineKey : null;
       keyedCache.clear();
       specCache.clear();
       alignedCache.clear();
       fnStatsCache.length = 0;
       for (let k = 0; !against && k < entries.length; k++) if (entries[k]) Object.assign(entries[k], exact[k], { ignoring: '' });
+    }
+
+    /** Run r's line key under the modes (line -> its key, in r's language), null while none is on. */
+    function lineKeyOf(r) {
+      return ignore ? keyerOf(kindOf(r)).lineKey : null;
     }
 
     /** The language run r is printed in: a report of several traces mixes PyPTO's and MLIR's. */
@@ -577,7 +580,7 @@ const IRTraceModel = (() => {
       passCount: entries.filter((e) => e && !e.start).length,
       passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, previousOf, fromOf, specOf,
       alignedRows, functionChoices, functionExists, functionCounts, fnStatsOf, fnChange, warningMarks,
-      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k], lineKeyOf: () => lineKey,
+      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k], lineKeyOf,
     };
   }
 

@@ -92,11 +92,10 @@ def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
     log.assert_clean()
 
 
-def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report(page, tmp_path):
-    """A program's report mixes PyPTO's trace with MLIR ones: each trace is keyed in its own language."""
+def whole_pipeline(tmp_path: Path, pypto: list) -> Path:
+    """A program directory: PyPTO's `pypto` passes, then an MLIR unit whose cse pass only renumbers."""
     program = tmp_path / "prog"
-    frontend, *passes = pypto_passes()
-    write_dump(program, [("frontend", frontend), *passes])
+    write_dump(program, pypto)
     unit = program / "ptoas_passes" / "k" / MODULE
     unit.mkdir(parents=True)
     for name, header, text in [
@@ -104,10 +103,39 @@ def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report
         ("1_cse.mlir", "CSE (cse)", RENUMBERED),
     ]:
         (unit / name).write_text(f"{mlir_header('After', header)}\n{text}\n\n", encoding="utf-8")
+    return program
+
+
+def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report(page, tmp_path):
+    """A program's report mixes PyPTO's trace with MLIR ones: each trace is keyed in its own language."""
+    frontend, *passes = pypto_passes()
+    program = whole_pipeline(tmp_path, [("frontend", frontend), *passes])
     log = open_report(page, build_report(program, tmp_path / "whole.html"))
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_visible()  # offered: one trace is MLIR
     renumbered = page.evaluate("window.__irTrace.model.entries.findIndex((e) => e && e.run === 1 && !e.start)")
     assert renumbered > 0 and counts(page, renumbered)[2] is False
     toggle(page, "Ignore SSA versions")
     assert counts(page, renumbered) == (0, 0, True)  # %1 -> %7, #map -> #map1: numbering only
+    log.assert_clean()
+
+
+def test_find_counts_each_trace_keyed_in_its_own_language(page, tmp_path):
+    """Under Ignore SSA versions Find counts what each trace's diff compares: PyPTO's `_v1` and MLIR's
+    `#map1` are both mere numbering, so neither rename pass keeps a Find mark."""
+    v0 = "    def f(a):\n        acc__ssa_v0 = pl.load(a)\n        out = pl.add(acc__ssa_v0, a)\n"
+    program = whole_pipeline(tmp_path, [("frontend", v0), ("Rename", v0.replace("_v0", "_v1"))])
+    log = open_report(page, build_report(program, tmp_path / "whole.html"))
+    renamed, renumbered = page.evaluate(
+        "[0, 1].map((r) => window.__irTrace.model.entries.findIndex((e) => e && e.run === r && !e.start))"
+    )
+    page.get_by_role("checkbox", name="Regex", exact=True).check()
+    page.get_by_placeholder("Find in snapshots").fill("acc__ssa_v1|#map1")
+    rename, cse = pass_button(page, renamed).locator(".find-mark"), pass_button(page, renumbered).locator(".find-mark")
+    expect(rename).to_have_text("introduced (2)")
+    expect(cse).to_have_text("introduced (2)")
+    toggle(page, "Ignore SSA versions")
+    expect(rename).to_have_text("")
+    expect(cse).to_have_text("")  # keyed as MLIR (`#map1` -> `#map`), not as the first trace's PyPTO
+    toggle(page, "Ignore SSA versions", on=False)
+    expect(cse).to_have_text("introduced (2)")
     log.assert_clean()
