@@ -227,11 +227,16 @@ const IRTraceModel = (() => {
       return (warnCache[k] = list);
     }
 
+    /** A stream's dump is numbered by its header in the file (as --json numbers it): named with the file. */
+    function fileName(file) {
+      return typeof file === 'number' ? `${data.title} #${file}` : file;
+    }
+
     return {
       data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
       text: (k) => (k < 0 ? '' : lines(k).join('\n') + (passes[k].eol ? '\n' : '')),
       snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list, eol: k < 0 || passes[k].eol }),
-      file: (k) => (k < 0 ? '(nothing before the first snapshot)' : passes[k].file),
+      file: (k) => (k < 0 ? '(nothing before the first snapshot)' : fileName(passes[k].file)),
     };
   }
 

@@ -139,3 +139,16 @@ def test_find_counts_each_trace_keyed_in_its_own_language(page, tmp_path):
     toggle(page, "Ignore SSA versions", on=False)
     expect(cse).to_have_text("introduced (2)")
     log.assert_clean()
+
+
+def test_a_stream_dump_is_named_by_its_file_and_header_number(page, tmp_path):
+    """A stream's snapshots have no files of their own: the panes and tooltips name the stream and the
+    dump's header number in it (as --json does), not a bare number."""
+    stream = tmp_path / "after_all.txt"
+    dumps = [("Canonicalizer (canonicalize)", FRONTEND), ("CSE (cse)", RENUMBERED), ("Locate (locate)", LOCATED)]
+    stream.write_text("".join(f"{mlir_header('After', h)}\n{text}\n\n" for h, text in dumps), encoding="utf-8")
+    log = open_report(page, build_report(stream, tmp_path / "stream.html"), "#pass=2")
+    expect(page.locator("#file-before")).to_have_text("after_all.txt #1")
+    expect(page.locator("#file-after")).to_have_text("after_all.txt #2")
+    assert pass_button(page, 1).get_attribute("title").endswith("\nafter_all.txt #1")
+    log.assert_clean()
