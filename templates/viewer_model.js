@@ -400,8 +400,9 @@ const IRTraceModel = (() => {
       const changed = inserted + deleted > 0, was = exact[k];
       const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
       const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
+      const own = was.badges.filter(([cls]) => cls !== 'noop');   // failed, before: what the header says stays
       return Object.assign(e, { changed, inserted, deleted, ignoring: ignoreKey, quiet: was.changed && !changed,
-        badges: changed ? [] : [['noop', 'no-op', title]] });
+        badges: changed ? own : [...own, ['noop', 'no-op', title]] });
     }
 
     const ignoring = () => ignore;

@@ -82,6 +82,18 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     log.assert_clean()
 
 
+def test_a_failed_pass_keeps_its_badge_under_the_ignore_modes(page, report):
+    """The modes recount a pass; what its header says (failed) is no count and stays."""
+    with viewing(page, report):
+        page.evaluate("location.hash = '#trace=kernel_b&pass=2'")
+        expect(current(page)).to_contain_text("test-pass-failure")
+        page.get_by_label("Ignore whitespace", exact=True).check()
+        page.wait_for_function("() => document.getElementById('pass-nav').dataset.ignoring === 'done'")
+        expect(current(page).locator(".badge")).to_have_text(["failed"])
+        page.get_by_label("Ignore whitespace", exact=True).uncheck()
+        expect(current(page).locator(".badge.failed")).to_have_text("failed")
+
+
 def test_a_long_snapshot_path_loses_its_start_not_its_file_name(page, report):
     page.set_viewport_size({"width": 760, "height": 700})  # panes too narrow for the whole path
     log = open_report(page, report, "#trace=kernel_a&pass=2")
