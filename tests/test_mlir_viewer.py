@@ -152,3 +152,22 @@ def test_a_stream_dump_is_named_by_its_file_and_header_number(page, tmp_path):
     expect(page.locator("#file-after")).to_have_text("after_all.txt #2")
     assert pass_button(page, 1).get_attribute("title").endswith("\nafter_all.txt #1")
     log.assert_clean()
+
+
+def test_a_failed_pass_stays_listed_when_no_ops_are_hidden(page, tmp_path):
+    """A failing pass that changed nothing is a no-op, but it is where the run stopped: unticking No-op keeps it."""
+    stream = tmp_path / "failing.txt"
+    dumps = [
+        ("Canonicalizer (canonicalize)", FRONTEND),
+        ("CSE (cse)", RENUMBERED),
+        ("CSE (cse)", RENUMBERED),
+        ("(anonymous namespace)::TestFailurePass Failed (test-pass-failure)", RENUMBERED),
+    ]
+    stream.write_text("".join(f"{mlir_header('After', h)}\n{text}\n\n" for h, text in dumps), encoding="utf-8")
+    log = open_report(page, build_report(stream, tmp_path / "failing.html"))
+    page.get_by_label("No-op", exact=True).uncheck()
+    expect(pass_button(page, 2)).to_be_hidden()  # the second cse changed nothing
+    expect(pass_button(page, 3)).to_be_visible()
+    expect(pass_button(page, 3).locator(".badge")).to_have_text(["failed", "no-op"])
+    expect(page.get_by_text("Filtered: 3 of 4 passes shown.")).to_be_visible()
+    log.assert_clean()
