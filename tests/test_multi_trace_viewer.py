@@ -165,7 +165,7 @@ def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_sam
                           pass(2, h('before', 'cse', '@g'), false), pass(3, h('after', 'canonicalize', '@g'), true),
                           pass(4, h('before', 'licm', '@g'), false), pass(5, h('after', 'licm', '@g'), false)];
           const payload = { passes };
-          return IRTraceTraces.buildEntries(payload, [{ passes }], () => null)
+          return IRTraceTraces.buildEntries(payload, [{ passes, file: (k) => passes[k].file }], () => null)
             .map((e) => [e.pos, e.name, e.badges.map((b) => b[1]).join(','), e.title.includes('Before \u2192 After')]);
         }"""
     )
