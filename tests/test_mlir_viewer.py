@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_support import build_report, open_report, pass_button, render_payload, write_dump
+from browser_support import build_report, open_report, pane, pass_button, render_payload, write_dump
 from multi_trace_support import MODULE, mlir_header, pypto_passes
 from playwright.sync_api import expect
 from test_ignore_viewer import SETTLED, counts, toggle
@@ -170,4 +170,18 @@ def test_a_failed_pass_stays_listed_when_no_ops_are_hidden(page, tmp_path):
     expect(pass_button(page, 3)).to_be_visible()
     expect(pass_button(page, 3).locator(".badge")).to_have_text(["failed", "no-op"])
     expect(page.get_by_text("Filtered: 3 of 4 passes shown.")).to_be_visible()
+    log.assert_clean()
+
+
+def test_an_mlir_alias_is_coloured_as_a_name_not_as_a_comment(page, tmp_path):
+    """`#map` starts no comment (MLIR's are `//`): the rest of `affine.apply #map(%arg0)` keeps its colours,
+    so a long `linalg.generic {indexing_maps = [#map, ...]}` line can fold after it too."""
+    log = open_report(page, mlir_report(tmp_path), "#pass=1")
+    row = pane(page, "After").locator(".row", has_text="affine.apply #map1(%arg0)")
+    expect(row).to_have_count(1)
+    expect(row.locator(".t-c")).to_have_count(0)
+    assert "".join(row.locator(".t-d").all_inner_texts()) == "#map1"  # emphasis may split it: one colour
+    alias = pane(page, "After").locator(".row", has_text="#map1 = affine_map")
+    expect(alias.locator(".t-c")).to_have_count(0)
+    assert "".join(alias.locator(".t-d").all_inner_texts()) == "#map1"
     log.assert_clean()
