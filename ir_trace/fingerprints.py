@@ -105,7 +105,8 @@ PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summary.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
 SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
-COMPARISON_VERSION = "compare-2"  # a comparison's summary (2: the frontend is never its first difference)
+COMPARISON_VERSION = "compare-3"  # a comparison's summary (2: the frontend is never its first difference;
+# 3: runs of one title are named by the ends of their paths)
 
 
 def versions() -> tuple[str, ...]:

@@ -365,7 +365,8 @@ const IRTracePanels = (() => {
      *  be the printing level rather than the compiler (then true). */
     function showRunBanners() {
       const banner = $('runs-banner');
-      const where = (run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop() || run.data.dump;
+      const names = model.payload.names || runs.map((run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop());
+      const where = (run) => names[runs.indexOf(run)] || run.data.dump;   // compare.py's run_names: never both alike
       banner.hidden = false;
       // Which side shows which run depends on the run view (Run A's pass shows run A on both): the
       // pane labels say that; the banner says only what is always true.
