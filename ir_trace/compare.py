@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from pathlib import PurePath
 
 from ir_trace import __version__
 from ir_trace.fingerprints import PAYLOAD_SCHEMA
@@ -57,13 +58,36 @@ def build_comparison_payload(run_a: dict, run_b: dict, cross: dict[tuple[str, st
                 differs=sha_a != sha_b, hunks=diff["hunks"], inserted=diff["inserted"], deleted=diff["deleted"]
             )
         matches.append(entry)
+    name_a, name_b = run_names(run_a, run_b)
     return {
         "schema": PAYLOAD_SCHEMA,
         "mode": "against",
         "generator": f"pypto-ir-trace {__version__}",
-        "title": f"{run_a['title']} against {run_b['title']}",
+        "title": f"{name_a} against {name_b}",
+        "names": [name_a, name_b],
         "context": context,
         "level": run_a["level"] if run_a["level"] != "UNKNOWN" else run_b["level"],
         "runs": [run_a, run_b],
         "matches": matches,
     }
+
+
+def run_names(run_a: dict, run_b: dict) -> tuple[str, str]:
+    """What the report calls each run: its title, or, where the titles are equal (two MLIR trees both
+    named `tree`), the shortest ends of their paths that tell them apart (`tile16/tree`, `tile32/tree`)."""
+    if run_a["title"] != run_b["title"]:
+        return run_a["title"], run_b["title"]
+    parts_a, parts_b = _program_parts(run_a["dump"]), _program_parts(run_b["dump"])
+    for length in range(2, max(len(parts_a), len(parts_b)) + 1):
+        end_a, end_b = parts_a[-length:], parts_b[-length:]
+        if end_a != end_b:
+            return "/".join(end_a), "/".join(end_b)
+    return run_a["title"], run_b["title"]
+
+
+def _program_parts(dump: str) -> tuple[str, ...]:
+    """The names along a dump's path, to its program (a PyPTO dump's passes_dump/ left out)."""
+    path = PurePath(dump)
+    if path.name == "passes_dump":
+        path = path.parent
+    return path.parts[1:] if path.anchor else path.parts

@@ -99,12 +99,14 @@ def source_version(name: str, root: str) -> str:
 DIFF_VERSION = source_version("diff", "diff")  # the line diff, its pairing rules and its JSON layout
 SLICER_VERSION = source_version("slice", "functions")  # function slicing and its JSON layout
 NORMALIZE_VERSION = source_version("normalize", "normalize")  # the ignore modes
-DISCOVERY_VERSION = "discover-4"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces)
+DISCOVERY_VERSION = "discover-5"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
+# 5: one MLIR op-line reader for ordering and outlines: `@a::@b` defines no symbol, any keywords skipped)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
 SUMMARY_SCHEMA = 1  # the --json summary (summaries/trace.py), also kept in report records and sweep.json
 SWEEP_SCHEMA = 1  # sweep.json
 SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
-COMPARISON_VERSION = "compare-2"  # a comparison's summary (2: the frontend is never its first difference)
+COMPARISON_VERSION = "compare-3"  # a comparison's summary (2: the frontend is never its first difference;
+# 3: runs of one title are named by the ends of their paths)
 
 
 def versions() -> tuple[str, ...]:

@@ -9,14 +9,14 @@ const IRTraceFind = (() => {
   function createFinder(model) {
     const { runs, entries, against } = model;
     const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
-    let memo = new Map(), series = [], scoped = [];
-    let lineKey = null;   // the ignore modes' line key (viewer_model.js): counts follow what the diff compares
+    let memos = new Map(), series = [], scoped = [];   // memos: a line key -> (line -> its count)
+    let keyOfRun = () => null;   // run r -> its line key under the ignore modes (viewer_model.js), null: none
 
-    /** Count matches in each line's key under the ignore modes (null: the printed text). */
-    function setLineKey(key) {
-      if (key === lineKey) return;
-      lineKey = key;
-      memo = new Map();
+    /** Count matches in each line's key under the ignore modes, each run in its own language's key
+     *  (`keyOf(r)`, null: the printed text): counts follow what the diff compares. */
+    function setLineKeys(keyOf) {
+      keyOfRun = keyOf;
+      memos = new Map();
       series = [];
       scoped = [];
     }
@@ -24,7 +24,7 @@ const IRTraceFind = (() => {
     /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
     function set(text, regex, matchCase) {
       Object.assign(find, { text, regex, matchCase, re: null, error: '' });
-      memo = new Map();
+      memos = new Map();
       series = [];
       scoped = [];
       if (!text) return;
@@ -48,7 +48,15 @@ const IRTraceFind = (() => {
       return out;
     }
 
-    function countLine(line) {
+    /** The match counter of run r's lines: memoised per line key, as runs of one language share it. */
+    function counterOf(r) {
+      const lineKey = keyOfRun(r);
+      if (!memos.has(lineKey)) memos.set(lineKey, new Map());
+      const memo = memos.get(lineKey);
+      return (line) => countLine(line, lineKey, memo);
+    }
+
+    function countLine(line, lineKey, memo) {
       let c = memo.get(line);
       if (c !== undefined) return c;
       const re = find.re, text = lineKey ? lineKey(line) : line;
@@ -67,7 +75,7 @@ const IRTraceFind = (() => {
      *  then per pass minus the matches in deleted lines, plus those in inserted lines. */
     function seriesOf(r) {
       if (series[r]) return series[r];
-      const run = runs[r], counts = new Array(run.last + 1);
+      const run = runs[r], counts = new Array(run.last + 1), countLine = counterOf(r);
       let c = 0;
       for (const line of run.passes[0].lines) c += countLine(line);
       counts[0] = c;
@@ -96,7 +104,7 @@ const IRTraceFind = (() => {
      *  null where it cannot be sliced). */
     function scopedSeries(r) {
       if (scoped[r]) return scoped[r];
-      const run = runs[r], counts = new Array(run.last + 1);
+      const run = runs[r], counts = new Array(run.last + 1), countLine = counterOf(r);
       for (let k = 0; k <= run.last; k++) {
         const list = run.fns(k).list;
         if (!list) { counts[k] = null; continue; }
@@ -138,7 +146,7 @@ const IRTraceFind = (() => {
     /** Matches in snapshot `ref` ({ run, pos }). */
     const countAt = (ref) => (ref.pos < 0 ? 0 : countsOf(ref.run)[ref.pos]);
 
-    return Object.assign(find, { set, setScope, setLineKey, ranges, series: seriesOf, counts, change, countAt });
+    return Object.assign(find, { set, setScope, setLineKeys, ranges, series: seriesOf, counts, change, countAt });
   }
 
   return { createFinder };

@@ -77,7 +77,7 @@ const IRTraceIgnore = (() => {
       const started = performance.now();
       state.ignore = spec;
       model.setIgnore(spec);
-      finder.setLineKey(model.lineKeyOf());
+      finder.setLineKeys(model.lineKeyOf);
       if (follow) follow.key = followKey(follow.name);
       if (store) storeIgnore(spec);
       if (state.sel >= firstEntry) {

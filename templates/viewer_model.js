@@ -227,11 +227,16 @@ const IRTraceModel = (() => {
       return (warnCache[k] = list);
     }
 
+    /** A stream's dump is numbered by its header in the file (as --json numbers it): named with the file. */
+    function fileName(file) {
+      return typeof file === 'number' ? `${data.title} #${file}` : file;
+    }
+
     return {
       data, passes, label, last: passes.length - 1, lines, fns, ids, warnings,
       text: (k) => (k < 0 ? '' : lines(k).join('\n') + (passes[k].eol ? '\n' : '')),
       snapshot: (k) => ({ lines: lines(k), ids: ids(k), fns: fns(k).list, eol: k < 0 || passes[k].eol }),
-      file: (k) => (k < 0 ? '(nothing before the first snapshot)' : passes[k].file),
+      file: (k) => (k < 0 ? '(nothing before the first snapshot)' : fileName(passes[k].file)),
     };
   }
 
@@ -297,7 +302,6 @@ const IRTraceModel = (() => {
     let ignore = null;            // { modes, regex } while a mode is on, else null
     let ignoreKey = '';           // part of every cache key that depends on the modes
     let keyers = null;            // kind ('pypto' | 'mlir') -> its { lineKey, linePieces } under the modes
-    let lineKey = null;           // Find's line key: the first trace's (line -> its key under the modes)
     const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
 
     /** Turn modes on ({ modes, regex }) or off (null / nothing on): the exact diff comes back. */
@@ -305,12 +309,16 @@ const IRTraceModel = (() => {
       ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
       ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
       keyers = ignore ? new Map() : null;
-      lineKey = ignore ? keyerOf(kindOf(0)).lineKey : null;
       keyedCache.clear();
       specCache.clear();
       alignedCache.clear();
       fnStatsCache.length = 0;
       for (let k = 0; !against && k < entries.length; k++) if (entries[k]) Object.assign(entries[k], exact[k], { ignoring: '' });
+    }
+
+    /** Run r's line key under the modes (line -> its key, in r's language), null while none is on. */
+    function lineKeyOf(r) {
+      return ignore ? keyerOf(kindOf(r)).lineKey : null;
     }
 
     /** The language run r is printed in: a report of several traces mixes PyPTO's and MLIR's. */
@@ -392,8 +400,9 @@ const IRTraceModel = (() => {
       const changed = inserted + deleted > 0, was = exact[k];
       const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
       const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
+      const own = was.badges.filter(([cls]) => cls !== 'noop');   // failed, before: what the header says stays
       return Object.assign(e, { changed, inserted, deleted, ignoring: ignoreKey, quiet: was.changed && !changed,
-        badges: changed ? [] : [['noop', 'no-op', title]] });
+        badges: changed ? own : [...own, ['noop', 'no-op', title]] });
     }
 
     const ignoring = () => ignore;
@@ -577,7 +586,7 @@ const IRTraceModel = (() => {
       passCount: entries.filter((e) => e && !e.start).length,
       passSpec, crossSpec, rangeSpec, runViews, effectiveRunView, previousOf, fromOf, specOf,
       alignedRows, functionChoices, functionExists, functionCounts, fnStatsOf, fnChange, warningMarks,
-      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k], lineKeyOf: () => lineKey,
+      setIgnore, refreshEntry, ignoring, exactOf: (k) => exact[k], lineKeyOf,
     };
   }
 

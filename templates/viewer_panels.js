@@ -31,6 +31,7 @@ const IRTracePanels = (() => {
       title.append(el('span', 'idx', e.label || String(e.index)), el('span', 'pass-name', e.name),
         statsNode(counts.inserted, counts.deleted));
       if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
+      followLevel(e);
       title.title = [...title.children].map((part) => part.textContent).join(' ');   // the name may be cut
       heading = `Pass ${e.label || e.index} ${e.name}: +${counts.inserted} \u2212${counts.deleted}${choice ? ` in ${functionState(choice)}` : ''}`;
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
@@ -325,31 +326,47 @@ const IRTracePanels = (() => {
       $('warn-list').addEventListener('scroll', showMoreWarnings, { passive: true });
     }
 
-    /** The CONCISE notice: one line, dismissed for good (remembered); the CONCISE tag brings it back. */
+    let followLevel = () => {};   // (entry) -> the CONCISE notice shows for the entry's trace; set when there is one
+
+    /** The CONCISE notice: one line, dismissed for good (remembered); the CONCISE tag brings it back.
+     *  In a whole-pipeline report only a PyPTO trace's level is CONCISE: the notice and the tag show
+     *  while one of its passes is open. */
     function showLevelNotice() {
       const banner = $('level-banner'), tag = $('level-tag');
+      const traces = Array.isArray(model.payload.traces) ? model.payload.traces : null;
       // In a whole-pipeline report the level is PyPTO's: the MLIR traces print everything.
-      const whose = Array.isArray(model.payload.traces) ? "PyPTO's passes are a CONCISE dump" : 'CONCISE dump';
+      const whose = traces ? "PyPTO's passes are a CONCISE dump" : 'CONCISE dump';
       const text = `${whose}: tile layouts and window buffers are implicit and cannot show in this diff ` +
         '\u2014 re-dump with PassDumpLevel.EXPLICIT.';
       $('level-banner-text').textContent = text;
       $('level-banner-text').title = text;
       tag.title = `${text} (click to show the notice again)`;
-      const show = (visible) => {
-        banner.hidden = !visible;
-        tag.hidden = visible;
-        settings.set('conciseNoticeDismissed', visible ? '' : '1');
+      let applies = !traces || traces[0].level === 'CONCISE';
+      const paint = () => {
+        const dismissed = settings.get('conciseNoticeDismissed') === '1';
+        banner.hidden = !applies || dismissed;
+        tag.hidden = !applies || !dismissed;
       };
-      show(settings.get('conciseNoticeDismissed') !== '1');
-      $('level-dismiss').addEventListener('click', () => show(false));
-      tag.addEventListener('click', () => show(true));
+      const dismiss = (gone) => {
+        settings.set('conciseNoticeDismissed', gone ? '1' : '');
+        paint();
+      };
+      paint();
+      $('level-dismiss').addEventListener('click', () => dismiss(true));
+      tag.addEventListener('click', () => dismiss(false));
+      if (!traces) return;
+      followLevel = (entry) => {
+        const concise = traces[entry.run || 0].level === 'CONCISE';
+        if (concise !== applies) { applies = concise; paint(); }
+      };
     }
 
     /** Which run is which and, when the two were dumped at different levels, that most "differs" may
      *  be the printing level rather than the compiler (then true). */
     function showRunBanners() {
       const banner = $('runs-banner');
-      const where = (run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop() || run.data.dump;
+      const names = model.payload.names || runs.map((run) => run.data.dump.replace(/\/passes_dump\/?$/, '').split('/').pop());
+      const where = (run) => names[runs.indexOf(run)] || run.data.dump;   // compare.py's run_names: never both alike
       banner.hidden = false;
       // Which side shows which run depends on the run view (Run A's pass shows run A on both): the
       // pane labels say that; the banner says only what is always true.

@@ -17,9 +17,9 @@ const IRTraceRows = (() => {
 
   // One pass over the line; groups map to classes in CLASS_OF. Only rendered rows are coloured.
   const TOKEN_RE = new RegExp([
-    '(#.*)',                                                 // 1 comment
+    '(#(?![A-Za-z_]).*)',                                    // 1 comment (`#map`, `#loc3` are MLIR aliases)
     '("(?:[^"\\\\]|\\\\.)*"?|\'(?:[^\'\\\\]|\\\\.)*\'?)',    // 2 string
-    '(@[A-Za-z_][\\w.]*)',                                   // 3 decorator
+    '([@#][A-Za-z_][\\w.]*)',                                // 3 decorator, MLIR symbol or alias
     '\\b(pl(?:\\.[A-Za-z_]\\w*)+)',                          // 4 pl.xxx
     '\\b(def|class|return|for|in|if|elif|else|while|with|as|import|from|pass|break|continue|and|or|not|is|None|True|False|lambda|yield|assert|del|global|nonlocal|raise|try|except|finally)\\b',  // 5 keyword
     '(?<![\\w.])(0x[0-9a-fA-F]+|\\d+(?:\\.\\d*)?(?:[eE][+-]?\\d+)?)',  // 6 number

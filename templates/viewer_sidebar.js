@@ -118,7 +118,9 @@ const IRTraceSidebar = (() => {
 
     function isVisible(k) {
       const e = entries[k];
-      if (e.changed ? !state.showChanged : !state.showNoop) return false;
+      // The pass where an MLIR pipeline stopped stays listed when no-ops are hidden: it is what the run ended with.
+      const failed = e.badges.some(([cls]) => cls === 'failed');
+      if (e.changed ? !state.showChanged : !state.showNoop && !failed) return false;
       if (state.query && !e.name.toLowerCase().includes(state.query)) return false;
       if (state.fnOnly && state.fn && fnChange(k, state.fn) === null) return false;
       return true;

@@ -35,13 +35,13 @@ const IRTraceTraces = (() => {
     return `IR Dump ${when} ${header.pass_name}${header.failed ? ' Failed' : ''} (${header.argument})${on}`;
   }
 
-  /** Sidebar name, tooltip and badges of pass `p` (its header when it has one). */
-  function describePass(p) {
+  /** Sidebar name, tooltip and badges of pass `p` (its header when it has one), its snapshot named `file`. */
+  function describePass(p, file) {
     const h = p.header;
-    if (!h) return { name: p.name, title: p.file, badges: [] };
+    if (!h) return { name: p.name, title: file, badges: [] };
     const scope = scopeOf(h);
     const name = `${h.kind === 'before' ? 'before ' : ''}${h.argument || h.pass_name}${scope ? ` \u00b7 ${scope}` : ''}`;
-    const title = [headerLine(h), h.options && `options: ${h.options}`, p.file].filter(Boolean).join('\n');
+    const title = [headerLine(h), h.options && `options: ${h.options}`, file].filter(Boolean).join('\n');
     const badges = [];
     if (h.failed) badges.push(['failed', 'failed', `${h.pass_name} failed: the pipeline stopped here`]);
     if (h.kind === 'before') badges.push(['before', 'before', 'IR printed before this pass ran (no After follows it)']);
@@ -71,7 +71,7 @@ const IRTraceTraces = (() => {
       for (let pos = 0; pos < passes.length; pos++) {
         const p = passes[pos], start = pos === 0;
         if ((start && (trace.stage || 'pypto') === 'pypto' && !p.header) || mergedBefore(passes, pos)) continue;
-        const { name, title, badges } = describePass(p);
+        const { name, title, badges } = describePass(p, runs[r].file(pos));
         const paired = pos > 0 && mergedBefore(passes, pos - 1);
         const k = entries.length;
         const startBadge = ['start', 'first', `the first snapshot of ${traceName(trace)}: nothing earlier to compare with, shown whole`];

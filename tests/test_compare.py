@@ -8,7 +8,7 @@ import shutil
 from conftest import EXAMPLE_DUMP, run_cli
 from test_cli import expect_error, payload_of
 
-from ir_trace.compare import PassMatch, match_passes
+from ir_trace.compare import PassMatch, match_passes, run_names
 from ir_trace.pass_diff import PassDiff
 
 
@@ -23,6 +23,20 @@ def test_matching_by_position_and_name():
         PassMatch(4, 3, "renamed"),
         PassMatch(None, 4, "only-b"),
     ]
+
+
+def test_runs_of_one_title_are_named_by_the_ends_of_their_paths():
+    def run(dump: str, title: str) -> dict:
+        return {"dump": dump, "title": title}
+
+    # two MLIR trees both named `tree`, two programs `llama` of two nightly runs, two different titles
+    trees = run("/s/d2_tile16/tree", "tree"), run("/s/d2_tile32/tree", "tree")
+    assert run_names(*trees) == ("d2_tile16/tree", "d2_tile32/tree")
+    programs = run("/n/1201/x/llama/passes_dump", "llama"), run("/n/1202/x/llama/passes_dump", "llama")
+    assert run_names(*programs) == ("1201/x/llama", "1202/x/llama")
+    assert run_names(run("/a/nightly", "nightly"), run("/a/patched", "patched")) == ("nightly", "patched")
+    assert run_names(run("/a/tree", "tree"), run("/a/tree", "tree")) == ("tree", "tree")  # one dump twice
+    assert run_names(run("tree", "tree"), run("b/tree", "tree")) == ("tree", "b/tree")
 
 
 def test_identical_pipelines_match_one_to_one():

@@ -12,7 +12,6 @@ from conftest import FRONTEND, SAMPLES
 
 from ir_trace.diff import diff_snapshots, split_lines
 from ir_trace.functions import Function, slice_functions
-from ir_trace.mlir.outline import op_line_parts
 
 MLIR_SAMPLES = SAMPLES / "mlir"
 MLIR_OPT = next(
@@ -63,15 +62,6 @@ def test_innermost_symbol_ops_keyed_by_symbol_path():
         Function('func.func @inner::@"with space"', 18, 21),
         Function("util.func @main", 22, 28),
     )
-
-
-def test_a_reference_or_a_declaration_is_no_symbol_definition():
-    assert op_line_parts("    stream.cmd.dispatch @ex::@cpu::@ex_fn {") == ("stream.cmd.dispatch", None)
-    assert op_line_parts("  func.func private @decl(i32) -> i32") == ("func.func", "@decl")
-    assert op_line_parts("  %0 = scf.for %i = %c0 to %c4 step %c1 {") is None
-    assert op_line_parts('  "func.func"() ({') is None
-    assert op_line_parts('  module @"a\\"b" {') == ("module", '@"a\\"b"')
-    assert op_line_parts("module attributes {x} {") == ("module", None)
 
 
 def test_without_symbols_there_is_no_function_but_the_text_is_sliced():

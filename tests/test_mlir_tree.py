@@ -10,7 +10,7 @@ import pytest
 
 from ir_trace.discovery import read_snapshot_text
 from ir_trace.errors import DumpError
-from ir_trace.mlir.ops import OpIndex, unescape_symbol
+from ir_trace.mlir.ops import OpIndex
 from ir_trace.mlir.reader import read_stream, read_tree
 from ir_trace.mlir.stream import split_dumps
 from ir_trace.mlir.tree import parse_tree_name
@@ -222,7 +222,6 @@ def test_ops_are_found_by_their_tree_path():
     assert text[spaced[0] :].startswith("  func.func private @")
     assert len(index.regions(("builtin_module_outer", "util_initializer_no-symbol-name"))) == 2
     assert index.region(("builtin_module_outer", "func_func_missing")) is None
-    assert unescape_symbol('"a\\"b\\\\c\\41"') == 'a"b\\cA' and unescape_symbol("plain") == "plain"
 
 
 def test_hostile_stream_splits_in_linear_time():

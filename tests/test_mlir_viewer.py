@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_support import build_report, open_report, pass_button, render_payload, write_dump
+from browser_support import build_report, open_report, pane, pass_button, render_payload, write_dump
 from multi_trace_support import MODULE, mlir_header, pypto_passes
 from playwright.sync_api import expect
 from test_ignore_viewer import SETTLED, counts, toggle
@@ -92,11 +92,10 @@ def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
     log.assert_clean()
 
 
-def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report(page, tmp_path):
-    """A program's report mixes PyPTO's trace with MLIR ones: each trace is keyed in its own language."""
+def whole_pipeline(tmp_path: Path, pypto: list) -> Path:
+    """A program directory: PyPTO's `pypto` passes, then an MLIR unit whose cse pass only renumbers."""
     program = tmp_path / "prog"
-    frontend, *passes = pypto_passes()
-    write_dump(program, [("frontend", frontend), *passes])
+    write_dump(program, pypto)
     unit = program / "ptoas_passes" / "k" / MODULE
     unit.mkdir(parents=True)
     for name, header, text in [
@@ -104,10 +103,85 @@ def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report
         ("1_cse.mlir", "CSE (cse)", RENUMBERED),
     ]:
         (unit / name).write_text(f"{mlir_header('After', header)}\n{text}\n\n", encoding="utf-8")
+    return program
+
+
+def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report(page, tmp_path):
+    """A program's report mixes PyPTO's trace with MLIR ones: each trace is keyed in its own language."""
+    frontend, *passes = pypto_passes()
+    program = whole_pipeline(tmp_path, [("frontend", frontend), *passes])
     log = open_report(page, build_report(program, tmp_path / "whole.html"))
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_visible()  # offered: one trace is MLIR
     renumbered = page.evaluate("window.__irTrace.model.entries.findIndex((e) => e && e.run === 1 && !e.start)")
     assert renumbered > 0 and counts(page, renumbered)[2] is False
     toggle(page, "Ignore SSA versions")
     assert counts(page, renumbered) == (0, 0, True)  # %1 -> %7, #map -> #map1: numbering only
+    log.assert_clean()
+
+
+def test_find_counts_each_trace_keyed_in_its_own_language(page, tmp_path):
+    """Under Ignore SSA versions Find counts what each trace's diff compares: PyPTO's `_v1` and MLIR's
+    `#map1` are both mere numbering, so neither rename pass keeps a Find mark."""
+    v0 = "    def f(a):\n        acc__ssa_v0 = pl.load(a)\n        out = pl.add(acc__ssa_v0, a)\n"
+    program = whole_pipeline(tmp_path, [("frontend", v0), ("Rename", v0.replace("_v0", "_v1"))])
+    log = open_report(page, build_report(program, tmp_path / "whole.html"))
+    renamed, renumbered = page.evaluate(
+        "[0, 1].map((r) => window.__irTrace.model.entries.findIndex((e) => e && e.run === r && !e.start))"
+    )
+    page.get_by_role("checkbox", name="Regex", exact=True).check()
+    page.get_by_placeholder("Find in snapshots").fill("acc__ssa_v1|#map1")
+    rename, cse = pass_button(page, renamed).locator(".find-mark"), pass_button(page, renumbered).locator(".find-mark")
+    expect(rename).to_have_text("introduced (2)")
+    expect(cse).to_have_text("introduced (2)")
+    toggle(page, "Ignore SSA versions")
+    expect(rename).to_have_text("")
+    expect(cse).to_have_text("")  # keyed as MLIR (`#map1` -> `#map`), not as the first trace's PyPTO
+    toggle(page, "Ignore SSA versions", on=False)
+    expect(cse).to_have_text("introduced (2)")
+    log.assert_clean()
+
+
+def test_a_stream_dump_is_named_by_its_file_and_header_number(page, tmp_path):
+    """A stream's snapshots have no files of their own: the panes and tooltips name the stream and the
+    dump's header number in it (as --json does), not a bare number."""
+    stream = tmp_path / "after_all.txt"
+    dumps = [("Canonicalizer (canonicalize)", FRONTEND), ("CSE (cse)", RENUMBERED), ("Locate (locate)", LOCATED)]
+    stream.write_text("".join(f"{mlir_header('After', h)}\n{text}\n\n" for h, text in dumps), encoding="utf-8")
+    log = open_report(page, build_report(stream, tmp_path / "stream.html"), "#pass=2")
+    expect(page.locator("#file-before")).to_have_text("after_all.txt #1")
+    expect(page.locator("#file-after")).to_have_text("after_all.txt #2")
+    assert pass_button(page, 1).get_attribute("title").endswith("\nafter_all.txt #1")
+    log.assert_clean()
+
+
+def test_a_failed_pass_stays_listed_when_no_ops_are_hidden(page, tmp_path):
+    """A failing pass that changed nothing is a no-op, but it is where the run stopped: unticking No-op keeps it."""
+    stream = tmp_path / "failing.txt"
+    dumps = [
+        ("Canonicalizer (canonicalize)", FRONTEND),
+        ("CSE (cse)", RENUMBERED),
+        ("CSE (cse)", RENUMBERED),
+        ("(anonymous namespace)::TestFailurePass Failed (test-pass-failure)", RENUMBERED),
+    ]
+    stream.write_text("".join(f"{mlir_header('After', h)}\n{text}\n\n" for h, text in dumps), encoding="utf-8")
+    log = open_report(page, build_report(stream, tmp_path / "failing.html"))
+    page.get_by_label("No-op", exact=True).uncheck()
+    expect(pass_button(page, 2)).to_be_hidden()  # the second cse changed nothing
+    expect(pass_button(page, 3)).to_be_visible()
+    expect(pass_button(page, 3).locator(".badge")).to_have_text(["failed", "no-op"])
+    expect(page.get_by_text("Filtered: 3 of 4 passes shown.")).to_be_visible()
+    log.assert_clean()
+
+
+def test_an_mlir_alias_is_coloured_as_a_name_not_as_a_comment(page, tmp_path):
+    """`#map` starts no comment (MLIR's are `//`): the rest of `affine.apply #map(%arg0)` keeps its colours,
+    so a long `linalg.generic {indexing_maps = [#map, ...]}` line can fold after it too."""
+    log = open_report(page, mlir_report(tmp_path), "#pass=1")
+    row = pane(page, "After").locator(".row", has_text="affine.apply #map1(%arg0)")
+    expect(row).to_have_count(1)
+    expect(row.locator(".t-c")).to_have_count(0)
+    assert "".join(row.locator(".t-d").all_inner_texts()) == "#map1"  # emphasis may split it: one colour
+    alias = pane(page, "After").locator(".row", has_text="#map1 = affine_map")
+    expect(alias.locator(".t-c")).to_have_count(0)
+    assert "".join(alias.locator(".t-d").all_inner_texts()) == "#map1"
     log.assert_clean()

@@ -82,6 +82,18 @@ def test_a_link_names_the_trace_and_a_failed_pass_is_marked(page, report):
     log.assert_clean()
 
 
+def test_a_failed_pass_keeps_its_badge_under_the_ignore_modes(page, report):
+    """The modes recount a pass; what its header says (failed) is no count and stays."""
+    with viewing(page, report):
+        page.evaluate("location.hash = '#trace=kernel_b&pass=2'")
+        expect(current(page)).to_contain_text("test-pass-failure")
+        page.get_by_label("Ignore whitespace", exact=True).check()
+        page.wait_for_function("() => document.getElementById('pass-nav').dataset.ignoring === 'done'")
+        expect(current(page).locator(".badge")).to_have_text(["failed"])
+        page.get_by_label("Ignore whitespace", exact=True).uncheck()
+        expect(current(page).locator(".badge.failed")).to_have_text("failed")
+
+
 def test_a_long_snapshot_path_loses_its_start_not_its_file_name(page, report):
     page.set_viewport_size({"width": 760, "height": 700})  # panes too narrow for the whole path
     log = open_report(page, report, "#trace=kernel_a&pass=2")
@@ -153,7 +165,7 @@ def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_sam
                           pass(2, h('before', 'cse', '@g'), false), pass(3, h('after', 'canonicalize', '@g'), true),
                           pass(4, h('before', 'licm', '@g'), false), pass(5, h('after', 'licm', '@g'), false)];
           const payload = { passes };
-          return IRTraceTraces.buildEntries(payload, [{ passes }], () => null)
+          return IRTraceTraces.buildEntries(payload, [{ passes, file: (k) => passes[k].file }], () => null)
             .map((e) => [e.pos, e.name, e.badges.map((b) => b[1]).join(','), e.title.includes('Before \u2192 After')]);
         }"""
     )
@@ -165,8 +177,35 @@ def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_sam
     ]
 
 
-def test_the_concise_notice_of_a_whole_pipeline_report_names_pypto(page, tmp_path):
-    """The dump level is PyPTO's: in a report of several traces the notice says whose passes it speaks of."""
-    log = open_report(page, build_report(write_program(tmp_path), tmp_path / "r.html"))
-    expect(page.locator("#level-banner")).to_contain_text("PyPTO's passes are a CONCISE dump")
-    log.assert_clean()
+def test_the_concise_notice_shows_only_while_a_pypto_trace_is_open(page, report):
+    """The dump level is PyPTO's: the notice names PyPTO's passes, and it and the CONCISE tag go while an
+    MLIR trace (which prints everything) is open; dismissing it is remembered across traces and reloads."""
+    banner, tag = page.locator("#level-banner"), page.locator("#level-tag")
+    trace = page.get_by_label("Trace", exact=True)
+    with viewing(page, report):
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("PyPTO's passes are a CONCISE dump")
+        trace.select_option(label="ptoas · kernel_a (2)")
+        expect(banner).to_be_hidden()
+        expect(tag).to_be_hidden()
+        trace.select_option(label="PyPTO · prog (2)")
+        expect(banner).to_be_visible()
+        page.get_by_role("button", name="Dismiss the CONCISE notice").click()
+        expect(banner).to_be_hidden()
+        expect(tag).to_be_visible()
+        nav(page).get_by_role("button", name="Simplify").click()
+        page.keyboard.press("j")  # into the first MLIR trace
+        expect(trace).to_have_value("1")
+        expect(tag).to_be_hidden()
+        expect(banner).to_be_hidden()
+        page.keyboard.press("k")
+        expect(tag).to_be_visible()
+        page.reload()
+        expect(nav(page).locator('button[aria-current="true"]')).to_contain_text("Simplify")
+        expect(tag).to_be_visible()
+        expect(banner).to_be_hidden()
+        tag.click()  # brings it back, for good
+        expect(banner).to_be_visible()
+        trace.select_option(label="ptoas · kernel_b (2)")
+        expect(banner).to_be_hidden()
+        expect(tag).to_be_hidden()

@@ -453,6 +453,20 @@ def test_the_frontend_is_not_counted_as_a_pass(page, tmp_path):
     log.assert_clean()
 
 
+def test_two_runs_of_one_name_are_told_apart_by_their_paths(page, tmp_path):
+    """Two nightly dumps of one program (or two MLIR trees both named `tree`): the title and the banner
+    name each by the end of its path that differs, never `prog against prog`."""
+    base = program({"kernel": ["return a"]})
+    a = write_dump(tmp_path / "night1" / "prog", [("frontend", base), ("P1", base)])
+    b = write_dump(tmp_path / "night2" / "prog", [("frontend", base), ("P1", base)])
+    log = open_report(page, build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q"))
+    expect(page.locator("#runs-banner")).to_have_text(
+        "Run against run \u00b7 run A: night1/prog \u00b7 run B: night2/prog"
+    )
+    expect(page.get_by_role("heading", level=1)).to_have_text("night1/prog against night2/prog")
+    log.assert_clean()
+
+
 def test_the_runs_banner_never_contradicts_the_pane_labels(page, tmp_path):
     """Run A's pass shows run A on both sides: the banner must not say that After is run B."""
     base = program({"kernel": ["return a"]})

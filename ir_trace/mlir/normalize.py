@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ir_trace.mlir.outline import closing_quote
+from ir_trace.mlir.opline import closing_quote
 
 Spans = list[tuple[int, int]]
 

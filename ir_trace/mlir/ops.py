@@ -11,10 +11,10 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from ir_trace.mlir.opline import read_op_line
+
 NO_SYMBOL = "no-symbol-name"
-_VISIBILITY = ("private", "public", "nested")
 _IDENTIFIER_PUNCTUATION = "_.$-"
-_HEX_DIGITS = set("0123456789abcdefABCDEF")
 
 
 @dataclass(frozen=True)
@@ -35,27 +35,6 @@ def segment_of(op: str, symbol: str) -> str:
 def comparable_segment(segment: str) -> str:
     """LLVM >= 22 writes `/` in a symbol as `_`; compare segments in that form."""
     return segment.replace("/", "_")
-
-
-def unescape_symbol(printed: str) -> str:
-    """The raw symbol of a printed `@name` or `@"quoted \\C3\\A9"` (without the `@`)."""
-    if not printed.startswith('"'):
-        return printed
-    body = printed[1:-1] if printed.endswith('"') and len(printed) > 1 else printed[1:]
-    out = bytearray()
-    position = 0
-    while position < len(body):
-        char, pair = body[position], body[position + 1 : position + 3]
-        if char == "\\" and len(pair) == 2 and set(pair) <= _HEX_DIGITS:  # \C3: one byte of UTF-8
-            out.append(int(pair, 16))
-            position += 3
-        elif char == "\\" and pair[:1] in ('"', "\\"):
-            out += pair[:1].encode()
-            position += 2
-        else:
-            out += char.encode("utf-8", "surrogatepass")
-            position += 1
-    return out.decode("utf-8", "replace")
 
 
 class OpIndex:
@@ -145,40 +124,15 @@ def _region_lines(text: str):
 
 
 def _parse_op_line(line: str) -> tuple[int, str] | None:
-    body = line.lstrip(" ")
-    named = op_and_symbol(body)
-    return None if named is None else (len(line) - len(body), segment_of(*named))
-
-
-def op_and_symbol(line: str) -> tuple[str, str] | None:
-    """(op name, raw symbol or "") of a printed op line `func.func private @f(...) {`, else None."""
-    token, _space, rest = line.partition(" ")
-    token = token.partition("(")[0]
-    if not token or not (token[0].isalpha() or token[0] == "_"):
-        return None
-    if not all(c.isalnum() or c in _IDENTIFIER_PUNCTUATION for c in token):
-        return None
-    return (token if "." in token else f"builtin.{token}"), _symbol_after(rest)
-
-
-def _symbol_after(rest: str) -> str:
-    """The raw symbol right after an op name (past a visibility keyword), "" when there is none."""
-    for _ in range(2):
-        if rest.startswith("@"):
-            return unescape_symbol(_printed_symbol(rest[1:]))
-        word, _space, after = rest.partition(" ")
-        if word not in _VISIBILITY:
-            return ""
-        rest = after
-    return ""
+    parts = read_op_line(line)
+    return None if parts is None else (parts.indent, segment_of(parts.qualified_op, parts.raw_symbol))
 
 
 def symbol_on_line(text: str, start: int) -> str:
     """The printed symbol (`@name`, `@"quoted"`) of the op whose line starts at `start`, else ""."""
     end = text.find("\n", start)
-    line = text[start : len(text) if end < 0 else end]
-    at = line.find("@")
-    return "@" + _printed_symbol(line[at + 1 :]) if at >= 0 else ""
+    parts = read_op_line(text[start : len(text) if end < 0 else end])
+    return parts.symbol if parts is not None else ""
 
 
 def references(text: str, start: int, end: int, symbol: str) -> bool:
@@ -190,23 +144,3 @@ def references(text: str, start: int, end: int, symbol: str) -> bool:
             return True
         position = text.find(symbol, after, end)
     return False
-
-
-def _printed_symbol(text: str) -> str:
-    """`name` or `"quoted"` at the start of `text` (a symbol ends at a space, `(`, `{` or `<`)."""
-    if text.startswith('"'):
-        position = 1
-        while position < len(text):
-            if text[position] == "\\":
-                position += 2
-                continue
-            if text[position] == '"':
-                return text[: position + 1]
-            position += 1
-        return text
-    end = len(text)
-    for stop in " ({<:,":
-        found = text.find(stop, 0, end)
-        if found >= 0:
-            end = found
-    return text[:end]

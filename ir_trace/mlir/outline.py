@@ -24,10 +24,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ir_trace.mlir.opline import closing_quote, read_op_line
+
 _BRACE_OR_STRING = re.compile(r'[{}"]|//')
-_OP_NAME = re.compile(r"[A-Za-z_][\w$.]*")
-_KEYWORD = re.compile(r"[A-Za-z_][\w$.\-]*")
-_BARE_SYMBOL = re.compile(r"[\w$.]+")
 _ANONYMOUS_MODULES = ("module", "builtin.module")
 
 
@@ -92,13 +91,12 @@ def _inner_depth(region: _Open) -> int:
 
 
 def _opened_region(line: str, parent: _Open, depth: int, number: int) -> _Open | None:
-    parts = op_line_parts(line)
+    parts = read_op_line(line)
     if parts is None:
         return None
-    op, symbol = parts
-    if symbol is None:
-        return _Open(depth, None, parent.path, number) if op in _ANONYMOUS_MODULES else None
-    return _Open(depth, op, (*parent.path, symbol), number)
+    if not parts.symbol:
+        return _Open(depth, None, parent.path, number) if parts.op in _ANONYMOUS_MODULES else None
+    return _Open(depth, parts.op, (*parent.path, parts.symbol), number)
 
 
 def _close(stack: list[_Open], end: int, found: list[SymbolOp]) -> None:
@@ -110,45 +108,6 @@ def _close(stack: list[_Open], end: int, found: list[SymbolOp]) -> None:
     parent.has_symbol_ops = True
     if not region.has_symbol_ops:
         found.append(SymbolOp(region.op, region.path, region.start, end))
-
-
-def op_line_parts(line: str) -> tuple[str, str | None] | None:
-    """(op name, symbol or None) of a line that starts an op as `op keywords* @symbol` or a bare `op`;
-    None when it starts otherwise (a result `%x = ...`, a closing brace, a generic op `"x.y"()`).
-    A reference `@a::@b` is not a symbol definition."""
-    at = len(line) - len(line.lstrip(" \t"))
-    match = _OP_NAME.match(line, at)
-    if match is None:
-        return None
-    op, at = match.group(), match.end()
-    while True:
-        gap = at
-        while at < len(line) and line[at] in " \t":
-            at += 1
-        if at == gap or at == len(line):
-            return op, None
-        if line[at] == "@":
-            return _symbol_at(line, at, op)
-        keyword = _KEYWORD.match(line, at)
-        if keyword is None:
-            return op, None
-        at = keyword.end()
-
-
-def _symbol_at(line: str, at: int, op: str) -> tuple[str, str | None]:
-    if line.startswith('"', at + 1):
-        close = closing_quote(line, at + 2)
-        if close < 0:
-            return op, None
-        end = close + 1
-    else:
-        bare = _BARE_SYMBOL.match(line, at + 1)
-        if bare is None:
-            return op, None
-        end = bare.end()
-    if line.startswith("::", end):
-        return op, None
-    return op, line[at:end]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -170,20 +129,3 @@ def _brace_effect(line: str) -> int | None:
             at = close + 1
         else:
             net += 1 if token == "{" else -1
-
-
-def closing_quote(line: str, at: int) -> int:
-    """Index of the `"` closing a string whose text starts at `at` (backslash escapes honoured), else -1.
-
-    Each character is read once: the backslashes before a quote are counted back no further than
-    the previous quote or `at`."""
-    while True:
-        found = line.find('"', at)
-        if found < 0:
-            return -1
-        before = found
-        while before > at and line[before - 1] == "\\":
-            before -= 1
-        if (found - before) % 2 == 0:
-            return found
-        at = found + 1

@@ -16,7 +16,7 @@ from pathlib import Path
 from ir_trace.discovery import Manifest, Snapshot, decode_snapshot, read_dump_file
 from ir_trace.errors import DumpError
 from ir_trace.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
-from ir_trace.mlir.ops import op_and_symbol
+from ir_trace.mlir.opline import read_op_line
 from ir_trace.mlir.order import order_tree
 from ir_trace.mlir.stream import Dump, ir_length, split_dumps
 from ir_trace.mlir.tree import TreeFile, scan_tree, shared_directories
@@ -152,11 +152,10 @@ def _unit_of(text: str, fallback: str) -> str:
     for line in text.splitlines():
         if not line.strip() or line.startswith(("#", "!")):
             continue
-        named = op_and_symbol(line.strip())
-        if named is None:
+        parts = read_op_line(line)
+        if parts is None:
             break
-        op, symbol = named
-        return f"{op} @{symbol}" if symbol else op
+        return f"{parts.qualified_op} @{parts.raw_symbol}" if parts.symbol else parts.qualified_op
     return fallback
 
 
