@@ -298,10 +298,10 @@ def _refined_ranges(
 
 def _trimmed(a: str, b: str, run_a: tuple[int, int], run_b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """A replaced run pair without its common start and end, when the longer run is at least
-    REFINE_MIN UTF-16 units and the two cut parts at least REFINE_COMMON; else the runs as they
-    are (or when either starts with a space). Each part is cut at a separator: after one, or where both runs end or go on with one
-    (`hidden_states` / `hidden_states__ssa_v0` leaves only `__ssa_v0`, an insertion). One range
-    a run at most: never confetti."""
+    REFINE_MIN UTF-16 units and the two cut parts at least REFINE_COMMON; else (or when either
+    starts with a space) the runs as they are. Each part is cut at a separator: after one, or
+    where both runs end or go on with one (`hidden_states` / `hidden_states__ssa_v0` leaves only
+    `__ssa_v0`, an insertion). One range a run at most: never confetti."""
     (sa, ea), (sb, eb) = run_a, run_b
     if a[sa] in _SPACE or b[sb] in _SPACE:  # an indentation or alignment change keeps its whole mark
         return run_a, run_b

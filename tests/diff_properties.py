@@ -230,7 +230,8 @@ def check_ranges(x: str, y: str, x_ranges, y_ranges, x_kept=None, y_kept=None) -
 
 def _in_word(units: str, edge: int) -> bool:
     """Whether `edge` falls between two ASCII letters or digits."""
-    return 0 < edge < len(units) and "_" not in units[edge - 1 : edge + 1] and units[edge - 1] in WORD and units[edge] in WORD
+    pair = units[edge - 1 : edge + 1]
+    return 0 < edge < len(units) and "_" not in pair and pair[0] in WORD and pair[1] in WORD
 
 
 def check_moves(a: list[str], b: list[str], h: Hunk, hunks: list[Hunk], key) -> None:
