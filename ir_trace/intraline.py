@@ -288,23 +288,41 @@ def _refined_ranges(
         end_a, end_b = _run_end(changed_a, i), _run_end(changed_b, j)
         run_a, run_b = (edges_a[i], edges_a[end_a]), (edges_b[j], edges_b[end_b])
         if end_a > i and end_b > j:
-            run_a, run_b = _trimmed(a, b, run_a, run_b)
-        if run_a[1] > run_a[0]:  # a trimmed run may be empty on one side: an insertion in a name
-            ranges_a.append(run_a)
-        if run_b[1] > run_b[0]:
-            ranges_b.append(run_b)
+            lead_a = edges_a[i + 1] if ta[i][0] in _SPACE else run_a[0]
+            lead_b = edges_b[j + 1] if tb[j][0] in _SPACE else run_b[0]
+            found_a, found_b = _replaced(a, b, run_a, run_b, lead_a, lead_b)
+            ranges_a += found_a
+            ranges_b += found_b
+        else:
+            ranges_a += [run_a] if end_a > i else []
+            ranges_b += [run_b] if end_b > j else []
         i, j = end_a, end_b
+
+
+def _replaced(a: str, b: str, run_a: tuple, run_b: tuple, lead_a: int, lead_b: int) -> tuple[Spans, Spans]:
+    """The ranges of a replaced run pair: its leading spaces (up to `lead_a` / `lead_b`, an
+    indentation change) stay marked, the rest is `_trimmed` when both sides have a rest."""
+    rest_a, rest_b = (lead_a, run_a[1]), (lead_b, run_b[1])
+    if rest_a[1] > rest_a[0] and rest_b[1] > rest_b[0]:
+        rest_a, rest_b = _trimmed(a, b, rest_a, rest_b)
+    return _joined((run_a[0], lead_a), rest_a), _joined((run_b[0], lead_b), rest_b)
+
+
+def _joined(lead: tuple[int, int], rest: tuple[int, int]) -> Spans:
+    """The non-empty ones of two ranges, one range when they touch (a trimmed rest may be empty:
+    an insertion in a name leaves nothing on the other side)."""
+    if lead[1] == rest[0]:
+        return [(lead[0], rest[1])] if rest[1] > lead[0] else []
+    return [r for r in (lead, rest) if r[1] > r[0]]
 
 
 def _trimmed(a: str, b: str, run_a: tuple[int, int], run_b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """A replaced run pair without its common start and end, when the longer run is at least
-    REFINE_MIN UTF-16 units and the two cut parts at least REFINE_COMMON; else (or when either
-    starts with a space) the runs as they are. Each part is cut at a separator: after one, or
-    where both runs end or go on with one (`hidden_states` / `hidden_states__ssa_v0` leaves only
-    `__ssa_v0`, an insertion). One range a run at most: never confetti."""
+    REFINE_MIN UTF-16 units and the two cut parts at least REFINE_COMMON; else the runs as they
+    are. Each part is cut at a separator: after one, or where both runs end or go on with one
+    (`hidden_states` / `hidden_states__ssa_v0` leaves only `__ssa_v0`, an insertion). One range
+    a run at most: never confetti."""
     (sa, ea), (sb, eb) = run_a, run_b
-    if a[sa] in _SPACE or b[sb] in _SPACE:  # an indentation or alignment change keeps its whole mark
-        return run_a, run_b
     if max(_units(a, sa, ea), _units(b, sb, eb)) < REFINE_MIN:
         return run_a, run_b
     head = common_prefix(a, b, sa, ea, sb, eb)

@@ -306,12 +306,30 @@ const IRTraceDiff = (() => {
       i += step; j += step;
       if (i >= ta.length && j >= tb.length) return [rangesA, rangesB];
       const endA = runEnd(changedA, i), endB = runEnd(changedB, j);
-      let runA = [edgesA[i], edgesA[endA]], runB = [edgesB[j], edgesB[endB]];
-      if (endA > i && endB > j) [runA, runB] = trimmed(a, b, runA, runB);
-      if (runA[1] > runA[0]) rangesA.push(runA);   // a trimmed run may be empty on one side
-      if (runB[1] > runB[0]) rangesB.push(runB);
+      const runA = [edgesA[i], edgesA[endA]], runB = [edgesB[j], edgesB[endB]];
+      if (endA > i && endB > j) {
+        const leadA = isSpace(ta[i][0]) ? edgesA[i + 1] : runA[0], leadB = isSpace(tb[j][0]) ? edgesB[j + 1] : runB[0];
+        const [foundA, foundB] = replaced(a, b, runA, runB, leadA, leadB);
+        rangesA.push(...foundA); rangesB.push(...foundB);
+      } else {
+        if (endA > i) rangesA.push(runA);
+        if (endB > j) rangesB.push(runB);
+      }
       i = endA; j = endB;
     }
+  }
+
+  /** intraline.py's _replaced: leading spaces (an indentation change) stay marked, the rest is trimmed. */
+  function replaced(a, b, runA, runB, leadA, leadB) {
+    let restA = [leadA, runA[1]], restB = [leadB, runB[1]];
+    if (restA[1] > restA[0] && restB[1] > restB[0]) [restA, restB] = trimmed(a, b, restA, restB);
+    return [joined([runA[0], leadA], restA), joined([runB[0], leadB], restB)];
+  }
+
+  /** The non-empty ones of two ranges, one range when they touch. */
+  function joined(lead, rest) {
+    if (lead[1] === rest[0]) return rest[1] > lead[0] ? [[lead[0], rest[1]]] : [];
+    return [lead, rest].filter((r) => r[1] > r[0]);
   }
 
   /** `_` or ASCII that is no letter or digit: where a trimmed run may be cut. */
@@ -320,7 +338,7 @@ const IRTraceDiff = (() => {
   /** intraline.py's _trimmed: a long replaced run pair without its common start and end, cut at separators. */
   function trimmed(a, b, runA, runB) {
     const [sa, ea] = runA, [sb, eb] = runB;
-    if (isSpace(a[sa]) || isSpace(b[sb]) || Math.max(ea - sa, eb - sb) < REFINE_MIN) return [runA, runB];
+    if (Math.max(ea - sa, eb - sb) < REFINE_MIN) return [runA, runB];
     let head = 0;
     while (sa + head < ea && sb + head < eb && a.charCodeAt(sa + head) === b.charCodeAt(sb + head)) head++;
     if (head && !(cutBefore(a, sa + head, ea) && cutBefore(b, sb + head, eb))) {
