@@ -43,6 +43,7 @@ const IRTraceFold = (() => {
   const DOT = 46;
   const isWordish = (c) => c < 128 && WORDISH[c] === 1;
   const isDigit = (c) => c >= 48 && c <= 57;
+  const isNameChar = (c) => c < 128 && WORDISH[c] === 1 && c !== DOT;
   /** A cut between these two characters falls just after a dot that ends a name (`pl.Mem.` + `Vec`):
    *  a chip then never starts a shown run with a bare dot, and a number's dot never splits. */
   const isDotBetweenNames = (left, right) => left === DOT && !isDigit(right);
@@ -205,7 +206,10 @@ const IRTraceFold = (() => {
     for (const [rs, e] of ranges || NONE) {
       const s = Math.max(rs, indent);   // a changed indentation is drawn as a mark: it needs no context
       if (s >= cut || e <= s) continue;
-      spans.push([back(offsetAt(Math.max(0, at[s] - context))), forward(offsetAt(at[Math.min(e, cut)] + context))]);
+      let from = back(offsetAt(Math.max(0, at[s] - context)));
+      // A change inside a name keeps the piece of it just before (`inline4__ssa_v0`, not `__ssa_v0`).
+      if (isNameChar(text.charCodeAt(s - 1)) && isNameChar(text.charCodeAt(s))) from = Math.min(from, back(s - 1));
+      spans.push([from, forward(offsetAt(at[Math.min(e, cut)] + context))]);
     }
     spans.sort((x, y) => x[0] - y[0]);
     const merged = [];
