@@ -249,9 +249,7 @@ const IRTraceDiff = (() => {
   function slideRuns(ta, tb, changedA, changedB, edges) {
     let i = 0, j = 0;
     for (;;) {
-      const nextA = changedA.indexOf(1, i), nextB = changedB.indexOf(1, j);
-      const step = Math.min((nextA < 0 ? ta.length : nextA) - i, (nextB < 0 ? tb.length : nextB) - j);
-      i += step; j += step;
+      [i, j] = nextChange(changedA, changedB, i, j);
       if (i >= ta.length && j >= tb.length) return;
       const runA = runEnd(changedA, i) - i, runB = runEnd(changedB, j) - j;
       let shift;
@@ -260,6 +258,13 @@ const IRTraceDiff = (() => {
       else shift = runA || runB ? 0 : 1;
       i += runA + shift; j += runB + shift;
     }
+  }
+
+  /** intraline.py's _next_change: skip the equal tokens before the next change on either side. */
+  function nextChange(changedA, changedB, i, j) {
+    const nextA = changedA.indexOf(1, i), nextB = changedB.indexOf(1, j);
+    const step = Math.min((nextA < 0 ? changedA.length : nextA) - i, (nextB < 0 ? changedB.length : nextB) - j);
+    return [i + step, j + step];
   }
 
   function runEnd(changed, start) {
@@ -301,9 +306,7 @@ const IRTraceDiff = (() => {
     const edgesA = edgesOf(ta), edgesB = edgesOf(tb), rangesA = [], rangesB = [];
     let i = 0, j = 0;
     for (;;) {
-      const nextA = changedA.indexOf(1, i), nextB = changedB.indexOf(1, j);
-      const step = Math.min((nextA < 0 ? ta.length : nextA) - i, (nextB < 0 ? tb.length : nextB) - j);
-      i += step; j += step;
+      [i, j] = nextChange(changedA, changedB, i, j);
       if (i >= ta.length && j >= tb.length) return [rangesA, rangesB];
       const endA = runEnd(changedA, i), endB = runEnd(changedB, j);
       const runA = [edgesA[i], edgesA[endA]], runB = [edgesB[j], edgesB[endB]];
