@@ -6,7 +6,10 @@ is marked whole wherever it occurs. The tokens are matched with `matching.match_
 (exact while a line needs at most MAX_TOKEN_EDITS token edits between unique anchors), then
 each pure insertion or deletion is slid, among the positions that cost the same, to the one
 whose ends sit on the strongest boundaries (after a space, inside a bracket), as git's
-diff-slider heuristics do for lines. `templates/linediff.js` does the same, step for step.
+diff-slider heuristics do for lines. A long replaced run that keeps much of its text (a
+renamed `down_acc_inline86__tile_1`) is then trimmed to its changed part, cut only just after and
+just before a separator (`_`, punctuation, space), so the folded view can hide the rest.
+`templates/linediff.js` does the same, step for step.
 """
 
 from __future__ import annotations
@@ -31,6 +34,12 @@ _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _SPACE_CHARS = " \t\r\f\v"
 CONTEXT_SPACES = 2  # equal text kept around the change, up to this many spaces away, to slide into
 CONTEXT_UNITS = 64  # and at most this many UTF-16 units (a line with few spaces)
+REFINE_MIN = 12  # UTF-16 units: a shorter replaced run is marked whole
+REFINE_COMMON = 6  # and one whose trimmed start and end are shorter together
+# Separators: `_` and ASCII that is no letter or digit. The last in a kept start (matched from its
+# far end) and the first in a kept end: one linear pass each.
+_LAST_SEPARATOR = re.compile(r".*[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]", re.DOTALL)
+_SEPARATOR = re.compile(r"[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]")
 _WORD_RUN = re.compile(r"[A-Za-z0-9_]*")
 _SPACE_RUN = re.compile(r"[ \t\r\f\v]*")
 
@@ -58,7 +67,8 @@ def changed_ranges(a: str, b: str) -> tuple[Ranges, Ranges]:
         changed_a[i] = changed_b[j] = 0
     edges = (4 if start == 0 else 3, 4 if end_a == len(a) else 3)
     _slide_runs(ta, tb, changed_a, changed_b, edges)
-    return _utf16(a, _char_ranges(ta, changed_a, start)), _utf16(b, _char_ranges(tb, changed_b, start))
+    ranges_a, ranges_b = _refined_ranges(a, b, ta, tb, changed_a, changed_b, start)
+    return _utf16(a, ranges_a), _utf16(b, ranges_b)
 
 
 def changed_ranges_ignoring(a: str, b: str, kept_a: Spans | None, kept_b: Spans | None) -> tuple[Ranges, Ranges]:
@@ -262,6 +272,92 @@ def _slide(toks: list[str], changed: bytearray, other: bytearray, s: int, e: int
     return best
 
 
+def _refined_ranges(
+    a: str, b: str, ta: list[str], tb: list[str], changed_a: bytearray, changed_b: bytearray, offset: int
+) -> tuple[Spans, Spans]:
+    """Each side's runs of changed tokens as character ranges (the tokens start at `offset` of
+    the line), a run replaced by one on the other side trimmed by `_trimmed`."""
+    edges_a = list(accumulate(map(len, ta), initial=offset))
+    edges_b = list(accumulate(map(len, tb), initial=offset))
+    ranges_a, ranges_b = [], []
+    i = j = 0
+    while True:
+        i, j = _next_change(changed_a, changed_b, i, j)
+        if i >= len(ta) and j >= len(tb):
+            return ranges_a, ranges_b
+        end_a, end_b = _run_end(changed_a, i), _run_end(changed_b, j)
+        run_a, run_b = (edges_a[i], edges_a[end_a]), (edges_b[j], edges_b[end_b])
+        if end_a > i and end_b > j:
+            lead_a = edges_a[i + 1] if ta[i][0] in _SPACE else run_a[0]
+            lead_b = edges_b[j + 1] if tb[j][0] in _SPACE else run_b[0]
+            found_a, found_b = _replaced(a, b, run_a, run_b, lead_a, lead_b)
+            ranges_a += found_a
+            ranges_b += found_b
+        else:
+            ranges_a += [run_a] if end_a > i else []
+            ranges_b += [run_b] if end_b > j else []
+        i, j = end_a, end_b
+
+
+def _replaced(a: str, b: str, run_a: tuple, run_b: tuple, lead_a: int, lead_b: int) -> tuple[Spans, Spans]:
+    """The ranges of a replaced run pair: its leading spaces (up to `lead_a` / `lead_b`, an
+    indentation change) stay marked, the rest is `_trimmed` when both sides have a rest."""
+    rest_a, rest_b = (lead_a, run_a[1]), (lead_b, run_b[1])
+    if rest_a[1] > rest_a[0] and rest_b[1] > rest_b[0]:
+        rest_a, rest_b = _trimmed(a, b, rest_a, rest_b)
+    return _joined((run_a[0], lead_a), rest_a), _joined((run_b[0], lead_b), rest_b)
+
+
+def _joined(lead: tuple[int, int], rest: tuple[int, int]) -> Spans:
+    """The non-empty ones of two ranges, one range when they touch (a trimmed rest may be empty:
+    an insertion in a name leaves nothing on the other side)."""
+    if lead[1] == rest[0]:
+        return [(lead[0], rest[1])] if rest[1] > lead[0] else []
+    return [r for r in (lead, rest) if r[1] > r[0]]
+
+
+def _trimmed(a: str, b: str, run_a: tuple[int, int], run_b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """A replaced run pair without its common start and end, when the longer run is at least
+    REFINE_MIN UTF-16 units and the two cut parts at least REFINE_COMMON; else the runs as they
+    are. Each part is cut at a separator: after one, or where both runs end or go on with one
+    (`hidden_states` / `hidden_states__ssa_v0` leaves only `__ssa_v0`, an insertion). One range
+    a run at most: never confetti."""
+    (sa, ea), (sb, eb) = run_a, run_b
+    if max(_units(a, sa, ea), _units(b, sb, eb)) < REFINE_MIN:
+        return run_a, run_b
+    head = common_prefix(a, b, sa, ea, sb, eb)
+    if head and not (_cut_before(a, sa + head, ea) and _cut_before(b, sb + head, eb)):
+        found = _LAST_SEPARATOR.match(a, sa, sa + head)
+        head = found.end() - sa if found else 0
+    tail = common_suffix(a, b, sa + head, ea, sb + head, eb)
+    if tail and not (_cut_after(a, ea - tail, sa + head) and _cut_after(b, eb - tail, sb + head)):
+        found = _SEPARATOR.search(a, ea - tail, ea)
+        tail = ea - found.start() if found else 0
+    if _units(a, sa, sa + head) + _units(a, ea - tail, ea) < REFINE_COMMON:
+        return run_a, run_b
+    return (sa + head, ea - tail), (sb + head, eb - tail)
+
+
+def _cut_before(line: str, p: int, end: int) -> bool:
+    """Whether a kept start may end at p: its run ends there or goes on with a separator."""
+    return p == end or _is_separator(line[p])
+
+
+def _cut_after(line: str, p: int, start: int) -> bool:
+    """Whether a kept end may start at p: its run starts there or a separator comes before."""
+    return p == start or _is_separator(line[p - 1])
+
+
+def _is_separator(char: str) -> bool:
+    return char < "\x80" and not char.isalnum()
+
+
+def _units(line: str, start: int, end: int) -> int:
+    """UTF-16 units of line[start:end] (JavaScript's length of it)."""
+    text = line[start:end]
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def _strength(toks: list[str], p: int, edges: tuple) -> int:
     """How good a place the gap before token p is for an emphasis to start or end; `edges`:
     the strengths of the window's ends (the line's ends, or just after a space)."""
@@ -277,19 +373,6 @@ def _strength(toks: list[str], p: int, edges: tuple) -> int:
     if before == "," or after == ",":
         return 1
     return 0
-
-
-def _char_ranges(toks: list[str], changed: bytearray, offset: int) -> list[tuple[int, int]]:
-    """Runs of changed tokens as character ranges (token edges summed in C, runs found by find)."""
-    edges = list(accumulate(map(len, toks), initial=offset))
-    ranges = []
-    start = changed.find(1)
-    while start >= 0:
-        end = changed.find(0, start)
-        end = len(changed) if end < 0 else end
-        ranges.append((edges[start], edges[end]))
-        start = changed.find(1, end)
-    return ranges
 
 
 def _utf16(line: str, ranges: list[tuple[int, int]]) -> Ranges:

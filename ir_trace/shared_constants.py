@@ -33,6 +33,8 @@ def shared_constants() -> dict[str, dict[str, object]]:
             "MAX_TOKEN_EDITS": intraline.MAX_TOKEN_EDITS,
             "CONTEXT_SPACES": intraline.CONTEXT_SPACES,
             "CONTEXT_UNITS": intraline.CONTEXT_UNITS,
+            "REFINE_MIN": intraline.REFINE_MIN,
+            "REFINE_COMMON": intraline.REFINE_COMMON,
         },
         "normalize.js": {
             "MODES": list(normalize.MODES),

@@ -18,6 +18,8 @@ const IRTraceDiff = (() => {
   const MAX_TOKEN_EDITS = 200;
   const CONTEXT_SPACES = 2;
   const CONTEXT_UNITS = 64;
+  const REFINE_MIN = 12;
+  const REFINE_COMMON = 6;
   // end of shared constants
   const TOKEN = /[A-Za-z0-9_]+|[ \t\r\f\v]+|[^]/gu;
   const WORD = /[A-Za-z0-9_]+/g;
@@ -133,7 +135,7 @@ const IRTraceDiff = (() => {
     const matches = matchSeq(ta, tb, 0, ta.length, 0, tb.length, MAX_TOKEN_EDITS, []);
     for (let t = 0; t < matches.length; t += 2) { changedA[matches[t]] = 0; changedB[matches[t + 1]] = 0; }
     slideRuns(ta, tb, changedA, changedB, [start === 0 ? 4 : 3, endA === a.length ? 4 : 3]);
-    return [charRanges(ta, changedA, start), charRanges(tb, changedB, start)];
+    return refinedRanges(a, b, ta, tb, changedA, changedB, start);
   }
 
   /** intraline.py's changed_ranges_ignoring: keptA / keptB are each line's pieces its key is
@@ -247,9 +249,7 @@ const IRTraceDiff = (() => {
   function slideRuns(ta, tb, changedA, changedB, edges) {
     let i = 0, j = 0;
     for (;;) {
-      const nextA = changedA.indexOf(1, i), nextB = changedB.indexOf(1, j);
-      const step = Math.min((nextA < 0 ? ta.length : nextA) - i, (nextB < 0 ? tb.length : nextB) - j);
-      i += step; j += step;
+      [i, j] = nextChange(changedA, changedB, i, j);
       if (i >= ta.length && j >= tb.length) return;
       const runA = runEnd(changedA, i) - i, runB = runEnd(changedB, j) - j;
       let shift;
@@ -258,6 +258,13 @@ const IRTraceDiff = (() => {
       else shift = runA || runB ? 0 : 1;
       i += runA + shift; j += runB + shift;
     }
+  }
+
+  /** intraline.py's _next_change: skip the equal tokens before the next change on either side. */
+  function nextChange(changedA, changedB, i, j) {
+    const nextA = changedA.indexOf(1, i), nextB = changedB.indexOf(1, j);
+    const step = Math.min((nextA < 0 ? changedA.length : nextA) - i, (nextB < 0 ? changedB.length : nextB) - j);
+    return [i + step, j + step];
   }
 
   function runEnd(changed, start) {
@@ -293,18 +300,66 @@ const IRTraceDiff = (() => {
     return 0;
   }
 
-  function charRanges(toks, changed, pos) {
-    const ranges = [];
-    for (let t = 0; t < toks.length; t++) {
-      const end = pos + toks[t].length;
-      if (changed[t]) {
-        if (ranges.length && ranges[ranges.length - 1][1] === pos) ranges[ranges.length - 1][1] = end;
-        else ranges.push([pos, end]);
+  /** Each side's runs of changed tokens as ranges, a run replaced by one on the other side trimmed. */
+  function refinedRanges(a, b, ta, tb, changedA, changedB, offset) {
+    const edgesOf = (toks) => { const at = [offset]; for (const t of toks) at.push(at[at.length - 1] + t.length); return at; };
+    const edgesA = edgesOf(ta), edgesB = edgesOf(tb), rangesA = [], rangesB = [];
+    let i = 0, j = 0;
+    for (;;) {
+      [i, j] = nextChange(changedA, changedB, i, j);
+      if (i >= ta.length && j >= tb.length) return [rangesA, rangesB];
+      const endA = runEnd(changedA, i), endB = runEnd(changedB, j);
+      const runA = [edgesA[i], edgesA[endA]], runB = [edgesB[j], edgesB[endB]];
+      if (endA > i && endB > j) {
+        const leadA = isSpace(ta[i][0]) ? edgesA[i + 1] : runA[0], leadB = isSpace(tb[j][0]) ? edgesB[j + 1] : runB[0];
+        const [foundA, foundB] = replaced(a, b, runA, runB, leadA, leadB);
+        rangesA.push(...foundA); rangesB.push(...foundB);
+      } else {
+        if (endA > i) rangesA.push(runA);
+        if (endB > j) rangesB.push(runB);
       }
-      pos = end;
+      i = endA; j = endB;
     }
-    return ranges;
   }
+
+  /** intraline.py's _replaced: leading spaces (an indentation change) stay marked, the rest is trimmed. */
+  function replaced(a, b, runA, runB, leadA, leadB) {
+    let restA = [leadA, runA[1]], restB = [leadB, runB[1]];
+    if (restA[1] > restA[0] && restB[1] > restB[0]) [restA, restB] = trimmed(a, b, restA, restB);
+    return [joined([runA[0], leadA], restA), joined([runB[0], leadB], restB)];
+  }
+
+  /** The non-empty ones of two ranges, one range when they touch. */
+  function joined(lead, rest) {
+    if (lead[1] === rest[0]) return rest[1] > lead[0] ? [[lead[0], rest[1]]] : [];
+    return [lead, rest].filter((r) => r[1] > r[0]);
+  }
+
+  /** `_` or ASCII that is no letter or digit: where a trimmed run may be cut. */
+  const isSeparator = (c) => c < 128 && !(c >= 48 && c <= 57) && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122);
+
+  /** intraline.py's _trimmed: a long replaced run pair without its common start and end, cut at separators. */
+  function trimmed(a, b, runA, runB) {
+    const [sa, ea] = runA, [sb, eb] = runB;
+    if (Math.max(ea - sa, eb - sb) < REFINE_MIN) return [runA, runB];
+    let head = 0;
+    while (sa + head < ea && sb + head < eb && a.charCodeAt(sa + head) === b.charCodeAt(sb + head)) head++;
+    if (head && !(cutBefore(a, sa + head, ea) && cutBefore(b, sb + head, eb))) {
+      while (head > 0 && !isSeparator(a.charCodeAt(sa + head - 1))) head--;
+    }
+    let tail = 0;
+    while (ea - tail > sa + head && eb - tail > sb + head && a.charCodeAt(ea - 1 - tail) === b.charCodeAt(eb - 1 - tail)) tail++;
+    if (tail && !(cutAfter(a, ea - tail, sa + head) && cutAfter(b, eb - tail, sb + head))) {
+      let cut = ea - tail;
+      while (cut < ea && !isSeparator(a.charCodeAt(cut))) cut++;
+      tail = ea - cut;
+    }
+    if (head + tail < REFINE_COMMON) return [runA, runB];
+    return [[sa + head, ea - tail], [sb + head, eb - tail]];
+  }
+
+  const cutBefore = (line, p, end) => p === end || isSeparator(line.charCodeAt(p));
+  const cutAfter = (line, p, start) => p === start || isSeparator(line.charCodeAt(p - 1));
 
   /* ---------- diff.py: pairing inside a replaced block ---------- */
 

@@ -43,6 +43,7 @@ const IRTraceFold = (() => {
   const DOT = 46;
   const isWordish = (c) => c < 128 && WORDISH[c] === 1;
   const isDigit = (c) => c >= 48 && c <= 57;
+  const isNameChar = (c) => c < 128 && WORDISH[c] === 1 && c !== DOT;
   /** A cut between these two characters falls just after a dot that ends a name (`pl.Mem.` + `Vec`):
    *  a chip then never starts a shown run with a bare dot, and a number's dot never splits. */
   const isDotBetweenNames = (left, right) => left === DOT && !isDigit(right);
@@ -67,8 +68,9 @@ const IRTraceFold = (() => {
   /** 1 where a cut at offset i would split a token: inside a word or a number, inside a string
    *  (`tokens`: the colouring's flat [start, end, group] list), or between the
    *  halves of a surrogate pair. A dotted name (`pl.TileLayout.row_major`) may be cut after a dot:
-   *  kept whole, a line's several small changes (`Vec` to `Acc` in `pl.Mem.Vec`) would not fit. */
-  function tokenInteriors(text, n, tokens) {
+   *  kept whole, a line's several small changes (`Vec` to `Acc` in `pl.Mem.Vec`) would not fit.
+   *  A token with an emphasis edge inside opens (openAtChanges). */
+  function tokenInteriors(text, n, tokens, ranges) {
     const inside = new Uint8Array(n + 1);
     let before = n > 0 ? text.charCodeAt(0) : 0;
     for (let i = 1; i < n; i++) {
@@ -83,7 +85,34 @@ const IRTraceFold = (() => {
       if (tokens[t + 2] !== STRING && tokens[t + 2] !== NUMBER) continue;
       for (let i = tokens[t] + 1; i < Math.min(tokens[t + 1], n); i++) inside[i] = 1;
     }
+    openAtChanges(text, n, inside, ranges);
     return inside;
+  }
+
+  const UNDERSCORE = 95;
+
+  /** A token an emphasis starts or ends inside (the changed part of a long renamed name, as
+   *  linediff.js trims it) may be cut there and just after each run of `_` in it, so the fold
+   *  hides its unchanged part too: `…tile_1` rather than the whole `down_acc_inline86__tile_1`.
+   *  Each token is walked once however many edges fall in it. */
+  function openAtChanges(text, n, inside, ranges) {
+    let opened = 0;   // tokens before this offset are open already
+    for (const range of ranges) {
+      for (const edge of range) {
+        if (edge <= 0 || edge >= n || !inside[edge]) continue;
+        if (edge >= opened) {
+          let start = edge, end = edge;
+          while (start > 0 && inside[start]) start--;
+          while (end < n && inside[end]) end++;
+          for (let i = start + 1; i < end; i++) {
+            const c = text.charCodeAt(i);
+            if (text.charCodeAt(i - 1) === UNDERSCORE && c !== UNDERSCORE && !(c >= 0xdc00 && c <= 0xdfff)) inside[i] = 0;
+          }
+          opened = end;
+        }
+        inside[edge] = 0;
+      }
+    }
   }
 
   /** What a line hides: { hidden: [[start, end], ...] (sorted, disjoint, whole tokens), cut: where
@@ -103,7 +132,7 @@ const IRTraceFold = (() => {
     const at = columnsBefore(text, cut);
     const room = cols - (cut < text.length ? HUGE_COLS : 0);
     if (at[cut] <= room) return { hidden: NONE, cut };
-    const inside = tokenInteriors(text, cut, tokensOf ? tokensOf(text.slice(0, cut)) : NONE);
+    const inside = tokenInteriors(text, cut, tokensOf ? tokensOf(text.slice(0, cut)) : NONE, ranges || NONE);
     // The nearest cut at or before / after each offset, precomputed: snapping stays O(1) however
     // many changes fall inside one long token (a hostile line's string).
     const before = new Int32Array(cut + 1), after = new Int32Array(cut + 1);
@@ -177,7 +206,10 @@ const IRTraceFold = (() => {
     for (const [rs, e] of ranges || NONE) {
       const s = Math.max(rs, indent);   // a changed indentation is drawn as a mark: it needs no context
       if (s >= cut || e <= s) continue;
-      spans.push([back(offsetAt(Math.max(0, at[s] - context))), forward(offsetAt(at[Math.min(e, cut)] + context))]);
+      let from = back(offsetAt(Math.max(0, at[s] - context)));
+      // A change inside a name keeps the piece of it just before (`inline4__ssa_v0`, not `__ssa_v0`).
+      if (isNameChar(text.charCodeAt(s - 1)) && isNameChar(text.charCodeAt(s))) from = Math.min(from, back(s - 1));
+      spans.push([from, forward(offsetAt(at[Math.min(e, cut)] + context))]);
     }
     spans.sort((x, y) => x[0] - y[0]);
     const merged = [];

@@ -206,7 +206,8 @@ def check_ranges(x: str, y: str, x_ranges, y_ranges, x_kept=None, y_kept=None) -
     """Ranges sorted, disjoint, inside the line, on code point edges; the unmarked text is common.
 
     Under an ignore mode (`x_kept` / `y_kept` from `kept_units`): no range lies wholly in ignored
-    text or starts or ends inside a word, and the unmarked text the mode keeps is common."""
+    text or starts or ends inside a word (a long name's changed part may start or end beside its
+    `_`: intraline's trimming), and the unmarked text the mode keeps is common."""
     unmarked, whole = [], []  # per side: the kept text not marked, and all the kept text
     for line, ranges, kept in ((x, x_ranges, x_kept), (y, y_ranges, y_kept)):
         units, end = utf16(line), 0
@@ -228,8 +229,9 @@ def check_ranges(x: str, y: str, x_ranges, y_ranges, x_kept=None, y_kept=None) -
 
 
 def _in_word(units: str, edge: int) -> bool:
-    """Whether `edge` falls between two ASCII word characters."""
-    return 0 < edge < len(units) and units[edge - 1] in WORD and units[edge] in WORD
+    """Whether `edge` falls between two ASCII letters or digits."""
+    pair = units[edge - 1 : edge + 1]
+    return 0 < edge < len(units) and "_" not in pair and pair[0] in WORD and pair[1] in WORD
 
 
 def check_moves(a: list[str], b: list[str], h: Hunk, hunks: list[Hunk], key) -> None:
