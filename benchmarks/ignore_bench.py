@@ -29,7 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
-from harness import launch_chromium  # noqa: E402
+from harness import DIFF_SCRIPTS, launch_chromium  # noqa: E402
 
 from ir_trace.cli import run_pipeline  # noqa: E402
 from ir_trace.diff import diff_snapshots, hunks_to_json  # noqa: E402
@@ -76,7 +76,7 @@ def snapshots_of(payload: dict) -> list[dict]:
 def page_costs(snaps: list[dict], changed: list[int], runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    scripts = [(REPO / "templates" / name).read_text(encoding="utf-8") for name in ("linediff.js", "normalize.js")]
+    scripts = [(REPO / "templates" / name).read_text(encoding="utf-8") for name in DIFF_SCRIPTS]
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         page = browser.new_page()

@@ -9,7 +9,7 @@ whose ends sit on the strongest boundaries (after a space, inside a bracket), as
 diff-slider heuristics do for lines. A long replaced run that keeps much of its text (a
 renamed `down_acc_inline86__tile_1`) is then trimmed to its changed part, cut only just after and
 just before a separator (`_`, punctuation, space), so the folded view can hide the rest.
-`templates/linediff.js` does the same, step for step.
+`templates/intraline.js` does the same, step for step.
 """
 
 from __future__ import annotations

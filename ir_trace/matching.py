@@ -1,7 +1,7 @@
 """Matching two sequences: the longest common subsequence when it is cheap, anchors when not.
 
 One algorithm for lines and for the tokens of a line, mirrored step for step by
-`templates/linediff.js` (`matchSeq`) so the report and `Compare with` agree: trim the common
+`templates/intraline.js` (`matchSeq`) so the report and `Compare with` agree: trim the common
 ends; Myers' O(ND) search when a few edits suffice; otherwise items that occur once on each
 side anchor the middle (patience diff) and each gap is matched the same way; a gap with no
 such anchor gets Myers again, within a larger budget. A gap with no anchor and too many edits

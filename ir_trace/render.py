@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 # Inlined in this order, as one script element: each file's namespace is used by the ones after it.
 REPORT_SCRIPTS = (
+    "intraline.js",
     "linediff.js",
     "normalize.js",
     "viewer_dom.js",

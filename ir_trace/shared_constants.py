@@ -1,6 +1,6 @@
 """The constants the Python diff and normalisers share with their JavaScript twins in the page.
 
-templates/linediff.js and templates/normalize.js declare them between two marker lines, so each
+templates/intraline.js, linediff.js and normalize.js declare them between two marker lines, so each
 file also runs on its own (the tests load it that way); the report never relies on those copies:
 `with_shared_constants` writes this module's values over the block when the page is rendered,
 and a test fails while a file's block differs from what is written here.
@@ -20,9 +20,16 @@ END = "  // end of shared constants\n"
 def shared_constants() -> dict[str, dict[str, object]]:
     """Per template script, each constant's name in JavaScript and its Python value."""
     return {
-        "linediff.js": {
+        "intraline.js": {
             "QUICK_EDITS": matching.QUICK_EDITS,
             "MAX_DEPTH": matching.MAX_DEPTH,
+            "MAX_TOKEN_EDITS": intraline.MAX_TOKEN_EDITS,
+            "CONTEXT_SPACES": intraline.CONTEXT_SPACES,
+            "CONTEXT_UNITS": intraline.CONTEXT_UNITS,
+            "REFINE_MIN": intraline.REFINE_MIN,
+            "REFINE_COMMON": intraline.REFINE_COMMON,
+        },
+        "linediff.js": {
             "MAX_LINE_EDITS": diff.MAX_LINE_EDITS,
             "MAX_PAIRING_CELLS": diff.MAX_PAIRING_CELLS,
             "WORDS_PER_CELL": diff.WORDS_PER_CELL,
@@ -30,11 +37,6 @@ def shared_constants() -> dict[str, dict[str, object]]:
             "RENAMED": diff.RENAMED,
             "OPERATION_TOKENS": diff.OPERATION_TOKENS,
             "IGNORED_LINE": mlir_normalize.IGNORED_LINE,
-            "MAX_TOKEN_EDITS": intraline.MAX_TOKEN_EDITS,
-            "CONTEXT_SPACES": intraline.CONTEXT_SPACES,
-            "CONTEXT_UNITS": intraline.CONTEXT_UNITS,
-            "REFINE_MIN": intraline.REFINE_MIN,
-            "REFINE_COMMON": intraline.REFINE_COMMON,
         },
         "normalize.js": {
             "MODES": list(normalize.MODES),

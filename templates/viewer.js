@@ -4,7 +4,7 @@
  * sidebar (viewer_sidebar.js), the panels (viewer_panels.js), the ignore modes and followed value
  * (viewer_ignore.js) and deep links (viewer_links.js) to the page: selecting a pass, the Find box,
  * layout and wrap, the URL fragment, the keys. Every viewer file (DOM helpers in viewer_dom.js),
- * linediff.js and normalize.js are inlined, in the order render.py lists them, into one script
+ * intraline.js, linediff.js and normalize.js are inlined, in the order render.py lists them, into one script
  * element. */
 (() => {
   'use strict';

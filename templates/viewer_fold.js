@@ -92,7 +92,7 @@ const IRTraceFold = (() => {
   const UNDERSCORE = 95;
 
   /** A token an emphasis starts or ends inside (the changed part of a long renamed name, as
-   *  linediff.js trims it) may be cut there and just after each run of `_` in it, so the fold
+   *  intraline.js trims it) may be cut there and just after each run of `_` in it, so the fold
    *  hides its unchanged part too: `…tile_1` rather than the whole `down_acc_inline86__tile_1`.
    *  Each token is walked once however many edges fall in it. */
   function openAtChanges(text, n, inside, ranges) {

@@ -13,6 +13,16 @@ import sys
 import time
 from pathlib import Path
 
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+# The page's diff in the order the report inlines it: each file's namespace is used by the next.
+DIFF_SCRIPTS = ("intraline.js", "linediff.js", "normalize.js")
+
+
+def template_scripts(names: tuple[str, ...] = DIFF_SCRIPTS) -> str:
+    """The named template scripts joined as one classic script."""
+    return "\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in names)
+
+
 CHROMIUM = os.environ.get("IR_TRACE_CHROMIUM", "/usr/bin/chromium")
 # Headless as root, with no background connections: the machine's closed network refuses them.
 CHROMIUM_ARGS = [

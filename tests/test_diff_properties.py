@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import REPO
 from diff_properties import cases, check_hunks, python_diff
+from harness import template_scripts
 
 from ir_trace.diff import hunks_to_json
 from ir_trace.functions import slice_functions
@@ -59,7 +59,7 @@ def test_random_pairs_exercise_pairs_moves_and_end_of_file_markers():
 
 # ---------- the same cases through linediff.js ----------
 
-SCRIPTS = "\n".join((REPO / "templates" / name).read_text(encoding="utf-8") for name in ("linediff.js", "normalize.js"))
+SCRIPTS = template_scripts()
 BATCH = """(cases) => cases.map(([before, after, modes, fnsA, fnsB]) => {
   const snap = (text, fns) => {
     const lines = text.split('\\n'), eol = text.endsWith('\\n');

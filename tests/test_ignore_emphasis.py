@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import REPO, SAMPLES
 from diff_properties import utf16
+from harness import template_scripts
 from test_normalize_js import SPECS, TRICKY
 
 from ir_trace.diff import diff_snapshots
@@ -91,7 +92,7 @@ def test_kept_pieces_make_up_the_key(modes, regex):
 
 # ---------- the same in the page ----------
 
-SCRIPTS = "\n".join((REPO / "templates" / name).read_text(encoding="utf-8") for name in ("linediff.js", "normalize.js"))
+SCRIPTS = template_scripts()
 
 
 def test_the_page_marks_the_same_ranges(page):

@@ -9,13 +9,14 @@ import subprocess
 
 import pytest
 from conftest import REPO, SAMPLES, real_dumps
+from harness import DIFF_SCRIPTS, template_scripts
 from test_diff_rules import OUT_OF_LOOP
 
 from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
 from ir_trace.functions import slice_functions
 from ir_trace.mlir.normalize import IGNORED_LINE
 
-LINEDIFF = (REPO / "templates" / "linediff.js").read_text(encoding="utf-8")
+LINEDIFF = template_scripts(DIFF_SCRIPTS[:2])
 
 
 @pytest.fixture
@@ -186,8 +187,10 @@ def test_same_result_as_python_on_random_edits_of_real_looking_lines(js_page):
 
 HOSTILE_JS = """
 const fs = require('fs');
-const load = (file, name) => new Function(fs.readFileSync(file, 'utf8') + `; return ${name};`)();
-const IRTraceDiff = load(process.argv[2], 'IRTraceDiff'), IRTraceNormalize = load(process.argv[3], 'IRTraceNormalize');
+const read = (files) => files.map((f) => fs.readFileSync(f, 'utf8')).join('\\n');
+const load = (files, name) => new Function(`${read(files)}; return ${name};`)();
+const IRTraceDiff = load(process.argv.slice(2, 4), 'IRTraceDiff');
+const IRTraceNormalize = load([process.argv[4]], 'IRTraceNormalize');
 const emoji = (i) => String.fromCodePoint(0x1F600 + (i % 64)) + (i % 7 ? 'x' : ' ');
 const lines = {
   word: 'a'.repeat(1000000), dotted: 'a.'.repeat(500000), brackets: '('.repeat(1000000),
@@ -218,12 +221,12 @@ console.log('done');
 @pytest.mark.skipif(shutil.which("node") is None, reason="node (V8 outside the browser) is not installed")
 def test_hostile_lines_diff_in_a_couple_of_seconds_in_javascript(tmp_path):
     """The same 1 MB lines as the Python test, exact and with every ignore mode on, through
-    linediff.js and normalize.js in V8 (node), under a timeout."""
+    intraline.js, linediff.js and normalize.js in V8 (node), under a timeout."""
     script = tmp_path / "hostile.js"
     script.write_text(HOSTILE_JS, encoding="utf-8")
     templates = REPO / "templates"
     result = subprocess.run(
-        ["node", str(script), str(templates / "linediff.js"), str(templates / "normalize.js")],
+        ["node", str(script), *(str(templates / name) for name in DIFF_SCRIPTS)],
         capture_output=True,
         text=True,
         timeout=90,

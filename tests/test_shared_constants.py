@@ -24,15 +24,15 @@ def test_each_script_declares_exactly_the_python_values(script):
 def test_the_values_are_the_python_modules_own():
     values = shared_constants()
     assert values["linediff.js"]["SIMILAR"] == diff.SIMILAR and values["linediff.js"]["RENAMED"] == diff.RENAMED
-    assert values["linediff.js"]["MAX_TOKEN_EDITS"] == intraline.MAX_TOKEN_EDITS
-    assert values["linediff.js"]["QUICK_EDITS"] == matching.QUICK_EDITS
+    assert values["intraline.js"]["MAX_TOKEN_EDITS"] == intraline.MAX_TOKEN_EDITS
+    assert values["intraline.js"]["QUICK_EDITS"] == matching.QUICK_EDITS
     assert values["normalize.js"]["MODES"] == list(normalize.MODES)
     assert values["normalize.js"]["LABELS"] == normalize.MODE_LABELS
 
 
 def test_the_page_gets_the_python_values_whatever_the_file_says(monkeypatch):
     monkeypatch.setattr(matching, "QUICK_EDITS", 99)
-    page = render_page("report.html.j2", ("linediff.js",), "viewer.css", title="t", payload_data="")
+    page = render_page("report.html.j2", ("intraline.js",), "viewer.css", title="t", payload_data="")
     assert "const QUICK_EDITS = 99;" in page and "const QUICK_EDITS = 16;" not in page
 
 
