@@ -13,7 +13,8 @@ import luigi
 from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
 from ir_trace.discovery import Manifest, read_snapshot_text
 from ir_trace.errors import DumpError
-from ir_trace.fingerprints import diff_key, manifest_key, slice_key
+from ir_trace.file_hashes import FileHashes
+from ir_trace.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.tasks.base import WORK_DONE, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state, shared_cache
@@ -137,10 +138,15 @@ class ValidateDump(PipelineTask):
 
 def validate(dump: str, target: CacheTarget) -> dict:
     """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
-    leaves the manifests under the old state, where nothing finds it)."""
-    traces = discover_traces(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks())
+    leaves the manifests under the old state, where nothing finds it).
+
+    The snapshots' hashes are kept by stat stamp beside the manifests, so the next validation (one
+    pass rewritten, say) reads only the files whose stamp changed."""
+    cache, hashes_key = shared_cache(), file_hashes_key(dump)
+    hashes = FileHashes.from_json(cache.get(hashes_key))
+    traces = discover_traces(dump, remember_text, follow_inner_symlinks(), hashes)
     data = {"traces": [trace.to_json() for trace in traces]}
-    target.write(data)
+    cache.put_many({hashes_key: hashes.to_json(), target.key: data})
     return data
 
 
