@@ -49,12 +49,14 @@ class FileHashes:
 
     `recall` answers for a regular file (never a symlink: those are judged by reading) whose stamp
     is the one recorded; `note` records a file just read. Only the files recalled or noted in
-    this validation are kept (`to_json`), so files deleted from the dump are forgotten.
+    this validation are kept (`to_json`), so files deleted from the dump are forgotten. Entries stay
+    in their JSON form, `[inode, size, mtime_ns, ctime_ns, sha256]`: a thousand of them are decoded
+    at every validation, and most are only compared once.
     """
 
-    def __init__(self, known: dict[str, tuple[FileStamp, str]] | None = None, clock: Callable[[], int] = time.time_ns):
+    def __init__(self, known: dict[str, list] | None = None, clock: Callable[[], int] = time.time_ns):
         self._known = dict(known or {})
-        self._kept: dict[str, tuple[FileStamp, str]] = {}
+        self._kept: dict[str, list] = {}
         self._clock = clock  # the file system's clock, in ns (the tests look from the future with another)
 
     def stamp(self, path: str) -> FileStamp | None:
@@ -68,29 +70,34 @@ class FileHashes:
     def recall(self, path: str, stamp: FileStamp | None) -> str | None:
         """The sha256 recorded for `path` at this very stamp, or None (the file must be read)."""
         entry = self._known.get(path)
-        if stamp is None or entry is None or entry[0] != stamp:
+        if stamp is None or entry is None or entry[:4] != _fields(stamp):
             return None
         self._kept[path] = entry
-        return entry[1]
+        return entry[4]
 
     def note(self, path: str, stamp: FileStamp | None, sha256: str) -> None:
         """Remember that `path`, stamped `stamp` before it was read, hashed to `sha256` (if it had settled)."""
         if stamp is not None and stamp.settled(self._clock()):
-            self._kept[path] = (stamp, sha256)
+            self._kept[path] = [*_fields(stamp), sha256]
 
     def to_json(self) -> dict:
-        return {path: [*_fields(stamp), sha] for path, (stamp, sha) in self._kept.items()}
+        return dict(self._kept)
 
     @classmethod
     def from_json(cls, data, clock: Callable[[], int] = time.time_ns) -> FileHashes:
-        """The hashes `to_json` wrote; none at all for anything else (every file is then read)."""
-        try:
-            known = {
-                str(path): (FileStamp(*(int(n) for n in entry[:4])), str(entry[4])) for path, entry in data.items()
-            }
-        except (AttributeError, TypeError, ValueError, IndexError):
+        """The hashes `to_json` wrote (an entry of any other shape is dropped: that file is read)."""
+        if not isinstance(data, dict):
             return cls(clock=clock)
-        return cls(known, clock)
+        return cls({path: entry for path, entry in data.items() if _well_formed(entry)}, clock)
+
+
+def _well_formed(entry) -> bool:
+    return (
+        isinstance(entry, list)
+        and len(entry) == 5
+        and all(type(n) is int for n in entry[:4])  # noqa: E721 - not bool, which is an int too
+        and isinstance(entry[4], str)
+    )
 
 
 def _fields(stamp: FileStamp) -> list[int]:

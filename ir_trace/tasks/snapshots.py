@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
@@ -347,6 +348,11 @@ class WorkBatch(PipelineTask):
     def output(self):
         return BatchTarget([item.key for item in self.work])
 
+    def __repr__(self):
+        # Luigi's logs and run summary name a task by its repr, which would spell out every item.
+        first, last = self.work[0], self.work[-1]
+        return f"WorkBatch({len(self.work)} items: {_shown(first)} .. {_shown(last)})"
+
     def run(self):
         cache = shared_cache()
         done = cache.present([item.key for item in self.work])  # by another worker meanwhile, say
@@ -358,8 +364,15 @@ class WorkBatch(PipelineTask):
         cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
 
-MAX_BATCHES = 16  # 24 left Luigi 11 % of a cold 1,000-pass run; 16 leaves it under 10 % (BENCHMARKS.md)
-MIN_BATCH = 12
+MAX_BATCHES = 8  # Luigi's share of a cold 1,000-pass run: 11 % with 24, 10 % with 16, 9 % with 8 (BENCHMARKS.md)
+MIN_BATCH = 32
+
+
+def _shown(item: WorkItem) -> str:
+    """A work item in a task's repr: its snapshot file names."""
+    if isinstance(item, DiffPair):
+        return f"diff {os.path.basename(item.before)} > {os.path.basename(item.after)}"
+    return f"slice {os.path.basename(item.snapshot)}"
 
 
 def batches(work: list[WorkItem]) -> list[WorkBatch]:
