@@ -187,33 +187,32 @@ def apply_hunks(before: list[str], hunks: list) -> list[str]:
 def _count_by_function(hunks: list, before: list | None, after: list | None) -> tuple[dict, dict]:
     counts: dict[str, dict[str, int]] = {}
     outside = {"inserted": 0, "deleted": 0}
-    owners_before, owners_after = _Owners(before), _Owners(after)
+    owner_before, owner_after = _owner_lookup(before), _owner_lookup(after)
     for a0, a1, b0, b1, *_rest in hunks:
-        owners_before.count(a0, a1, counts, outside, "deleted")
-        owners_after.count(b0, b1, counts, outside, "inserted")
+        for line in range(a0, a1):
+            _bump(counts, outside, owner_before(line), "deleted")
+        for line in range(b0, b1):
+            _bump(counts, outside, owner_after(line), "inserted")
     return dict(sorted(counts.items())), outside
 
 
-class _Owners:
-    """The functions of one snapshot ((key, start, end), sorted and disjoint), counting lines by owner."""
+def _owner_lookup(functions: list | None):
+    """line -> key of the function whose [start, end) holds it (functions are sorted and disjoint)."""
+    functions = functions or []
+    starts = [start for _key, start, _end in functions]
 
-    def __init__(self, functions: list | None):
-        self.functions = functions or []
-        self.starts = [start for _key, start, _end in self.functions]
+    def owner(line: int) -> str | None:
+        at = bisect_right(starts, line) - 1
+        return functions[at][0] if at >= 0 and line < functions[at][2] else None
 
-    def count(self, first: int, stop: int, counts: dict, outside: dict, field: str) -> None:
-        """Add lines [first, stop) to their functions' `field`, and those of no function to `outside`'s:
-        by overlapping range, not line by line (a thousand-pass summary counts millions of lines)."""
-        owned = 0
-        at = max(bisect_right(self.starts, first) - 1, 0)
-        while at < len(self.functions) and self.functions[at][1] < stop:
-            key, start, end = self.functions[at]
-            overlap = min(stop, end) - max(first, start)
-            if overlap > 0:
-                counts.setdefault(key, {"inserted": 0, "deleted": 0})[field] += overlap
-                owned += overlap
-            at += 1
-        outside[field] += max(stop - first, 0) - owned
+    return owner
+
+
+def _bump(counts: dict, outside: dict, key: str | None, field: str) -> None:
+    if key is None:
+        outside[field] += 1
+    else:
+        counts.setdefault(key, {"inserted": 0, "deleted": 0})[field] += 1
 
 
 # ---------- the command's closing line ----------
