@@ -271,14 +271,15 @@ def run_pipeline(
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     from ir_trace.cache import open_cache
+    from ir_trace.report_record import configured_state, current_report
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     spec = ignore.spec() if ignore else ""
+    # The dump's state, once, before scheduling: the tasks' outputs follow from it (a scan of every file).
+    state = configured_state(str(dump.absolute()), follow_inner_symlinks)
     if against is None:  # a report found current needs no pipeline: Luigi is not even imported
-        from ir_trace.report_record import current_report
-
         paths = str(dump.absolute()), str(output.absolute())
-        current = current_report(cache, *paths, context, spec, follow_inner_symlinks)
+        current = current_report(cache, *paths, context, spec, follow_inner_symlinks, state)
         if current is not None:
             return _outcome(current, output, rediffed=0, reused=True)
     with _luigi_configuration_read():
@@ -298,7 +299,7 @@ def run_pipeline(
         ignore=spec,
         guard=guard,
     )
-    common["state"] = observed_state(common["dump"])  # once, before scheduling: the tasks' outputs follow from it
+    common["state"] = state
     if against is None:
         task = RenderReport(**common)
     else:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
+from ir_trace.file_hashes import FileHashes
 from ir_trace.fingerprints import snapshot_digest
 from ir_trace.mlir.headers import PassHeader
 
@@ -138,12 +139,14 @@ def discover_snapshots(
     dump: str | os.PathLike,
     on_text: Callable[[str, str], None] | None = None,
     follow_inner_symlinks: bool = False,
+    hashes: FileHashes | None = None,
 ) -> Manifest:
     """Validate `dump` and describe its snapshots in numeric order.
 
     `on_text(sha256, text)` sees each snapshot's text as it is read, for callers that keep it.
     A snapshot or log that is a symlink is refused unless `follow_inner_symlinks`, and even then
-    when it leads out of the dump (see `read_dump_file`).
+    when it leads out of the dump (see `read_dump_file`). With `hashes`, a snapshot whose stamp
+    is the one recorded there is not read again (nor seen by `on_text`), and each one read is noted.
     """
     folder = Path(dump).absolute()
     _check_directory(folder)
@@ -157,9 +160,7 @@ def discover_snapshots(
             raise DumpError(f"warning log without a snapshot: {folder / logs[index]} (no {index:02d}_after_*.py)")
     result = []
     for index, (file, name) in ordered:
-        text, sha = read_snapshot_text(folder / file, None, folder, follow_inner_symlinks)
-        if on_text is not None:
-            on_text(sha, text)
+        sha = _snapshot_sha(folder, file, on_text, follow_inner_symlinks, hashes)
         log_file = logs.get(index) if logs.get(index, "").removesuffix(".log") == file.removesuffix(".py") else None
         if index in logs and log_file is None:
             raise DumpError(f"warning log does not match its snapshot: {folder / logs[index]} (snapshot is {file})")
@@ -168,6 +169,22 @@ def discover_snapshots(
             log_file = log = None  # a blank .log reports no warning: no badge, no panel, not counted
         result.append(Snapshot(index, name, file, sha, log_file, log))
     return Manifest(str(folder), program_title(folder), tuple(result))
+
+
+def _snapshot_sha(
+    folder: Path, file: str, on_text: Callable[[str, str], None] | None, follow: bool, hashes: FileHashes | None
+) -> str:
+    """A snapshot file's sha256: recalled from `hashes` when its stamp is unchanged, else read (and noted)."""
+    path = os.path.join(folder, file)
+    stamp = hashes.stamp(path) if hashes is not None else None
+    sha = hashes.recall(path, stamp) if hashes is not None else None
+    if sha is None:
+        text, sha = read_snapshot_text(Path(path), None, folder, follow)
+        if on_text is not None:
+            on_text(sha, text)
+        if hashes is not None:
+            hashes.note(path, stamp, sha)
+    return sha
 
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)

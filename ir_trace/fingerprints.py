@@ -283,6 +283,11 @@ def manifest_key(dump: str, state: str) -> str:
     return f"manifest/{DISCOVERY_VERSION}/{digest(dump, state)}"
 
 
+def file_hashes_key(dump: str) -> str:
+    """The sha256 of a dump's snapshot files by stat stamp (`file_hashes.FileHashes`), whatever its state."""
+    return f"file-hashes/1/{digest(dump)}"
+
+
 def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
     """`kind`: the snapshots' language, which decides the functions a diff matches first."""
     return f"diff/{DIFF_VERSION}/{kind}/{before_sha}/{after_sha}"

@@ -87,13 +87,22 @@ def configured_state(dump: str, follow_inner_symlinks: bool) -> str:
 
 
 def current_report(
-    cache: ResultCache, dump: str, report: str, context: int, ignore: str, follow_inner_symlinks: bool
+    cache: ResultCache,
+    dump: str,
+    report: str,
+    context: int,
+    ignore: str,
+    follow_inner_symlinks: bool,
+    state: str | None = None,
 ) -> ReportRecord | None:
     """The record (summary included) of the report at `report` when it is current: the dump's files
     are in a state already validated, and the last write at `report` is still the file there and has
     the fingerprint those traces give with these options (`ignore`: `IgnoreModes.spec()`), templates
-    and versions. None whenever the pipeline has anything to check or do. `dump`, `report`: absolute."""
-    data = cache.get(manifest_key(dump, configured_state(dump, follow_inner_symlinks)))
+    and versions. None whenever the pipeline has anything to check or do. `dump`, `report`: absolute.
+    `state`: the dump's `configured_state` when the caller has taken it already (a scan of every file)."""
+    if state is None:
+        state = configured_state(dump, follow_inner_symlinks)
+    data = cache.get(manifest_key(dump, state))
     try:
         traces = traces_from_json(data)
     except (KeyError, TypeError, ValueError, AttributeError):  # not validated in this state (or not a validation)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ir_trace.discovery import Manifest, discover_snapshots
 from ir_trace.errors import DumpError
+from ir_trace.file_hashes import FileHashes
 from ir_trace.mlir.reader import TextSink, read_stream, read_tree
 from ir_trace.mlir.tree import TREE_SUFFIX, counters_per_depth
 
@@ -48,23 +49,27 @@ class Trace:
 
 
 def discover_traces(
-    path: str | os.PathLike, on_text: TextSink | None = None, follow_inner_symlinks: bool = False
+    path: str | os.PathLike,
+    on_text: TextSink | None = None,
+    follow_inner_symlinks: bool = False,
+    hashes: FileHashes | None = None,
 ) -> list[Trace]:
     """Every trace `path` holds, in pipeline order; DumpError naming the file when one is broken.
-    `follow_inner_symlinks`: read snapshots linked to files inside their dump (see `read_dump_file`)."""
+    `follow_inner_symlinks`: read snapshots linked to files inside their dump (see `read_dump_file`).
+    `hashes`: PyPTO snapshots whose stamp it recorded are not read again (see `discover_snapshots`)."""
     folder = Path(path).absolute()
     if folder.is_file():
         return [Trace("mlir", unit, manifest) for unit, manifest in read_stream(folder, on_text)]
     if not folder.is_dir():
         return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]  # its own message
     if (folder / PTOAS_PASSES).is_dir():
-        return _program_traces(folder, on_text, follow_inner_symlinks)
+        return _program_traces(folder, on_text, follow_inner_symlinks, hashes)
     layout = tree_layout(folder)
     if layout == "units" or (layout is None and folder.name == PTOAS_PASSES):
         return _unit_traces(folder, on_text, follow_inner_symlinks)
     if layout == "tree":
         return [Trace("mlir", unit, manifest) for unit, manifest in read_tree(folder, on_text, follow_inner_symlinks)]
-    return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]
+    return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks, hashes))]
 
 
 def traces_from_json(data: dict) -> list[Trace]:
@@ -99,11 +104,14 @@ def tree_layout(folder: Path) -> str | None:
     return None
 
 
-def _program_traces(folder: Path, on_text: TextSink | None, follow_inner_symlinks: bool) -> list[Trace]:
+def _program_traces(
+    folder: Path, on_text: TextSink | None, follow_inner_symlinks: bool, hashes: FileHashes | None
+) -> list[Trace]:
     """A PyPTO output directory with ptoas_passes/: PyPTO's passes first, then each unit's."""
     traces = []
     if (folder / PASSES_DUMP).is_dir():
-        traces.append(Trace("pypto", "", discover_snapshots(folder / PASSES_DUMP, on_text, follow_inner_symlinks)))
+        pypto = discover_snapshots(folder / PASSES_DUMP, on_text, follow_inner_symlinks, hashes)
+        traces.append(Trace("pypto", "", pypto))
     return traces + _unit_traces(folder / PTOAS_PASSES, on_text, follow_inner_symlinks)
 
 

@@ -209,7 +209,11 @@ const IRTracePainter = (() => {
     /** Character width, where code starts in a row, and characters per line, from a hidden probe
      *  row in the narrowest active pane. */
     function measure() {
-      const host = active.reduce((x, y) => (y.scroller.clientWidth < x.scroller.clientWidth ? y : x));
+      // Every pane's geometry first, in one layout: a read after a write lays the page out again
+      // (a thousand-pass sidebar makes each of those cost milliseconds). The probe comes and goes
+      // before anything else is written, so these are the values once it is gone.
+      const geos = active.map((p) => ({ width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop }));
+      const host = active[geos.reduce((best, g, i) => (g.width < geos[best].width ? i : best), 0)];
       const probe = el('div', 'row');
       const code = el('span', 'code');
       const ruler = el('span', '', '0'.repeat(100));
@@ -224,12 +228,12 @@ const IRTracePainter = (() => {
       const cols = Math.max(8, Math.floor(usable / cw));
       if (cols !== metrics.cols) { wrapCache = new Map(); shownCache = new Map(); }
       metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
-      // Read now, while the panes are empty and layout is cheap: painting never has to ask again.
-      for (const p of active) {
-        p.geo = { width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop };
+      // Read while the panes are empty and layout is cheap: painting never has to ask again.
+      active.forEach((p, i) => {
+        p.geo = geos[i];
         p.context.style.top = `${p.geo.top}px`;
         p.context.style.width = `${p.geo.width}px`;
-      }
+      });
     }
 
     /** Continuation breaks of a line at the current width (memoised by text). */

@@ -253,23 +253,36 @@ const IRTracePanels = (() => {
       });
     }
 
-    let fromSignature = -1;
+    let fromRun = -1;   // the trace whose snapshots the Compare with select lists
 
-    /** Compare with: every snapshot before pass k, oldest first; the previous one is the default. */
+    /** Compare with: every snapshot before pass k, oldest first; the previous one is the default.
+     *  The options of the snapshots before both passes stay (`j` at pass 900 rebuilt 900 options):
+     *  only those past the new pass go, the missing ones come, and "(previous)" moves. */
     function fillFromSelect(k) {
       const select = $('from-select');
-      if (fromSignature !== k) {
-        fromSignature = k;
+      const { run, pos } = entries[k];   // the snapshots of the entry's own trace: no diff crosses traces
+      if (fromRun !== run) {
+        fromRun = run;
         select.textContent = '';
-        const { run, pos } = entries[k];   // the snapshots of the entry's own trace: no diff crosses traces
-        for (let j = 0; j < pos; j++) {
-          // Named as the sidebar names it: an MLIR pass by its argument and op (viewer_traces.js).
-          const name = IRTraceTraces.describePass(runs[run].passes[j]).name;
-          select.appendChild(new Option(`${pad(runs[run].passes[j].index)} ${name}${j === pos - 1 ? ' (previous)' : ''}`, String(j)));
-        }
-        select.disabled = pos < 1;
       }
+      const options = select.options;
+      if (options.length > pos) options.length = pos;
+      if (options.length) relabel(options[options.length - 1], run, options.length - 1, pos);
+      for (let j = options.length; j < pos; j++) select.appendChild(new Option(fromLabel(run, j, pos), String(j)));
+      select.disabled = pos < 1;
       select.value = String(model.fromOf(k, state.from));
+    }
+
+    /** Snapshot j of trace `run` as the Compare with select names it before pass `pos`: named as the
+     *  sidebar names it (an MLIR pass by its argument and op, viewer_traces.js). */
+    function fromLabel(run, j, pos) {
+      const name = IRTraceTraces.describePass(runs[run].passes[j]).name;
+      return `${pad(runs[run].passes[j].index)} ${name}${j === pos - 1 ? ' (previous)' : ''}`;
+    }
+
+    function relabel(option, run, j, pos) {
+      const label = fromLabel(run, j, pos);
+      if (option.text !== label) option.text = label;
     }
 
     function showRunViews(k) {

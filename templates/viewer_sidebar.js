@@ -260,8 +260,13 @@ const IRTraceSidebar = (() => {
       }
     }
 
+    let marked = null;   // the entry markSelected last marked: only it and the new one change
+
+    /** Entry k is the selection: its button is current and the list's Tab stop, its bar selected.
+     *  Only the entry marked before is unmarked: touching a thousand buttons at every `j` made the
+     *  browser restyle the whole list. */
     function markSelected(k) {
-      for (let j = firstEntry; j <= lastEntry; j++) {
+      for (const j of marked === null ? range(firstEntry, lastEntry) : [marked, k]) {
         const on = j === k;
         if (on) passButtons[j].setAttribute('aria-current', 'true');
         else passButtons[j].removeAttribute('aria-current');
@@ -269,7 +274,12 @@ const IRTraceSidebar = (() => {
         bars[j].classList.toggle('selected', on);
         bars[j].tabIndex = on ? 0 : -1;
       }
+      marked = k;
       if (!passButtons[k].parentElement.hidden) passButtons[k].scrollIntoView({ block: 'nearest' });
+    }
+
+    function range(first, last) {
+      return Array.from({ length: last - first + 1 }, (_, i) => first + i);
     }
 
     return {

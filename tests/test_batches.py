@@ -88,3 +88,10 @@ def test_results_round_trip_and_a_foreign_cached_value_is_no_result():
     for foreign in (None, [], {"hunks": []}, {"functions": "x", "eol": True}):
         assert DiffResult.from_json(foreign) is None or SliceResult.from_json(foreign) is None
     assert DiffResult.from_json({"hunks": [], "inserted": 0}) is None
+
+
+def test_a_batch_names_itself_by_its_count_and_first_and_last_files_not_every_item():
+    batch = WorkBatch(work=tuple(items(300)))
+    shown = repr(batch)
+    assert shown == "WorkBatch(300 items: slice 0.py .. diff 299.py > 300.py)"
+    assert f"{150:064x}" not in shown and len(shown) < 100

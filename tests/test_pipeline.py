@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -19,6 +20,7 @@ from harness import start_luigid, stop_luigid
 
 from ir_trace.cache import open_cache
 from ir_trace.cli import run_pipeline
+from ir_trace.file_hashes import SETTLED_NS
 from ir_trace.fingerprints import file_state
 from ir_trace.output import write_output
 from ir_trace.render import read_payload
@@ -85,6 +87,31 @@ def test_rerun_does_no_diff_work_and_one_change_rediffs_two_pairs(tmp_path, ran)
     scratch = tmp_path / "scratch.html"
     run_pipeline(dump, scratch, 3, tmp_path / "fresh-cache")
     assert scratch.read_bytes() == out.read_bytes()
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_rediffed_beside_an_ordinary_one(tmp_path, ran):
+    dump = generate_dump(
+        tmp_path / "p" / "passes_dump",
+        *("--functions", "4", "--lines", "10", "--passes", "10", "--seed", "3", "--noop-ratio", "0"),
+    )
+    cache, out = tmp_path / "cache", tmp_path / "r.html"
+    time.sleep(SETTLED_NS / 1e9 + 0.1)  # files this old have their hashes remembered by stat stamp
+    run_pipeline(dump, out, 3, cache)
+    quiet = dump / sorted(p.name for p in dump.glob("03_after_*.py"))[0]
+    loud = dump / sorted(p.name for p in dump.glob("07_after_*.py"))[0]
+    before = os.stat(quiet)
+    text = quiet.read_text()
+    quiet.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + text[-1], encoding="utf-8")
+    os.utime(quiet, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same mtime: only ctime tells
+    after = os.stat(quiet)
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
+    loud.write_text(loud.read_text() + "# recompiled\n", encoding="utf-8")
+    ran.clear()
+    outcome = run_pipeline(dump, out, 3, cache)
+    diffs = [r for r in ran if r.startswith("DiffPair")]
+    assert outcome["rediffed"] == 4 and sum(quiet.name in r for r in diffs) == 2
+    run_pipeline(dump, tmp_path / "fresh.html", 3, tmp_path / "fresh-cache")
+    assert (tmp_path / "fresh.html").read_bytes() == out.read_bytes()
 
 
 def test_context_changes_the_report_not_the_diffs(tmp_path, ran, demo_dump):

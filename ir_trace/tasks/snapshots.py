@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,7 +14,8 @@ import luigi
 from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
 from ir_trace.discovery import Manifest, read_snapshot_text
 from ir_trace.errors import DumpError
-from ir_trace.fingerprints import diff_key, manifest_key, slice_key
+from ir_trace.file_hashes import FileHashes
+from ir_trace.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
 from ir_trace.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 from ir_trace.tasks.base import WORK_DONE, AbsolutePath, PipelineTask
 from ir_trace.tasks.config import follow_inner_symlinks, observed_state, shared_cache
@@ -137,10 +139,15 @@ class ValidateDump(PipelineTask):
 
 def validate(dump: str, target: CacheTarget) -> dict:
     """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
-    leaves the manifests under the old state, where nothing finds it)."""
-    traces = discover_traces(dump, on_text=remember_text, follow_inner_symlinks=follow_inner_symlinks())
+    leaves the manifests under the old state, where nothing finds it).
+
+    The snapshots' hashes are kept by stat stamp beside the manifests, so the next validation (one
+    pass rewritten, say) reads only the files whose stamp changed."""
+    cache, hashes_key = shared_cache(), file_hashes_key(dump)
+    hashes = FileHashes.from_json(cache.get(hashes_key))
+    traces = discover_traces(dump, remember_text, follow_inner_symlinks(), hashes)
     data = {"traces": [trace.to_json() for trace in traces]}
-    target.write(data)
+    cache.put_many({hashes_key: hashes.to_json(), target.key: data})
     return data
 
 
@@ -341,6 +348,11 @@ class WorkBatch(PipelineTask):
     def output(self):
         return BatchTarget([item.key for item in self.work])
 
+    def __repr__(self):
+        # Luigi's logs and run summary name a task by its repr, which would spell out every item.
+        first, last = self.work[0], self.work[-1]
+        return f"WorkBatch({len(self.work)} items: {_shown(first)} .. {_shown(last)})"
+
     def run(self):
         cache = shared_cache()
         done = cache.present([item.key for item in self.work])  # by another worker meanwhile, say
@@ -352,8 +364,15 @@ class WorkBatch(PipelineTask):
         cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
 
-MAX_BATCHES = 16  # 24 left Luigi 11 % of a cold 1,000-pass run; 16 leaves it under 10 % (BENCHMARKS.md)
-MIN_BATCH = 12
+MAX_BATCHES = 8  # Luigi's share of a cold 1,000-pass run: 11 % with 24, 10 % with 16, 9 % with 8 (BENCHMARKS.md)
+MIN_BATCH = 32
+
+
+def _shown(item: WorkItem) -> str:
+    """A work item in a task's repr: its snapshot file names."""
+    if isinstance(item, DiffPair):
+        return f"diff {os.path.basename(item.before)} > {os.path.basename(item.after)}"
+    return f"slice {os.path.basename(item.snapshot)}"
 
 
 def batches(work: list[WorkItem]) -> list[WorkBatch]:
