@@ -201,11 +201,13 @@ def state_of(info: os.stat_result) -> list[int]:
 
 
 def dump_state(dump: str | os.PathLike) -> str:
-    """A dump as the file system sees it: every entry's path, kind, size and mtime, recursively
-    (an MLIR tree nests its files; a stream is one file).
+    """A dump as the file system sees it: every entry's path, kind, size, mtime and ctime,
+    recursively (an MLIR tree nests its files; a stream is one file). The ctime catches a rewrite
+    that keeps the size and the mtime (within the file system's timestamp tick, or restored).
 
     Nothing is read, and every host that sees the same files computes the same value (no inode,
-    no device), so Luigi workers on several hosts agree on task identities. Names are hashed as
+    no device: the ctime is the file system's own, shared like the mtime), so Luigi workers on
+    several hosts agree on task identities. Names are hashed as
     bytes, so any name, UTF-8 or not, is fine.
     """
     hashed = hashlib.sha256()
@@ -216,10 +218,14 @@ def dump_state(dump: str | os.PathLike) -> str:
         info = None
         hashed.update(f"unreadable:{exc.errno}".encode())
     if info is not None and not stat.S_ISDIR(info.st_mode):
-        hashed.update(f"file\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        hashed.update(b"file\0" + _stamp(info))
     elif info is not None:
         _hash_directory(hashed, root, b"")
     return hashed.hexdigest()[:32]
+
+
+def _stamp(info: os.stat_result) -> bytes:
+    return f"{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\n".encode()
 
 
 def _hash_directory(hashed, folder: bytes, prefix: bytes) -> None:
@@ -235,7 +241,7 @@ def _hash_directory(hashed, folder: bytes, prefix: bytes) -> None:
             hashed.update(prefix + entry.name + b"\0?\n")
             continue
         kind = b"d" if stat.S_ISDIR(info.st_mode) else b"f"
-        hashed.update(prefix + entry.name + b"\0" + kind + f"\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        hashed.update(prefix + entry.name + b"\0" + kind + b"\0" + _stamp(info))
         if kind == b"d" and not entry.is_symlink():
             _hash_directory(hashed, entry.path, prefix + entry.name + b"/")
 

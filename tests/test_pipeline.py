@@ -109,7 +109,25 @@ def test_an_edit_that_keeps_size_and_mtime_is_rediffed_beside_an_ordinary_one(tm
     ran.clear()
     outcome = run_pipeline(dump, out, 3, cache)
     diffs = [r for r in ran if r.startswith("DiffPair")]
-    assert outcome["rediffed"] == 4 and sum(quiet.name in r for r in diffs) == 2
+    assert outcome.rediffed == 4 and sum(quiet.name in r for r in diffs) == 2
+    run_pipeline(dump, tmp_path / "fresh.html", 3, tmp_path / "fresh-cache")
+    assert (tmp_path / "fresh.html").read_bytes() == out.read_bytes()
+
+
+def test_a_lone_edit_that_keeps_size_and_mtime_is_not_served_the_old_report(tmp_path, ran):
+    dump = generate_dump(
+        tmp_path / "p" / "passes_dump",
+        *("--functions", "2", "--lines", "6", "--passes", "4", "--seed", "5", "--noop-ratio", "0"),
+    )
+    cache, out = tmp_path / "cache", tmp_path / "r.html"
+    run_pipeline(dump, out, 3, cache)
+    edited = dump / sorted(p.name for p in dump.glob("02_after_*.py"))[0]
+    before, text = os.stat(edited), edited.read_text()
+    edited.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + text[-1], encoding="utf-8")
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))  # only the ctime tells
+    ran.clear()
+    outcome = run_pipeline(dump, out, 3, cache)
+    assert not outcome.reused and outcome.rediffed == 2
     run_pipeline(dump, tmp_path / "fresh.html", 3, tmp_path / "fresh-cache")
     assert (tmp_path / "fresh.html").read_bytes() == out.read_bytes()
 
