@@ -287,3 +287,24 @@ def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
     open_report(page, norms_report, "#pass=2&change=9")
     expect(page.locator("#link-note")).to_contain_text("names change 9, but this view has 3 changes: showing the first")
     expect(page.locator("#change-pos")).to_contain_text("1/3")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_bad_ignore_regex_and_wrapped_lines_stay_readable(browser, tmp_path, theme):
+    # A changed line long enough to wrap at 1280 px: its continuation marks (↪) sit on deleted and added rows.
+    long_args = ", ".join(f"arg_{i}" for i in range(60))
+    snapshots = [
+        (name, program({"kernel": [f"t = pl.add(a, {value}, {long_args})", "return t"]}))
+        for value, name in enumerate(["frontend", "One"])
+    ]
+    report = build_report(write_dump(tmp_path, snapshots), tmp_path / "report.html", "--no-cache", "-q")
+    context, page = checked_page(browser, report, theme)
+    page.get_by_role("button", name="Wrap lines").click()
+    page.get_by_role("button", name="Expand all").click()  # the unchanged arguments are folded inline until then
+    expect(page.locator("#scroll-before .row.del .cont").first).to_be_visible()
+    assert_accessible(page, f"{theme}: wrapped lines")
+    page.get_by_label("Ignore regex", exact=True).check()
+    page.get_by_label("Ignore regex pattern").fill("([")
+    expect(page.locator("#ignore-status")).to_contain_text("Regex not used")
+    assert_accessible(page, f"{theme}: a regex that does not compile")
+    context.close()
