@@ -517,7 +517,8 @@
     }
 
     function showOnlyFrontend() {
-      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find', 'ignore']) $(id).hidden = true;
+      // The sidebar's resize handle goes too: with no pass list there is nothing to fit, and it is never wired.
+      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find', 'ignore', 'side-resize']) $(id).hidden = true;
       $('only-frontend').hidden = false;
       $('pass-empty').hidden = false;
       $('pass-empty').textContent = 'No pass snapshot exists.';

@@ -308,3 +308,16 @@ def test_a_bad_ignore_regex_and_wrapped_lines_stay_readable(browser, tmp_path, t
     expect(page.locator("#ignore-status")).to_contain_text("Regex not used")
     assert_accessible(page, f"{theme}: a regex that does not compile")
     context.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_report_with_no_pass_snapshot_has_no_serious_axe_violation(browser, tmp_path, theme):
+    dump = write_dump(tmp_path, [("frontend", "import pypto.language as pl\n")])
+    report = build_report(dump, tmp_path / "report.html", "--no-cache", "-q")
+    context, page = checked_page(browser, report, theme)
+    expect(page.locator("#only-frontend")).to_be_visible()
+    assert_accessible(page, f"{theme}: only 00_frontend.py")
+    page.get_by_role("button", name="Keyboard shortcuts").click()
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
+    assert_accessible(page, f"{theme}: only 00_frontend.py, the help open")
+    context.close()
