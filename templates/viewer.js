@@ -204,7 +204,7 @@
 
     /** The pass and its counts (the selected function's own) and the change in sight. */
     function announceView() {
-      announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
+      announce(`${panels.headerWords()}${IRTraceTraces.spokenContext(model, state.sel)}, ${changeWords(changes.index, changes.count)}`);
     }
 
     function stepChange(delta) {

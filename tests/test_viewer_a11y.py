@@ -321,3 +321,26 @@ def test_a_report_with_no_pass_snapshot_has_no_serious_axe_violation(browser, tm
     expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
     assert_accessible(page, f"{theme}: only 00_frontend.py, the help open")
     context.close()
+
+
+def test_a_pass_switch_into_another_trace_announces_the_trace(page, tmp_path):
+    # The bundled example program: PyPTO's passes 1-6, then the ptoas unit softmax_rows (numbered from 0 again).
+    report = build_report(EXAMPLE.parent, tmp_path / "report.html", "--no-cache", "-q")
+    log = open_report(page, report, "#pass=6")
+    announce = page.locator("#announce")
+    page.keyboard.press("j")
+    expect(page.locator("#trace-select")).to_have_value("1")
+    expect(announce).to_contain_text(re.compile(r"^Pass 0 .*, ptoas \u00b7 softmax_rows, "))
+    page.keyboard.press("k")
+    expect(announce).to_contain_text(re.compile(r"^Pass 6 InsertSync: .*, PyPTO \u00b7 "))
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_a_failed_mlir_pass_is_announced_as_failed(page, tmp_path):
+    report = build_report(MLIR / "e5_pass_failure_mliropt22" / "tree", tmp_path / "report.html", "--no-cache", "-q")
+    log = open_report(page, report, "#pass=9")
+    page.keyboard.press("j")
+    expect(page.locator("#pass-title .badge.failed")).to_be_visible()
+    expect(page.locator("#announce")).to_contain_text(re.compile(r"^Pass 10 test-pass-failure .*, failed, "))
+    log.assert_clean()
