@@ -204,7 +204,7 @@
 
     /** The pass and its counts (the selected function's own) and the change in sight. */
     function announceView() {
-      announce(`${panels.headerWords()}, ${changeWords(changes.index, changes.count)}`);
+      announce(`${panels.headerWords()}${IRTraceTraces.spokenContext(model, state.sel)}, ${changeWords(changes.index, changes.count)}`);
     }
 
     function stepChange(delta) {
@@ -517,7 +517,8 @@
     }
 
     function showOnlyFrontend() {
-      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find', 'ignore']) $(id).hidden = true;
+      // The sidebar's resize handle goes too: with no pass list there is nothing to fit, and it is never wired.
+      for (const id of ['toolbar', 'overview', 'panes', 'filters', 'filter-text', 'fn-only', 'find', 'ignore', 'side-resize']) $(id).hidden = true;
       $('only-frontend').hidden = false;
       $('pass-empty').hidden = false;
       $('pass-empty').textContent = 'No pass snapshot exists.';

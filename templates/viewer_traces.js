@@ -212,6 +212,16 @@ const IRTraceTraces = (() => {
     if (p.header) title.title = [headerLine(p.header), p.header.options && `options: ${p.header.options}`].filter(Boolean).join('\n');
   }
 
+  /** Heard after a pass's name (the header shows both): its trace when the report has several, as their
+   *  numbers restart, and a failure. */
+  function spokenContext(model, k) {
+    const e = model.entries[k];
+    if (!e || e.run === undefined || !model.traced) return '';
+    const p = model.runs[e.run].passes[e.pos];
+    const trace = Array.isArray(model.payload.traces) ? `, ${traceName(tracesOf(model.payload)[e.run])}` : '';
+    return `${p.header && p.header.failed ? ', failed' : ''}${trace}`;
+  }
+
   /** What a link calls trace r: its unit, or `stage:unit` when another trace has the same unit. */
   function linkName(payload, r) {
     const traces = tracesOf(payload), t = traces[r];
@@ -226,6 +236,6 @@ const IRTraceTraces = (() => {
   }
 
   return {
-    tracesOf, isTraced, traceName, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, linkName, runOfUnit,
+    tracesOf, isTraced, traceName, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, spokenContext, linkName, runOfUnit,
   };
 })();

@@ -287,3 +287,60 @@ def test_deep_link_restores_the_change_and_the_filters(page, norms_report):
     open_report(page, norms_report, "#pass=2&change=9")
     expect(page.locator("#link-note")).to_contain_text("names change 9, but this view has 3 changes: showing the first")
     expect(page.locator("#change-pos")).to_contain_text("1/3")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_bad_ignore_regex_and_wrapped_lines_stay_readable(browser, tmp_path, theme):
+    # A changed line long enough to wrap at 1280 px: its continuation marks (↪) sit on deleted and added rows.
+    long_args = ", ".join(f"arg_{i}" for i in range(60))
+    snapshots = [
+        (name, program({"kernel": [f"t = pl.add(a, {value}, {long_args})", "return t"]}))
+        for value, name in enumerate(["frontend", "One"])
+    ]
+    report = build_report(write_dump(tmp_path, snapshots), tmp_path / "report.html", "--no-cache", "-q")
+    context, page = checked_page(browser, report, theme)
+    page.get_by_role("button", name="Wrap lines").click()
+    page.get_by_role("button", name="Expand all").click()  # the unchanged arguments are folded inline until then
+    expect(page.locator("#scroll-before .row.del .cont").first).to_be_visible()
+    assert_accessible(page, f"{theme}: wrapped lines")
+    page.get_by_label("Ignore regex", exact=True).check()
+    page.get_by_label("Ignore regex pattern").fill("([")
+    expect(page.locator("#ignore-status")).to_contain_text("Regex not used")
+    assert_accessible(page, f"{theme}: a regex that does not compile")
+    context.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_report_with_no_pass_snapshot_has_no_serious_axe_violation(browser, tmp_path, theme):
+    dump = write_dump(tmp_path, [("frontend", "import pypto.language as pl\n")])
+    report = build_report(dump, tmp_path / "report.html", "--no-cache", "-q")
+    context, page = checked_page(browser, report, theme)
+    expect(page.locator("#only-frontend")).to_be_visible()
+    assert_accessible(page, f"{theme}: only 00_frontend.py")
+    page.get_by_role("button", name="Keyboard shortcuts").click()
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
+    assert_accessible(page, f"{theme}: only 00_frontend.py, the help open")
+    context.close()
+
+
+def test_a_pass_switch_into_another_trace_announces_the_trace(page, tmp_path):
+    # The bundled example program: PyPTO's passes 1-6, then the ptoas unit softmax_rows (numbered from 0 again).
+    report = build_report(EXAMPLE.parent, tmp_path / "report.html", "--no-cache", "-q")
+    log = open_report(page, report, "#pass=6")
+    announce = page.locator("#announce")
+    page.keyboard.press("j")
+    expect(page.locator("#trace-select")).to_have_value("1")
+    expect(announce).to_contain_text(re.compile(r"^Pass 0 .*, ptoas \u00b7 softmax_rows, "))
+    page.keyboard.press("k")
+    expect(announce).to_contain_text(re.compile(r"^Pass 6 InsertSync: .*, PyPTO \u00b7 "))
+    log.assert_clean()
+
+
+@pytest.mark.samples
+def test_a_failed_mlir_pass_is_announced_as_failed(page, tmp_path):
+    report = build_report(MLIR / "e5_pass_failure_mliropt22" / "tree", tmp_path / "report.html", "--no-cache", "-q")
+    log = open_report(page, report, "#pass=9")
+    page.keyboard.press("j")
+    expect(page.locator("#pass-title .badge.failed")).to_be_visible()
+    expect(page.locator("#announce")).to_contain_text(re.compile(r"^Pass 10 test-pass-failure .*, failed, "))
+    log.assert_clean()
