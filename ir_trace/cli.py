@@ -39,6 +39,8 @@ PROG = "pypto-ir-trace"
 
 def non_negative_int(text: str) -> int:
     try:
+        if not text.isascii():  # int() also reads other scripts' digits (`٣` as 3)
+            raise ValueError(text)
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid non-negative integer: {text!r}") from None

@@ -30,6 +30,7 @@ _EXPECTED = "expected 00_frontend.py, 01_after_<Pass>.py, ... with optional NN_a
 # Suffixes an editor, a merge or a hand-made backup appends to a file name (compared in lower case).
 _BACKUP_SUFFIXES = ("~", ".bak", ".orig", ".old", ".backup", ".save", ".swp", ".tmp")
 _NEAR_MISSES_SHOWN = 3  # names listed in the one warning line about stray copies
+_MLIR_FORMS = "or MLIR pass dumps: ptoas_passes/, an --mlir-print-ir-tree-dir tree, an --mlir-print-ir-after-all file"
 _PRODUCE = (
     "produce one with compile(..., config=RunConfig(dump_passes=PassDumpLevel.CONCISE)) "
     "(lower() writes no dump; dump_passes=False disables it)"
@@ -483,7 +484,7 @@ def printable_path(path: str | os.PathLike) -> str:
 def _no_snapshots_message(folder: Path) -> str:
     if (folder / "passes_dump").is_dir():
         return f"no snapshots in {folder}; did you mean {folder / 'passes_dump'}?"
-    return f"no passes_dump/ snapshots in {folder} ({_EXPECTED}); {_PRODUCE}"
+    return f"no passes_dump/ snapshots in {folder} ({_EXPECTED}; {_MLIR_FORMS}); {_PRODUCE}"
 
 
 def _check_indices(folder: Path, snapshots: dict[int, tuple[str, str]]) -> list[tuple[int, tuple[str, str]]]:

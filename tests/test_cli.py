@@ -81,6 +81,7 @@ def test_console_script_matches_module_entry(demo_dump, tmp_path, cache_dir):
         [],
         ["--context", "-1"],
         ["--context", "x"],
+        ["--context", "\u0663"],  # ARABIC-INDIC DIGIT THREE: int() would read it
         ["--workers", "0"],
         ["--bogus"],
         ["-q", "--verbose"],

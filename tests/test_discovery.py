@@ -55,6 +55,7 @@ def test_no_dump_at_all_explains_how_to_produce_one(tmp_path):
     (tmp_path / "kernel.cpp").write_text("")
     message = error_of(tmp_path)
     assert "dump_passes=" in message and "lower()" in message
+    assert "ptoas_passes/" in message and "--mlir-print-ir-tree-dir" in message  # the MLIR forms it also reads
 
 
 def test_missing_frontend(tmp_path):
