@@ -195,5 +195,17 @@ const IRTraceLayout = (() => {
     return { breaks, hang };
   }
 
-  return { unifyRows, shareRewriteRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, isChange };
+  /** Columns from a line's start to the end of its last emphasised range as shown (`shown`: the
+   *  line as folded, IRTraceFold.displayLine, or null when shown as is); 0 without ranges. Folds
+   *  never hide emphasis, so the last shown unit from before the range's end closes it. */
+  function emphasisEnd(text, ranges, shown) {
+    if (!ranges || !ranges.length) return 0;
+    const end = Math.min(ranges[ranges.length - 1][1], text.length);
+    if (!shown) return lineColumns(text.slice(0, end));
+    let d = shown.src.length;
+    while (d > 0 && !(shown.src[d - 1] >= 0 && shown.src[d - 1] < end)) d--;
+    return lineColumns(shown.text.slice(0, d));
+  }
+
+  return { unifyRows, shareRewriteRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, emphasisEnd, isChange };
 })();

@@ -8,7 +8,7 @@ const IRTracePainter = (() => {
   'use strict';
 
   const { EQ, DEL, FOLD, INS } = IRTraceModel;
-  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn, wrapBreaks } = IRTraceLayout;
+  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn, wrapBreaks, emphasisEnd, isChange } = IRTraceLayout;
   const { rowElement, sideOf, paintCode, el, tokenize } = IRTraceRows;
   const { planFolds, displayLine, shownColumns, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
@@ -49,6 +49,7 @@ const IRTracePainter = (() => {
     let active = [panes.before, panes.after];
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
+    let autoWrap = null;        // Set of the rows that wrap on their own without Wrap (autoWrapRows), or null
     let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
     let wrapCache = new Map();
     let rendered = { first: -1, last: -1 };
@@ -125,6 +126,8 @@ const IRTracePainter = (() => {
      *  wrapping), the row heights set the height. */
     function layoutPanes() {
       measure();   // folding fits lines to the pane: its width first
+      const cols = metrics.cols;
+      autoWrap = autoWrapRows();
       const chars = widestShown();
       const d = digits(), gutter = mode.unified ? 2 * d + 1 : d;
       const contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
@@ -139,8 +142,9 @@ const IRTracePainter = (() => {
         sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + ${28 + (p.edged ? EDGE_STRIP : 0)}px)`;
       }
       measure();
+      if (metrics.cols !== cols) autoWrap = autoWrapRows();
       metrics.contentWidth = contentWidth;
-      offsets = mode.wrap ? wrapOffsets() : null;
+      offsets = mode.wrap || autoWrap ? wrapOffsets() : null;
       const height = `${rowTop(items.length)}px`;
       for (const p of active) p.scroller.firstElementChild.style.height = height;
     }
@@ -149,7 +153,7 @@ const IRTracePainter = (() => {
     function widestShown() {
       let chars = 0;
       for (const item of items) {
-        if (item.kind === FOLD) continue;
+        if (item.kind === FOLD || (autoWrap && autoWrap.has(item))) continue;   // a wrapped row fits the pane
         for (const p of active) {
           const side = mode.unified ? 'u' : p.side, { line, side: which } = lineOn(item, side);
           if (line < 0) continue;
@@ -255,11 +259,34 @@ const IRTracePainter = (() => {
       return lines;
     }
 
-    /** Row tops when wrapping: the breaks are computed, not measured, so heights are exact. */
+    /** Row tops when rows wrap: the breaks are computed, not measured, so heights are exact. */
     function wrapOffsets() {
       const tops = new Float64Array(items.length + 1);
-      for (let i = 0; i < items.length; i++) tops[i + 1] = tops[i] + visualLines(items[i]) * ROW_HEIGHT;
+      for (let i = 0; i < items.length; i++) tops[i + 1] = tops[i] + (wraps(items[i]) ? visualLines(items[i]) : 1) * ROW_HEIGHT;
       return tops;
+    }
+
+    const wraps = (item) => mode.wrap || (autoWrap !== null && autoWrap.has(item));
+
+    /** Without Wrap, a changed row whose emphasis still reaches past the pane once folded wraps on
+     *  its own, on both sides so they keep sharing rows: every change on screen is then in sight
+     *  at scrollLeft 0. Only lines wider than the pane are planned. null when no row wraps. */
+    function autoWrapRows() {
+      if (mode.wrap || !mode.inlineFolds) return null;
+      let rows = null;
+      for (const item of items) {
+        if (isChange(item) && emphasisOverflows(item)) (rows = rows || new Set()).add(item);
+      }
+      return rows;
+    }
+
+    function emphasisOverflows(item) {
+      return active.some((p) => {
+        const side = mode.unified ? 'u' : p.side, at = lineOn(item, side);
+        if (at.line < 0 || lineColumns((at.side === 'a' ? view.before : view.after)[at.line]) <= metrics.cols) return false;
+        const { line, text: which, ranges } = sideOf(item, side);
+        return emphasisEnd((which === 'a' ? view.before : view.after)[line], ranges, shownOf(item, side)) > metrics.cols;
+      });
     }
 
     const rowTop = (i) => (offsets ? offsets[i] : i * ROW_HEIGHT);
@@ -280,7 +307,7 @@ const IRTracePainter = (() => {
     function rowContext() {
       return {
         before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows,
-        wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
+        wrapOf: mode.wrap ? wrapOf : autoWrap && ((text, item) => (autoWrap.has(item) ? wrapOf(text) : null)), digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
       };
     }
 

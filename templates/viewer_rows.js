@@ -184,7 +184,7 @@ const IRTraceRows = (() => {
   }
 
   /** The DOM row of `item` on `side`. ctx: { before, after (line arrays), warnMarks, flash,
-   *  hits(text), wrapOf(text) (null when not wrapping), digits, shownOf(item, side) (the line as
+   *  hits(text), wrapOf(text, item) (null when no row wraps; it returns null for a row that does not), digits, shownOf(item, side) (the line as
    *  folded, IRTraceFold.displayLine), markIndent (a change in the indentation is a mark) }. */
   function rowElement(item, side, ctx) {
     if (item.kind === FOLD) return foldElement(item);
@@ -214,7 +214,9 @@ const IRTraceRows = (() => {
     row.append(speech.head, ln, mk);
     const shown = ctx.shownOf(item, side);
     const { ranges: emphasis, indent } = ctx.markIndent ? splitIndentation(text, ranges, shown) : { ranges, indent: -1 };
-    paintCode(code, text, emphasis, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(shown ? shown.text : text), ctx.follows && ctx.follows(text), shown);
+    const wrap = ctx.wrapOf && ctx.wrapOf(shown ? shown.text : text, item);
+    if (wrap && wrap.breaks.length) row.classList.add('wrapped');
+    paintCode(code, text, emphasis, ctx.hits(text), wrap, ctx.follows && ctx.follows(text), shown);
     if (indent >= 0) code.prepend(indentMark(indent));
     for (const chip of code.querySelectorAll('.chip')) { chip.dataset.side = from; chip.dataset.line = line; chip.tabIndex = -1; }
     for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);
