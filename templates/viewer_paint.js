@@ -236,8 +236,13 @@ const IRTracePainter = (() => {
       }
     }
 
-    /** Continuation breaks of a line at the current width (memoised by text). */
-    function wrapOf(text) {
+    /** Continuation breaks of a line at the current width (memoised by text), or of a folded
+     *  line as shown (`shown`, memoised with it: the same text may hold a chip or underscores). */
+    function wrapOf(text, shown = null) {
+      if (shown) {
+        if (!shown.wrap || shown.wrap.cols !== metrics.cols) shown.wrap = { cols: metrics.cols, ...wrapBreaks(shown.text, metrics.cols, shown.src) };
+        return shown.wrap;
+      }
       let w = wrapCache.get(text);
       if (!w) {
         if (wrapCache.size > 50000) wrapCache.clear();
@@ -254,7 +259,7 @@ const IRTracePainter = (() => {
         const side = mode.unified ? 'u' : p.side, { line, text } = sideOf(item, side);
         if (line < 0) continue;
         const shown = shownOf(item, side);
-        lines = Math.max(lines, wrapOf(shown ? shown.text : (text === 'a' ? view.before : view.after)[line]).breaks.length + 1);
+        lines = Math.max(lines, wrapOf((text === 'a' ? view.before : view.after)[line], shown).breaks.length + 1);
       }
       return lines;
     }
@@ -307,7 +312,7 @@ const IRTracePainter = (() => {
     function rowContext() {
       return {
         before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows,
-        wrapOf: mode.wrap ? wrapOf : autoWrap && ((text, item) => (autoWrap.has(item) ? wrapOf(text) : null)), digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
+        wrapOf: mode.wrap ? wrapOf : autoWrap && ((text, shown, item) => (autoWrap.has(item) ? wrapOf(text, shown) : null)), digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
       };
     }
 

@@ -184,7 +184,8 @@ const IRTraceRows = (() => {
   }
 
   /** The DOM row of `item` on `side`. ctx: { before, after (line arrays), warnMarks, flash,
-   *  hits(text), wrapOf(text, item) (null when no row wraps; it returns null for a row that does not), digits, shownOf(item, side) (the line as
+   *  hits(text), wrapOf(text, shown, item) (the line's breaks, null for a row that does not wrap;
+   *  wrapOf itself null when no row wraps), digits, shownOf(item, side) (the line as
    *  folded, IRTraceFold.displayLine), markIndent (a change in the indentation is a mark) }. */
   function rowElement(item, side, ctx) {
     if (item.kind === FOLD) return foldElement(item);
@@ -214,7 +215,7 @@ const IRTraceRows = (() => {
     row.append(speech.head, ln, mk);
     const shown = ctx.shownOf(item, side);
     const { ranges: emphasis, indent } = ctx.markIndent ? splitIndentation(text, ranges, shown) : { ranges, indent: -1 };
-    const wrap = ctx.wrapOf && ctx.wrapOf(shown ? shown.text : text, item);
+    const wrap = ctx.wrapOf && ctx.wrapOf(text, shown, item);
     if (wrap && wrap.breaks.length) row.classList.add('wrapped');
     paintCode(code, text, emphasis, ctx.hits(text), wrap, ctx.follows && ctx.follows(text), shown);
     if (indent >= 0) code.prepend(indentMark(indent));
