@@ -272,6 +272,8 @@ const IRTracePainter = (() => {
     }
 
     const wraps = (item) => mode.wrap || (autoWrap !== null && autoWrap.has(item));
+    /** A row's line breaks (rows.js asks), null for a row that does not wrap. */
+    const rowWrapOf = (text, shown, item) => (wraps(item) ? wrapOf(text, shown) : null);
 
     /** Without Wrap, a changed row whose emphasis still reaches past the pane once folded wraps on
      *  its own, on both sides so they keep sharing rows: every change on screen is then in sight
@@ -312,7 +314,7 @@ const IRTracePainter = (() => {
     function rowContext() {
       return {
         before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows,
-        wrapOf: mode.wrap ? wrapOf : autoWrap && ((text, shown, item) => (autoWrap.has(item) ? wrapOf(text, shown) : null)), digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
+        wrapOf: mode.wrap || autoWrap ? rowWrapOf : null, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
       };
     }
 
