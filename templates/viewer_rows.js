@@ -46,9 +46,10 @@ const IRTraceRows = (() => {
     return tokens;
   }
 
-  /** The mark that starts a continuation line, as wide as its hanging indent. */
+  /** The mark that starts a continuation line, as wide as its hanging indent. Its `↪` is drawn by
+   *  CSS: not text, so the row's text (find, selection, a screen reader) runs on across the break. */
   function continuation(hang) {
-    const mark = el('span', 'cont', '\u21aa');
+    const mark = el('span', 'cont');
     mark.style.width = `${hang}ch`;
     mark.setAttribute('aria-hidden', 'true');
     return mark;
