@@ -18,6 +18,7 @@ const IRTracePainter = (() => {
   const LEAD_ROWS = 3;        // a change is shown this many rows below the top of the pane
   const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
   const EDGE_STRIP = 16;      // px: the strip reserved for edge markers, equals .edged .row::after in viewer.css
+  const CHECK_SLICE = 8;      // ms of checking rows for wrapping per task while a new pass settles
 
   /** A painter over two scroll containers (each holding .sizer > .rows). options: hits(text) gives
    *  the find ranges of a line or null, follows(text) those of a followed value; onCursor(index,
@@ -50,6 +51,8 @@ const IRTracePainter = (() => {
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
     let autoWrap = null;        // Set of the rows that wrap on their own without Wrap (autoWrapRows), or null
+    let wrapsChecked = 0;       // rows before this one are checked for that (a pass switch checks its first screen)
+    let checkTimer = 0;         // the next slice of checkWrapsLater
     let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
     let wrapCache = new Map();
     let rendered = { first: -1, last: -1 };
@@ -83,7 +86,9 @@ const IRTracePainter = (() => {
       // Drop the old rows first: resizing and scrolling then lays out almost nothing.
       for (const p of Object.values(panes)) { p.rows.textContent = ''; p.edges.textContent = ''; }
       leader = panes.after;
-      layoutPanes();
+      // A new pass checks only the rows up to its first screen for wrapping on their own (rows
+      // before the first change do not change): settle() checks the rest, or anything that needs them.
+      layoutPanes(keepScroll ? Infinity : (blocks.length ? blocks[0][0] : 0) + Math.ceil(leader.scroller.clientHeight / ROW_HEIGHT) + OVERSCAN);
       if (!keepScroll) {
         if (blocks.length) { goToBlock(0, 0); return; }
         scrollBoth(0, 0);
@@ -124,10 +129,10 @@ const IRTracePainter = (() => {
 
     /** Size the panes alike so their scroll ranges match: the widest line sets the width (unless
      *  wrapping), the row heights set the height. */
-    function layoutPanes() {
+    function layoutPanes(checkUpTo = Infinity) {
       measure();   // folding fits lines to the pane: its width first
       const cols = metrics.cols;
-      autoWrap = autoWrapRows();
+      autoWrap = autoWrapRows(checkUpTo);
       const chars = widestShown();
       const d = digits(), gutter = mode.unified ? 2 * d + 1 : d;
       const contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
@@ -142,7 +147,7 @@ const IRTracePainter = (() => {
         sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + ${28 + (p.edged ? EDGE_STRIP : 0)}px)`;
       }
       measure();
-      if (metrics.cols !== cols) autoWrap = autoWrapRows();
+      if (metrics.cols !== cols) autoWrap = autoWrapRows(checkUpTo);
       metrics.contentWidth = contentWidth;
       offsets = mode.wrap || autoWrap ? wrapOffsets() : null;
       const height = `${rowTop(items.length)}px`;
@@ -278,13 +283,40 @@ const IRTracePainter = (() => {
     /** Without Wrap, a changed row whose emphasis still reaches past the pane once folded wraps on
      *  its own, on both sides so they keep sharing rows: every change on screen is then in sight
      *  at scrollLeft 0. Only lines wider than the pane are planned. null when no row wraps. */
-    function autoWrapRows() {
+    function autoWrapRows(upTo) {
+      wrapsChecked = Math.min(upTo, items.length);
       if (mode.wrap || !mode.inlineFolds) return null;
       let rows = null;
-      for (const item of items) {
-        if (isChange(item) && emphasisOverflows(item)) (rows = rows || new Set()).add(item);
+      for (let i = 0; i < wrapsChecked; i++) {
+        if (isChange(items[i]) && emphasisOverflows(items[i])) (rows = rows || new Set()).add(items[i]);
       }
       return rows;
+    }
+
+    /** Check the rows a pass switch left unchecked: true when that laid the panes out again (the
+     *  rows in sight keep their places: those above them were checked). */
+    function checkWraps() {
+      clearTimeout(checkTimer);
+      if (wrapsChecked >= items.length) return false;
+      layoutPanes();
+      return true;
+    }
+
+    /** Check them a slice at a time instead, between other work (a held `j` stays responsive):
+     *  the slices fill the fold and wrap caches, then checkWraps() lays out with all of them. */
+    function checkWrapsLater(forItems = items, next = wrapsChecked) {
+      clearTimeout(checkTimer);
+      if (wrapsChecked >= items.length) return;
+      checkTimer = setTimeout(() => {
+        if (forItems !== items) return;
+        const started = performance.now();
+        while (next < items.length && performance.now() - started < CHECK_SLICE) {
+          const item = items[next++];
+          if (isChange(item) && emphasisOverflows(item)) visualLines(item);
+        }
+        if (next < items.length) checkWrapsLater(forItems, next);
+        else if (checkWraps()) render(true);
+      }, 0);
     }
 
     function emphasisOverflows(item) {
@@ -323,6 +355,7 @@ const IRTracePainter = (() => {
 
     /** After the first paint: render the full overscan, so scrolling finds its rows already built. */
     function settle() {
+      checkWrapsLater();
       if (overscan === OVERSCAN) return;
       overscan = OVERSCAN;
       render(true);
@@ -334,6 +367,7 @@ const IRTracePainter = (() => {
       const sc = leader.scroller;
       const scrollTop = sc.scrollTop, scrollLeft = sc.scrollLeft;   // read before the rows change
       const height = Math.max(leader.geo.height, ROW_HEIGHT);
+      if (rowAt(scrollTop + height) + 1 >= wrapsChecked && checkWraps()) force = true;   // unchecked rows in sight
       const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
       if (force || top < rendered.first || bottom > rendered.last) {
         const first = Math.max(0, top - overscan), last = Math.min(items.length, bottom + overscan);
@@ -452,12 +486,15 @@ const IRTracePainter = (() => {
 
     /** Show change b of the pass (0-based), as a deep link names it. */
     function goToChange(b) {
-      if (b >= 0 && b < blocks.length) goToBlock(b);
+      if (b < 0 || b >= blocks.length) return;
+      checkWraps();
+      goToBlock(b);
     }
 
     /** Show the next (delta > 0) or previous change of the pass; false when there is none. */
     function stepChange(delta) {
       if (!blocks.length) return false;
+      checkWraps();   // the changes' places
       const sc = leader.scroller, top = sc.scrollTop;
       const shown = cursor >= 0 && rowTop(blocks[cursor][0]) >= top && rowTop(blocks[cursor][0]) < top + sc.clientHeight;
       let target = -1;
@@ -517,6 +554,7 @@ const IRTracePainter = (() => {
 
     /** Put display row i a third of the way down the pane. */
     function scrollToRow(i) {
+      checkWraps();
       const sc = leader.scroller;
       scrollBoth(Math.max(0, rowTop(i) - Math.floor(sc.clientHeight / 3)), sc.scrollLeft);
       render(true);
@@ -537,6 +575,7 @@ const IRTracePainter = (() => {
     function showLineAtTop(side, line) {
       const at = rowOfLine(side, line);
       if (at < 0) return false;
+      checkWraps();
       scrollBoth(rowTop(at), 0);
       render(true);
       return true;

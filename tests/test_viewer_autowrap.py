@@ -120,3 +120,32 @@ def test_bracket_keys_walk_the_changes_across_a_wrapped_line(dense_page):
     page.keyboard.press("[")
     expect(group).to_contain_text("change 1 of 2")
     expect(pane(page, "After").locator(".row.wrapped", has_text="def helper")).to_be_in_viewport()
+
+
+@pytest.fixture(scope="module")
+def deep_report(tmp_path_factory) -> Path:
+    """A pass whose dense line comes after 120 changed rows: past the rows a pass switch checks at once."""
+
+    def text(after: bool) -> str:
+        body = [f"s{i} = pl.{'mul' if after else 'add'}(a, b)" for i in range(120)]
+        statements = "".join(f"    {line}\n" for line in body)
+        return kernel(after, "pl.add").replace("class Program:\n", "class Program:\n" + statements, 1)
+
+    root = tmp_path_factory.mktemp("deep") / "Program"
+    dump = write_dump(root, [("frontend", text(False)), ("Deep", text(True))])
+    return build_report(dump, root / "report.html", "--no-cache", "-q")
+
+
+def test_a_dense_line_below_the_first_screen_wraps_once_scrolled_to(page, deep_report):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log = open_report(page, deep_report, "#pass=1")
+    page.wait_for_timeout(300)  # the rows past the first screen are checked after the first paint
+    page.evaluate("() => { const s = document.getElementById('scroll-after'); s.scrollTop = s.scrollHeight; }")
+    dense = pane(page, "After").locator(".row.wrapped", has_text="def helper")
+    expect(dense).to_be_in_viewport()
+    before, after = rows(page, "before"), rows(page, "after")
+    assert [(r["top"], r["height"]) for r in before] == [(r["top"], r["height"]) for r in after]
+    row = next(r for r in after if "def helper" in r["text"])
+    assert row["height"] == 20 * row["lines"] > 40 and row["emsInSight"] == row["ems"] >= PARAMS
+    assert not any(r["wrapped"] for r in after if r["text"].lstrip().startswith("s"))
+    log.assert_clean()
