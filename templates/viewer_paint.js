@@ -8,8 +8,9 @@ const IRTracePainter = (() => {
   'use strict';
 
   const { EQ, DEL, FOLD, INS } = IRTraceModel;
-  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn, wrapBreaks, emphasisEnd, isChange } = IRTraceLayout;
+  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
   const { rowElement, sideOf, paintCode, el, tokenize } = IRTraceRows;
+  const { createWraps } = IRTraceWraps;
   const { planFolds, displayLine, shownColumns, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
@@ -18,7 +19,6 @@ const IRTracePainter = (() => {
   const LEAD_ROWS = 3;        // a change is shown this many rows below the top of the pane
   const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
   const EDGE_STRIP = 16;      // px: the strip reserved for edge markers, equals .edged .row::after in viewer.css
-  const CHECK_SLICE = 8;      // ms of checking rows for wrapping per task while a new pass settles
 
   /** A painter over two scroll containers (each holding .sizer > .rows). options: hits(text) gives
    *  the find ranges of a line or null, follows(text) those of a followed value; onCursor(index,
@@ -50,14 +50,16 @@ const IRTracePainter = (() => {
     let active = [panes.before, panes.after];
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
-    let autoWrap = null;        // Set of the rows that wrap on their own without Wrap (autoWrapRows), or null
-    let wrapsChecked = 0;       // rows before this one are checked for that (a pass switch checks its first screen)
-    let checkTimer = 0;         // the next slice of checkWrapsLater
     let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
-    let wrapCache = new Map();
     let rendered = { first: -1, last: -1 };
     let shownCache = new Map();   // "a12" -> line 12 of Before as shown (displayLine), at metrics.cols
     let opened = new Map();       // "a12" -> { whole, limit }: lines the reader opened, for this view
+    // Which rows wrap (all with Wrap; else the change-dense ones) and the row tops that follow.
+    const wraps = createWraps({
+      items: () => items, sides: () => (mode.unified ? ['u'] : active.map((p) => p.side)),
+      lineOf: (which, line) => (which === 'a' ? view.before : view.after)[line], cols: () => metrics.cols,
+      shownOf, wrapAll: () => mode.wrap, folding: () => mode.inlineFolds,
+    });
 
     /** Paint `nextView` (display rows already folded and labelled). keepScroll leaves the scroll
      *  position alone; otherwise the panes open on the first change, scrolled fully left. */
@@ -75,7 +77,6 @@ const IRTracePainter = (() => {
       }
       view = nextView;
       shownCache = new Map();
-      if (wrapLines !== mode.wrap || unified !== mode.unified) wrapCache = new Map();
       mode = { wrap: wrapLines, unified, sideBySide, inlineFolds, markIndent };
       active = unified ? [panes.after] : [panes.before, panes.after];
       items = unified ? unifyRows(view.display) : sideBySide ? shareRewriteRows(view.display) : view.display;
@@ -132,7 +133,7 @@ const IRTracePainter = (() => {
     function layoutPanes(checkUpTo = Infinity) {
       measure();   // folding fits lines to the pane: its width first
       const cols = metrics.cols;
-      autoWrap = autoWrapRows(checkUpTo);
+      wraps.check(checkUpTo);
       const chars = widestShown();
       const d = digits(), gutter = mode.unified ? 2 * d + 1 : d;
       const contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
@@ -147,9 +148,9 @@ const IRTracePainter = (() => {
         sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + ${28 + (p.edged ? EDGE_STRIP : 0)}px)`;
       }
       measure();
-      if (metrics.cols !== cols) autoWrap = autoWrapRows(checkUpTo);
+      if (metrics.cols !== cols) wraps.check(checkUpTo);
       metrics.contentWidth = contentWidth;
-      offsets = mode.wrap || autoWrap ? wrapOffsets() : null;
+      offsets = wraps.rowTops(ROW_HEIGHT);
       const height = `${rowTop(items.length)}px`;
       for (const p of active) p.scroller.firstElementChild.style.height = height;
     }
@@ -158,7 +159,7 @@ const IRTracePainter = (() => {
     function widestShown() {
       let chars = 0;
       for (const item of items) {
-        if (item.kind === FOLD || (autoWrap && autoWrap.has(item))) continue;   // a wrapped row fits the pane
+        if (item.kind === FOLD || wraps.wraps(item)) continue;   // a wrapped row fits the pane
         for (const p of active) {
           const side = mode.unified ? 'u' : p.side, { line, side: which } = lineOn(item, side);
           if (line < 0) continue;
@@ -231,7 +232,7 @@ const IRTracePainter = (() => {
       const usable = host.scroller.clientWidth - codeLeft - parseFloat(getComputedStyle(code).paddingRight);
       probe.remove();
       const cols = Math.max(8, Math.floor(usable / cw));
-      if (cols !== metrics.cols) { wrapCache = new Map(); shownCache = new Map(); }
+      if (cols !== metrics.cols) shownCache = new Map();
       metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
       // Read now, while the panes are empty and layout is cheap: painting never has to ask again.
       for (const p of active) {
@@ -241,91 +242,12 @@ const IRTracePainter = (() => {
       }
     }
 
-    /** Continuation breaks of a line at the current width (memoised by text), or of a folded
-     *  line as shown (`shown`, memoised with it: the same text may hold a chip or underscores). */
-    function wrapOf(text, shown = null) {
-      if (shown) {
-        if (!shown.wrap || shown.wrap.cols !== metrics.cols) shown.wrap = { cols: metrics.cols, ...wrapBreaks(shown.text, metrics.cols, shown.src) };
-        return shown.wrap;
-      }
-      let w = wrapCache.get(text);
-      if (!w) {
-        if (wrapCache.size > 50000) wrapCache.clear();
-        wrapCache.set(text, (w = wrapBreaks(text, metrics.cols)));
-      }
-      return w;
-    }
-
-    /** Visual lines of an item: on every active side the same, so rows stay aligned. */
-    function visualLines(item) {
-      if (item.kind === FOLD) return 1;
-      let lines = 1;
-      for (const p of active) {
-        const side = mode.unified ? 'u' : p.side, { line, text } = sideOf(item, side);
-        if (line < 0) continue;
-        const shown = shownOf(item, side);
-        lines = Math.max(lines, wrapOf((text === 'a' ? view.before : view.after)[line], shown).breaks.length + 1);
-      }
-      return lines;
-    }
-
-    /** Row tops when rows wrap: the breaks are computed, not measured, so heights are exact. */
-    function wrapOffsets() {
-      const tops = new Float64Array(items.length + 1);
-      for (let i = 0; i < items.length; i++) tops[i + 1] = tops[i] + (wraps(items[i]) ? visualLines(items[i]) : 1) * ROW_HEIGHT;
-      return tops;
-    }
-
-    const wraps = (item) => mode.wrap || (autoWrap !== null && autoWrap.has(item));
-    /** A row's line breaks (rows.js asks), null for a row that does not wrap. */
-    const rowWrapOf = (text, shown, item) => (wraps(item) ? wrapOf(text, shown) : null);
-
-    /** Without Wrap, a changed row whose emphasis still reaches past the pane once folded wraps on
-     *  its own, on both sides so they keep sharing rows: every change on screen is then in sight
-     *  at scrollLeft 0. Only lines wider than the pane are planned. null when no row wraps. */
-    function autoWrapRows(upTo) {
-      wrapsChecked = Math.min(upTo, items.length);
-      if (mode.wrap || !mode.inlineFolds) return null;
-      let rows = null;
-      for (let i = 0; i < wrapsChecked; i++) {
-        if (isChange(items[i]) && emphasisOverflows(items[i])) (rows = rows || new Set()).add(items[i]);
-      }
-      return rows;
-    }
-
     /** Check the rows a pass switch left unchecked: true when that laid the panes out again (the
      *  rows in sight keep their places: those above them were checked). */
     function checkWraps() {
-      clearTimeout(checkTimer);
-      if (wrapsChecked >= items.length) return false;
+      if (wraps.complete) return false;
       layoutPanes();
       return true;
-    }
-
-    /** Check them a slice at a time instead, between other work (a held `j` stays responsive):
-     *  the slices fill the fold and wrap caches, then checkWraps() lays out with all of them. */
-    function checkWrapsLater(forItems = items, next = wrapsChecked) {
-      clearTimeout(checkTimer);
-      if (wrapsChecked >= items.length) return;
-      checkTimer = setTimeout(() => {
-        if (forItems !== items) return;
-        const started = performance.now();
-        while (next < items.length && performance.now() - started < CHECK_SLICE) {
-          const item = items[next++];
-          if (isChange(item) && emphasisOverflows(item)) visualLines(item);
-        }
-        if (next < items.length) checkWrapsLater(forItems, next);
-        else if (checkWraps()) render(true);
-      }, 0);
-    }
-
-    function emphasisOverflows(item) {
-      return active.some((p) => {
-        const side = mode.unified ? 'u' : p.side, at = lineOn(item, side);
-        if (at.line < 0 || lineColumns((at.side === 'a' ? view.before : view.after)[at.line]) <= metrics.cols) return false;
-        const { line, text: which, ranges } = sideOf(item, side);
-        return emphasisEnd((which === 'a' ? view.before : view.after)[line], ranges, shownOf(item, side)) > metrics.cols;
-      });
     }
 
     const rowTop = (i) => (offsets ? offsets[i] : i * ROW_HEIGHT);
@@ -346,7 +268,7 @@ const IRTracePainter = (() => {
     function rowContext() {
       return {
         before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows,
-        wrapOf: mode.wrap || autoWrap ? rowWrapOf : null, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
+        wrapOf: wraps.rowWrapOf, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
       };
     }
 
@@ -355,7 +277,7 @@ const IRTracePainter = (() => {
 
     /** After the first paint: render the full overscan, so scrolling finds its rows already built. */
     function settle() {
-      checkWrapsLater();
+      wraps.checkLater(() => { if (checkWraps()) render(true); });
       if (overscan === OVERSCAN) return;
       overscan = OVERSCAN;
       render(true);
@@ -367,7 +289,7 @@ const IRTracePainter = (() => {
       const sc = leader.scroller;
       const scrollTop = sc.scrollTop, scrollLeft = sc.scrollLeft;   // read before the rows change
       const height = Math.max(leader.geo.height, ROW_HEIGHT);
-      if (rowAt(scrollTop + height) + 1 >= wrapsChecked && checkWraps()) force = true;   // unchecked rows in sight
+      if (rowAt(scrollTop + height) + 1 >= wraps.checked && checkWraps()) force = true;   // unchecked rows in sight
       const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
       if (force || top < rendered.first || bottom > rendered.last) {
         const first = Math.max(0, top - overscan), last = Math.min(items.length, bottom + overscan);
