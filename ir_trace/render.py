@@ -26,6 +26,7 @@ REPORT_SCRIPTS = (
     "viewer_layout.js",
     "viewer_fold.js",
     "viewer_rows.js",
+    "viewer_wraps.js",
     "viewer_paint.js",
     "viewer_sidebar.js",
     "viewer_panels.js",

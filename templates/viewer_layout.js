@@ -163,11 +163,24 @@ const IRTraceLayout = (() => {
     return CLOSING.test(cur) ? 0 : 1;
   }
 
+  /** The break kind at `i` of a folded line's shown text (`src`: IRTraceFold.displayLine's), where
+   *  a chip is involved: never inside one; before one, or after one unless a comma or a closing
+   *  bracket follows, as after a space (a chip's placeholder is a word character, see viewer_fold.js).
+   *  null when neither side is a chip. */
+  function chipBreakKind(text, src, i) {
+    const prevChip = src[i - 1] < 0, curChip = src[i] < 0;
+    if (prevChip && curChip && src[i - 1] === src[i]) return 0;
+    if (curChip) return 2;
+    if (prevChip) return text[i] === ' ' || CLOSING.test(text[i]) ? 0 : 2;
+    return null;
+  }
+
   /** Where a line wraps at `cols` columns: the UTF-16 offsets that start a continuation line, and
    *  the hanging indent (columns) of those lines: the line's own indent plus four, at most half a line.
-   *  Breaks fall between tokens (after a space when one is near), inside a token only when it is
-   *  longer than a line. Linear in the line's length. */
-  function wrapBreaks(text, cols) {
+   *  Breaks fall between tokens (after a space when one is near) or beside a chip of a folded line
+   *  (`src`: its shown units' sources, see chipBreakKind), inside a token only when it is longer
+   *  than a line. Linear in the line's length. */
+  function wrapBreaks(text, cols, src = null) {
     const n = text.length;
     const lead = text.length - text.trimStart().length;
     const hang = Math.min(lead + 4, Math.floor(cols / 2));
@@ -177,7 +190,7 @@ const IRTraceLayout = (() => {
     for (let i = 0; i < n; i++) at[i + 1] = at[i] + unitColumns(text.charCodeAt(i));
     const lastAny = new Int32Array(n + 1), lastSpace = new Int32Array(n + 1);
     for (let i = 1; i <= n; i++) {
-      const kind = i < n ? breakKind(text, i) : 0;
+      const kind = i < n ? (src && chipBreakKind(text, src, i)) ?? breakKind(text, i) : 0;
       lastAny[i] = kind ? i : lastAny[i - 1];
       lastSpace[i] = kind === 2 ? i : lastSpace[i - 1];
     }
@@ -195,5 +208,17 @@ const IRTraceLayout = (() => {
     return { breaks, hang };
   }
 
-  return { unifyRows, shareRewriteRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, isChange };
+  /** Columns from a line's start to the end of its last emphasised range as shown (`shown`: the
+   *  line as folded, IRTraceFold.displayLine, or null when shown as is); 0 without ranges. Folds
+   *  never hide emphasis, so the last shown unit from before the range's end closes it. */
+  function emphasisEnd(text, ranges, shown) {
+    if (!ranges || !ranges.length) return 0;
+    const end = Math.min(ranges[ranges.length - 1][1], text.length);
+    if (!shown) return lineColumns(text.slice(0, end));
+    let d = shown.src.length;
+    while (d > 0 && !(shown.src[d - 1] >= 0 && shown.src[d - 1] < end)) d--;
+    return lineColumns(shown.text.slice(0, d));
+  }
+
+  return { unifyRows, shareRewriteRows, changeBlocks, labelHunks, hunkHeader, lineOn, enclosingFunction, lineColumns, wrapBreaks, emphasisEnd, isChange };
 })();

@@ -8,8 +8,9 @@ const IRTracePainter = (() => {
   'use strict';
 
   const { EQ, DEL, FOLD, INS } = IRTraceModel;
-  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn, wrapBreaks } = IRTraceLayout;
+  const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
   const { rowElement, sideOf, paintCode, el, tokenize } = IRTraceRows;
+  const { createWraps } = IRTraceWraps;
   const { planFolds, displayLine, shownColumns, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
@@ -50,10 +51,15 @@ const IRTracePainter = (() => {
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
     let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
-    let wrapCache = new Map();
     let rendered = { first: -1, last: -1 };
     let shownCache = new Map();   // "a12" -> line 12 of Before as shown (displayLine), at metrics.cols
     let opened = new Map();       // "a12" -> { whole, limit }: lines the reader opened, for this view
+    // Which rows wrap (all with Wrap; else the change-dense ones) and the row tops that follow.
+    const wraps = createWraps({
+      items: () => items, sides: () => (mode.unified ? ['u'] : active.map((p) => p.side)),
+      lineOf: (which, line) => (which === 'a' ? view.before : view.after)[line], cols: () => metrics.cols,
+      shownOf, wrapAll: () => mode.wrap, folding: () => mode.inlineFolds,
+    });
 
     /** Paint `nextView` (display rows already folded and labelled). keepScroll leaves the scroll
      *  position alone; otherwise the panes open on the first change, scrolled fully left. */
@@ -71,7 +77,6 @@ const IRTracePainter = (() => {
       }
       view = nextView;
       shownCache = new Map();
-      if (wrapLines !== mode.wrap || unified !== mode.unified) wrapCache = new Map();
       mode = { wrap: wrapLines, unified, sideBySide, inlineFolds, markIndent };
       active = unified ? [panes.after] : [panes.before, panes.after];
       items = unified ? unifyRows(view.display) : sideBySide ? shareRewriteRows(view.display) : view.display;
@@ -82,7 +87,9 @@ const IRTracePainter = (() => {
       // Drop the old rows first: resizing and scrolling then lays out almost nothing.
       for (const p of Object.values(panes)) { p.rows.textContent = ''; p.edges.textContent = ''; }
       leader = panes.after;
-      layoutPanes();
+      // A new pass checks only the rows up to its first screen for wrapping on their own (rows
+      // before the first change do not change): settle() checks the rest, or anything that needs them.
+      layoutPanes(keepScroll ? Infinity : (blocks.length ? blocks[0][0] : 0) + Math.ceil(leader.scroller.clientHeight / ROW_HEIGHT) + OVERSCAN);
       if (!keepScroll) {
         if (blocks.length) { goToBlock(0, 0); return; }
         scrollBoth(0, 0);
@@ -123,8 +130,10 @@ const IRTracePainter = (() => {
 
     /** Size the panes alike so their scroll ranges match: the widest line sets the width (unless
      *  wrapping), the row heights set the height. */
-    function layoutPanes() {
+    function layoutPanes(checkUpTo = Infinity) {
       measure();   // folding fits lines to the pane: its width first
+      const cols = metrics.cols;
+      wraps.check(checkUpTo);
       const chars = widestShown();
       const d = digits(), gutter = mode.unified ? 2 * d + 1 : d;
       const contentWidth = mode.wrap ? 0 : (chars + gutter + 4) * metrics.cw + 28;
@@ -139,8 +148,9 @@ const IRTracePainter = (() => {
         sizer.style.width = mode.wrap ? '' : `calc(${chars + gutter + 4}ch + ${28 + (p.edged ? EDGE_STRIP : 0)}px)`;
       }
       measure();
+      if (metrics.cols !== cols) wraps.check(checkUpTo);
       metrics.contentWidth = contentWidth;
-      offsets = mode.wrap ? wrapOffsets() : null;
+      offsets = wraps.rowTops(ROW_HEIGHT);
       const height = `${rowTop(items.length)}px`;
       for (const p of active) p.scroller.firstElementChild.style.height = height;
     }
@@ -149,7 +159,7 @@ const IRTracePainter = (() => {
     function widestShown() {
       let chars = 0;
       for (const item of items) {
-        if (item.kind === FOLD) continue;
+        if (item.kind === FOLD || wraps.wraps(item)) continue;   // a wrapped row fits the pane
         for (const p of active) {
           const side = mode.unified ? 'u' : p.side, { line, side: which } = lineOn(item, side);
           if (line < 0) continue;
@@ -226,7 +236,7 @@ const IRTracePainter = (() => {
       const usable = host.scroller.clientWidth - codeLeft - parseFloat(getComputedStyle(code).paddingRight);
       probe.remove();
       const cols = Math.max(8, Math.floor(usable / cw));
-      if (cols !== metrics.cols) { wrapCache = new Map(); shownCache = new Map(); }
+      if (cols !== metrics.cols) shownCache = new Map();
       metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
       // Read while the panes are empty and layout is cheap: painting never has to ask again.
       active.forEach((p, i) => {
@@ -236,34 +246,12 @@ const IRTracePainter = (() => {
       });
     }
 
-    /** Continuation breaks of a line at the current width (memoised by text). */
-    function wrapOf(text) {
-      let w = wrapCache.get(text);
-      if (!w) {
-        if (wrapCache.size > 50000) wrapCache.clear();
-        wrapCache.set(text, (w = wrapBreaks(text, metrics.cols)));
-      }
-      return w;
-    }
-
-    /** Visual lines of an item: on every active side the same, so rows stay aligned. */
-    function visualLines(item) {
-      if (item.kind === FOLD) return 1;
-      let lines = 1;
-      for (const p of active) {
-        const side = mode.unified ? 'u' : p.side, { line, text } = sideOf(item, side);
-        if (line < 0) continue;
-        const shown = shownOf(item, side);
-        lines = Math.max(lines, wrapOf(shown ? shown.text : (text === 'a' ? view.before : view.after)[line]).breaks.length + 1);
-      }
-      return lines;
-    }
-
-    /** Row tops when wrapping: the breaks are computed, not measured, so heights are exact. */
-    function wrapOffsets() {
-      const tops = new Float64Array(items.length + 1);
-      for (let i = 0; i < items.length; i++) tops[i + 1] = tops[i] + visualLines(items[i]) * ROW_HEIGHT;
-      return tops;
+    /** Check the rows a pass switch left unchecked: true when that laid the panes out again (the
+     *  rows in sight keep their places: those above them were checked). */
+    function checkWraps() {
+      if (wraps.complete) return false;
+      layoutPanes();
+      return true;
     }
 
     const rowTop = (i) => (offsets ? offsets[i] : i * ROW_HEIGHT);
@@ -284,7 +272,7 @@ const IRTracePainter = (() => {
     function rowContext() {
       return {
         before: view.before, after: view.after, warnMarks: view.warnMarks, flash: view.flash, hits, follows,
-        wrapOf: mode.wrap ? wrapOf : null, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
+        wrapOf: wraps.rowWrapOf, digits: digits(), showLine, shownOf, markIndent: mode.markIndent,
       };
     }
 
@@ -293,6 +281,7 @@ const IRTracePainter = (() => {
 
     /** After the first paint: render the full overscan, so scrolling finds its rows already built. */
     function settle() {
+      wraps.checkLater(() => { if (checkWraps()) render(true); });
       if (overscan === OVERSCAN) return;
       overscan = OVERSCAN;
       render(true);
@@ -304,6 +293,7 @@ const IRTracePainter = (() => {
       const sc = leader.scroller;
       const scrollTop = sc.scrollTop, scrollLeft = sc.scrollLeft;   // read before the rows change
       const height = Math.max(leader.geo.height, ROW_HEIGHT);
+      if (rowAt(scrollTop + height) + 1 >= wraps.checked && checkWraps()) force = true;   // unchecked rows in sight
       const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
       if (force || top < rendered.first || bottom > rendered.last) {
         const first = Math.max(0, top - overscan), last = Math.min(items.length, bottom + overscan);
@@ -422,12 +412,15 @@ const IRTracePainter = (() => {
 
     /** Show change b of the pass (0-based), as a deep link names it. */
     function goToChange(b) {
-      if (b >= 0 && b < blocks.length) goToBlock(b);
+      if (b < 0 || b >= blocks.length) return;
+      checkWraps();
+      goToBlock(b);
     }
 
     /** Show the next (delta > 0) or previous change of the pass; false when there is none. */
     function stepChange(delta) {
       if (!blocks.length) return false;
+      checkWraps();   // the changes' places
       const sc = leader.scroller, top = sc.scrollTop;
       const shown = cursor >= 0 && rowTop(blocks[cursor][0]) >= top && rowTop(blocks[cursor][0]) < top + sc.clientHeight;
       let target = -1;
@@ -487,6 +480,7 @@ const IRTracePainter = (() => {
 
     /** Put display row i a third of the way down the pane. */
     function scrollToRow(i) {
+      checkWraps();
       const sc = leader.scroller;
       scrollBoth(Math.max(0, rowTop(i) - Math.floor(sc.clientHeight / 3)), sc.scrollLeft);
       render(true);
@@ -507,6 +501,7 @@ const IRTracePainter = (() => {
     function showLineAtTop(side, line) {
       const at = rowOfLine(side, line);
       if (at < 0) return false;
+      checkWraps();
       scrollBoth(rowTop(at), 0);
       render(true);
       return true;

@@ -46,9 +46,10 @@ const IRTraceRows = (() => {
     return tokens;
   }
 
-  /** The mark that starts a continuation line, as wide as its hanging indent. */
+  /** The mark that starts a continuation line, as wide as its hanging indent. Its `↪` is drawn by
+   *  CSS: not text, so the row's text (find, selection, a screen reader) runs on across the break. */
   function continuation(hang) {
-    const mark = el('span', 'cont', '\u21aa');
+    const mark = el('span', 'cont');
     mark.style.width = `${hang}ch`;
     mark.setAttribute('aria-hidden', 'true');
     return mark;
@@ -184,7 +185,8 @@ const IRTraceRows = (() => {
   }
 
   /** The DOM row of `item` on `side`. ctx: { before, after (line arrays), warnMarks, flash,
-   *  hits(text), wrapOf(text) (null when not wrapping), digits, shownOf(item, side) (the line as
+   *  hits(text), wrapOf(text, shown, item) (the line's breaks, null for a row that does not wrap;
+   *  wrapOf itself null when no row wraps), digits, shownOf(item, side) (the line as
    *  folded, IRTraceFold.displayLine), markIndent (a change in the indentation is a mark) }. */
   function rowElement(item, side, ctx) {
     if (item.kind === FOLD) return foldElement(item);
@@ -214,7 +216,9 @@ const IRTraceRows = (() => {
     row.append(speech.head, ln, mk);
     const shown = ctx.shownOf(item, side);
     const { ranges: emphasis, indent } = ctx.markIndent ? splitIndentation(text, ranges, shown) : { ranges, indent: -1 };
-    paintCode(code, text, emphasis, ctx.hits(text), ctx.wrapOf && ctx.wrapOf(shown ? shown.text : text), ctx.follows && ctx.follows(text), shown);
+    const wrap = ctx.wrapOf && ctx.wrapOf(text, shown, item);
+    if (wrap && wrap.breaks.length) row.classList.add('wrapped');
+    paintCode(code, text, emphasis, ctx.hits(text), wrap, ctx.follows && ctx.follows(text), shown);
     if (indent >= 0) code.prepend(indentMark(indent));
     for (const chip of code.querySelectorAll('.chip')) { chip.dataset.side = from; chip.dataset.line = line; chip.tabIndex = -1; }
     for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);

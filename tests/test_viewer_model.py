@@ -347,3 +347,20 @@ def test_wrap_breaks_fall_between_tokens_with_a_hanging_indent(layout_page):
     # A single token longer than a line is cut where it must be.
     long_token = "x" * 100
     assert layout(layout_page, "return L.wrapBreaks(arg, 40).breaks;", long_token) == [40, 76]
+
+
+def test_a_folded_line_wraps_beside_its_chips_never_inside_a_name_or_a_chip(layout_page):
+    """A chip's placeholder is `_` (a word character): names joined by chips still break beside them."""
+    names = [f"name{i}__ssa_v0" for i in range(8)]
+    shown, src = "", []
+    for i, name in enumerate(names):
+        if i:
+            shown += "___"
+            src += [-i] * 3  # chip i-1's units
+        src += range(len(shown) - 3 * i + 100 * i, len(shown) - 3 * i + 100 * i + len(name))
+        shown += name
+    script = "return [L.wrapBreaks(arg[0], 40, Int32Array.from(arg[1])).breaks, L.wrapBreaks(arg[0], 40).breaks];"
+    with_chips, as_text = layout(layout_page, script, [shown, src])
+    assert with_chips and all(src[b] < 0 or src[b - 1] < 0 for b in with_chips)  # beside a chip
+    assert all(not (src[b] < 0 and src[b] == src[b - 1]) for b in with_chips)  # never inside one
+    assert any(src[b] >= 0 and src[b - 1] >= 0 for b in as_text)  # read as one long word it is cut inside a name

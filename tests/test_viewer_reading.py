@@ -400,6 +400,7 @@ def test_wrap_breaks_between_tokens_with_a_hanging_indent_and_a_mark(long_page):
                lines: rows.map((r) => {
                  const code = r.querySelector('.code');
                  const marks = [...code.querySelectorAll('.cont')];
+                 if (marks.some((m) => getComputedStyle(m, '::before').content !== '"\u21aa"')) return null;
                  return { text: code.textContent, marks: marks.map((m) => m.getBoundingClientRect().width),
                           segments: code.innerText.split('\\n'), height: r.offsetHeight };
                }),
@@ -409,17 +410,19 @@ def test_wrap_breaks_between_tokens_with_a_hanging_indent_and_a_mark(long_page):
     before, after = info
     assert before["geometry"] == after["geometry"]  # the panes stay row-aligned
     assert after["overflow"] <= 0  # nothing sticks out sideways
+    assert None not in after["lines"], "every continuation mark draws a ↪"
     wrapped = [line for line in after["lines"] if len(line["segments"]) > 2]
     assert wrapped, "the long statements wrap onto several lines"
     for line in wrapped:
         assert line["height"] == 20 * len(line["segments"])
         segments = line["segments"]
         for previous, following in zip(segments, segments[1:]):
-            assert following.startswith("\u21aa")  # the continuation mark
-            joined = previous[-1:] + following[1:2]
+            joined = previous[-1:] + following[:1]
             assert not (joined[:1].isalnum() and joined[1:].isalnum()), (
                 f"a token was split: {previous!r} | {following!r}"
             )
+        # One `↪` per continuation line, drawn by CSS: the line's text runs on across the breaks.
+        assert len(line["marks"]) == len(segments) - 1 and "".join(segments) == line["text"]
         indent = len(segments[0]) - len(segments[0].lstrip())
         # The mark is as wide as the hanging indent: the line's own indent plus four columns.
         assert all(width > (indent + 3) * 7 for width in line["marks"])
