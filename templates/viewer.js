@@ -511,6 +511,7 @@
       });
       $('help-open').addEventListener('click', openHelp);
       $('skip-link').addEventListener('click', IRTraceKeys.skipToCode);
+      IRTraceKeys.wireToolbars();
       $('help-close').addEventListener('click', closeHelp);
       $('help').addEventListener('click', (event) => { if (event.target.id === 'help') closeHelp(); });
       document.addEventListener('keydown', onKeyDown);

@@ -41,6 +41,14 @@ const IRTraceIgnore = (() => {
       for (const m of NORM.MODES) $(`ignore-${m}`).checked = Boolean(spec && spec.modes.includes(m));
       $('ignore-regex').checked = Boolean(spec && spec.regex);
       if (spec && spec.regex) $('ignore-regex-text').value = spec.regex;
+      settleRegexBox();
+    }
+
+    /** The regex's text box is a Tab stop once the regex mode is on (or the box holds text), right
+     *  after its checkbox, so the sidebar's options cost one Tab; a click into it still turns it on. */
+    function settleRegexBox() {
+      const box = $('ignore-regex-text');
+      box.tabIndex = $('ignore-regex').checked || box.value ? 0 : -1;
     }
 
     function storedIgnore() {
@@ -66,9 +74,12 @@ const IRTraceIgnore = (() => {
     }
 
     /** `spec` without the modes this report does not offer: `loc` (MLIR's locations) is for MLIR
-     *  snapshots only, so one a link or an MLIR report left behind stays off here. */
+     *  snapshots only and `memref` (pl.MemRef) for PyPTO's, so one a link or another report left
+     *  behind stays off here. */
     function offered(spec) {
-      return spec && !showsMlir() ? { ...spec, modes: spec.modes.filter((m) => m !== 'loc') } : spec;
+      if (!spec) return spec;
+      const unused = [showsMlir() ? '' : 'loc', showsPypto() ? '' : 'memref'];
+      return { ...spec, modes: spec.modes.filter((m) => !unused.includes(m)) };
     }
 
     /** Apply new modes: the current pass is redrawn at once, the other entries follow in slices. */
@@ -224,12 +235,14 @@ const IRTraceIgnore = (() => {
     }
 
     /** Whether any trace of the report is MLIR (payload.kind, or a trace's own kind). */
-    function showsMlir() {
-      return IRTraceTraces.tracesOf(payload).some((trace) => (trace.kind || payload.kind) === 'mlir');
-    }
+    const isMlir = (trace) => (trace.kind || payload.kind) === 'mlir';
+    const showsMlir = () => IRTraceTraces.tracesOf(payload).some(isMlir);
+    const showsPypto = () => !IRTraceTraces.tracesOf(payload).every(isMlir);
 
-    /** MLIR snapshots get the locations toggle and their own SSA wording. */
+    /** MLIR snapshots get the locations toggle and their own SSA wording; memory annotations
+     *  (pl.MemRef) are PyPTO's only, so an MLIR-only report does not offer to ignore them. */
     function labelIgnoreControls() {
+      $('ignore-memref').parentElement.hidden = !showsPypto();
       if (!showsMlir()) return;
       $('ignore-loc-label').hidden = false;
       $('ignore-ssa').parentElement.title = '%12 and %13, ^bb1 and ^bb2, #map1 and #map2 read alike: a pass that only renumbers is a no-op';
@@ -239,6 +252,9 @@ const IRTraceIgnore = (() => {
     function wireIgnoreControls() {
       labelIgnoreControls();
       for (const m of [...NORM.MODES, 'regex']) $(`ignore-${m}`).addEventListener('change', onIgnoreControl);
+      settleRegexBox();
+      $('ignore-regex').addEventListener('change', settleRegexBox);
+      $('ignore-regex-text').addEventListener('input', settleRegexBox);
       let ignoreTimer = 0;
       $('ignore-regex-text').addEventListener('input', () => {
         clearTimeout(ignoreTimer);

@@ -2,7 +2,9 @@
  * Single keys (j / k, ] / [, /, f, n / N, v, ?, Esc), the keys typed into the text boxes, and the
  * Tab order's shortcuts: the skip link to the code, and the buttons inside a code pane (folds,
  * "moved" notes, long-line chips), one stop away from their pane rather than one Tab stop each:
- * Enter in a focused pane moves to the first in sight, ↓ / ↑ walk them, Esc goes back to the pane. */
+ * Enter in a focused pane moves to the first in sight, ↓ / ↑ walk them, Esc goes back to the pane.
+ * The sidebar's rows of checkboxes and buttons are toolbars (WAI-ARIA): one Tab stop each, ← / →
+ * (Home / End) move inside, so the panes are a few Tabs from the page's start. */
 const IRTraceKeys = (() => {
   'use strict';
 
@@ -59,6 +61,46 @@ const IRTraceKeys = (() => {
     return true;
   }
 
+  /* ---------- toolbars: one Tab stop, the arrow keys move inside ---------- */
+
+  // What a toolbar's arrow keys walk; text boxes inside one keep their own Tab stop and arrows.
+  const TOOL_ITEMS = 'button, input[type="checkbox"]';
+
+  /** The items a key can move to: enabled and not hidden (a hidden label hides its checkbox). */
+  function toolItems(toolbar) {
+    return [...toolbar.querySelectorAll(TOOL_ITEMS)].filter((item) => !item.disabled && !item.closest('[hidden]'));
+  }
+
+  /** Exactly one item in the Tab order: `current` if given, else the one that was, else the first. */
+  function settleToolbar(toolbar, current) {
+    const items = toolItems(toolbar);
+    const stop = items.includes(current) ? current : items.find((item) => item.tabIndex === 0) || items[0];
+    for (const item of toolbar.querySelectorAll(TOOL_ITEMS)) item.tabIndex = item === stop ? 0 : -1;
+  }
+
+  function onToolbarKey(event, toolbar) {
+    const items = toolItems(toolbar), at = items.indexOf(event.target);
+    if (at < 0 || event.ctrlKey || event.metaKey || event.altKey) return;
+    const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: items.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = items[Math.max(0, Math.min(items.length - 1, moves[event.key]))];
+    settleToolbar(toolbar, next);
+    next.focus();
+  }
+
+  /** Every role="toolbar" of the page. Items shown, hidden or enabled later (the locations toggle,
+   *  the function filter, the CONCISE tag) keep the toolbar reachable: it settles again then. */
+  function wireToolbars() {
+    for (const toolbar of document.querySelectorAll('[role="toolbar"]')) {
+      settleToolbar(toolbar);
+      toolbar.addEventListener('keydown', (event) => onToolbarKey(event, toolbar));
+      toolbar.addEventListener('focusin', (event) => { if (event.target.matches(TOOL_ITEMS)) settleToolbar(toolbar, event.target); });
+      new MutationObserver(() => settleToolbar(toolbar))
+        .observe(toolbar, { subtree: true, attributes: true, attributeFilter: ['hidden', 'disabled'] });
+    }
+  }
+
   /** The document's keydown handler. `actions`: { helpOpen(), openHelp(), closeHelp(), noPass(),
    *  stepPass(d), stepChange(d), stepFind(d), focusFilter(), focusFind(), following(), followToFind(),
    *  stopFollowing(), onFieldKey(event) }. */
@@ -96,5 +138,5 @@ const IRTraceKeys = (() => {
     };
   }
 
-  return { createKeys, isTyping, skipToCode };
+  return { createKeys, isTyping, skipToCode, wireToolbars };
 })();

@@ -56,6 +56,7 @@ def test_mlir_modes_make_renumbering_and_locations_no_ops(page, tmp_path):
     log = open_report(page, mlir_report(tmp_path))
     locations = page.get_by_label("Ignore locations", exact=True)
     expect(locations).to_be_visible()
+    expect(page.get_by_text("Ignore memory annotations")).to_be_hidden()  # pl.MemRef is PyPTO's only
     assert "%12" in page.get_by_label("Ignore SSA versions", exact=True).locator("xpath=..").get_attribute("title")
     assert counts(page, 1)[2] is False and counts(page, 2)[2] is False
     toggle(page, "Ignore SSA versions")
@@ -89,6 +90,16 @@ def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
     expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_hidden()
     expect(page.get_by_label("Ignore locations", exact=True)).not_to_be_checked()  # a link's `loc` stays off here
+    expect(page.get_by_label("Ignore memory annotations", exact=True)).to_be_visible()
+    log.assert_clean()
+
+
+def test_an_mlir_report_leaves_a_links_memref_mode_off(page, tmp_path):
+    log = open_report(page, mlir_report(tmp_path), "#ignore=memref,ssa")
+    expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
+    memref = page.locator("#ignore-memref")
+    expect(memref).to_be_hidden()
+    expect(memref).not_to_be_checked()  # it would do nothing here: neither offered nor applied
     log.assert_clean()
 
 
@@ -112,6 +123,7 @@ def test_ssa_ignores_mlir_numbering_in_the_mlir_trace_of_a_whole_pipeline_report
     program = whole_pipeline(tmp_path, [("frontend", frontend), *passes])
     log = open_report(page, build_report(program, tmp_path / "whole.html"))
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_visible()  # offered: one trace is MLIR
+    expect(page.get_by_label("Ignore memory annotations", exact=True)).to_be_visible()  # and one is PyPTO
     renumbered = page.evaluate("window.__irTrace.model.entries.findIndex((e) => e && e.run === 1 && !e.start)")
     assert renumbered > 0 and counts(page, renumbered)[2] is False
     toggle(page, "Ignore SSA versions")

@@ -651,20 +651,37 @@ def test_hand_built_payload_with_functions_null_disables_select(page, tmp_path):
     log.assert_clean()
 
 
+FOCUS_INFO = """() => { const e = document.activeElement; const s = getComputedStyle(e);
+                 const name = e.getAttribute('aria-label') || e.id || e.textContent.trim().slice(0, 40);
+                 const inToolbar = e.matches('[role="toolbar"] :is(button, input[type="checkbox"])');
+                 return [name, s.outlineStyle, s.outlineWidth, e.tagName, inToolbar]; }"""
+
+
 def test_controls_are_keyboard_reachable_with_visible_focus(demo_page):
+    """Every control by Tab, or inside a toolbar (one Tab stop) by the arrow keys, with a visible focus."""
     page = demo_page
+
+    def visit() -> list:
+        info = page.evaluate(FOCUS_INFO)
+        seen.add(info[0])
+        assert info[3] == "BODY" or (info[1] != "none" and info[2] != "0px"), f"no visible focus on {info}"
+        return info
+
     seen = set()
     for _ in range(40):
         page.keyboard.press("Tab")
-        info = page.evaluate(
-            """() => { const e = document.activeElement; const s = getComputedStyle(e);
-                       const name = e.getAttribute('aria-label') || e.id || e.textContent.trim().slice(0, 40);
-                       return [name, s.outlineStyle, s.outlineWidth, e.tagName]; }"""
-        )
+        info = visit()
         if info[3] == "BODY":
             break
-        seen.add(info[0])
-        assert info[1] != "none" and info[2] != "0px", f"no visible focus on {info}"
+        if info[4]:  # walk the toolbar from its first item to its last, then Tab leaves it
+            page.keyboard.press("Home")
+            last = visit()
+            while True:
+                page.keyboard.press("ArrowRight")
+                now = visit()
+                if now[0] == last[0]:
+                    break
+                last = now
     for name in (
         "filter-changed",
         "filter-noop",

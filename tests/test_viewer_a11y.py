@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from a11y_support import contrast_failures, serious_axe_violations
-from browser_support import REPO, SAMPLES, build_report, open_report, pane, program, write_dump
+from browser_support import PAINTED, REPO, SAMPLES, build_report, open_report, pane, program, write_dump
 from playwright.sync_api import expect
 
 QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
@@ -167,15 +167,129 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     expect(pane(page, "After").locator(f'.fold-btn[data-fold="{fold}"]')).to_have_count(0)
 
     # From the page's start, the pass list is one stop and the Function select is near.
-    page.locator("#theme-toggle").focus()
-    seen = []
-    while not focused(page).startswith("select#fn-select") and len(seen) < 40:
-        page.keyboard.press("Tab")
-        seen.append(focused(page))
+    page.reload()
+    page.wait_for_function(PAINTED)
+    seen = tab_until(page, "select#fn-select", 40)
     assert seen[-1].startswith("select#fn-select"), seen
-    assert sum("pass-btn" in s for s in seen) == 1 and len(seen) <= 25, seen
+    assert sum("pass-btn" in s for s in seen) == 1 and len(seen) <= 16, seen
     log.assert_clean()
     context.close()
+
+
+def tab_until(page, target: str, limit: int) -> list[str]:
+    """Press Tab until `target` (`tag#id`) has the focus or `limit` presses; every stop seen."""
+    stops = []
+    while len(stops) < limit and not (stops and stops[-1].startswith(target)):
+        page.keyboard.press("Tab")
+        stops.append(focused(page))
+    return stops
+
+
+@pytest.fixture(scope="module")
+def report_kinds(tmp_path_factory) -> dict[str, Path]:
+    """One report of each kind: PyPTO, MLIR, a whole pipeline (Trace select), run against run."""
+    root = tmp_path_factory.mktemp("kinds")
+    program = root / "prog"
+    shutil.copytree(QWEN3, program / "passes_dump")
+    shutil.copytree(MLIR / "a1_short_mliropt19_calls_loops" / "tree", program / "ptoas_passes" / "a1")
+    concise = SAMPLES / "real" / "qwen3_decode_concise" / "passes_dump"
+    sources = {
+        "pypto": (QWEN3,),
+        "mlir": (MLIR / "a4_lowering_mliropt19_matmul_to_llvm" / "tree",),
+        "pipeline": (program,),
+        "against": (QWEN3, "--against", str(concise)),
+    }
+    return {
+        kind: build_report(first, root / f"{kind}.html", *more, "--no-cache", "-q")
+        for kind, (first, *more) in sources.items()
+    }
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize("kind", ["pypto", "mlir", "pipeline", "against"])
+def test_both_panes_are_within_ten_tabs_of_a_fresh_page(browser, report_kinds, kind):
+    for width, height in ((1280, 800), (1920, 1080)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        log = open_report(page, report_kinds[kind])
+        to_before = tab_until(page, "div#scroll-before", 10)
+        assert to_before[-1].startswith("div#scroll-before"), (kind, width, to_before)
+        stops = to_before + tab_until(page, "div#scroll-after", 10 - len(to_before))
+        assert stops[-1].startswith("div#scroll-after") and len(stops) <= 10, (kind, width, stops)
+        # A logical order: the skip link, the sidebar's controls, the pass list (one stop), the panes.
+        assert stops[0].startswith("button#skip-link"), stops
+        assert sum("pass-btn" in s for s in stops) == 1, stops
+        assert stops.index(next(s for s in stops if "pass-btn" in s)) < stops.index(to_before[-1])
+        assert {"input#filter-text", "input#find-text"} <= {s.split(".")[0] for s in stops}, stops
+        assert (kind == "pipeline") == any(s.startswith("select#trace-select") for s in stops), stops
+        log.assert_clean()
+        context.close()
+
+
+def test_the_regrouped_controls_are_toolbars_the_keyboard_walks_and_operates(norms_page):
+    page = norms_page
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # after the skip link, the sidebar's options: one toolbar
+    assert focused(page).startswith("input#filter-changed")
+    page.keyboard.press("ArrowRight")
+    assert focused(page).startswith("input#filter-noop")
+    page.keyboard.press("Space")
+    expect(page.locator("#filter-noop")).not_to_be_checked()
+    page.keyboard.press("Space")
+    page.keyboard.press("End")  # the last enabled item: Only passes that change this function is disabled
+    assert focused(page).startswith("input#indent-blocks")
+    page.keyboard.press("ArrowLeft")
+    assert focused(page).startswith("input#ignore-regex")
+    page.keyboard.press("Space")
+    expect(page.locator("#ignore-regex")).to_be_checked()
+    page.keyboard.press("Tab")  # the regex box is a stop once its mode is on
+    assert focused(page).startswith("input#ignore-regex-text")
+    page.keyboard.press("Shift+Tab")  # back to the toolbar, on the item left last
+    assert focused(page).startswith("input#ignore-regex")
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    assert focused(page).startswith("input#filter-text")  # the empty box left the Tab order with its mode
+    assert tab_until(page, "input#find-text", 3)[-1].startswith("input#find-text")
+    page.keyboard.press("Tab")
+    assert focused(page).startswith("input#find-regex")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    expect(page.locator("#find-case")).to_be_checked()
+
+    # Past the panes: the After pane's buttons, then the View buttons, then the Function select.
+    assert tab_until(page, "div#scroll-after", 6)[-1].startswith("div#scroll-after")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('#pane-after .pane-head') !== null")
+    page.keyboard.press("End")
+    assert focused(page).startswith("button#copy-after")
+    seen = tab_until(page, "button#layout-side", 4)
+    assert seen[-1].startswith("button#layout-side"), seen
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.locator("#layout-stacked")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#panes")).to_have_class(re.compile(r"\bstacked\b"))
+    page.keyboard.press("End")
+    assert focused(page).startswith("button#collapse-all")
+    page.keyboard.press("Tab")
+    assert focused(page).startswith("input#fn-filter")
+
+    # Last: Theme and ? (one toolbar), then the sidebar's resize handle.
+    seen = tab_until(page, "button#theme-toggle", 12)
+    assert seen[-1].startswith("button#theme-toggle"), seen
+    theme = page.evaluate("() => document.documentElement.dataset.theme")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.documentElement.dataset.theme") != theme
+    page.keyboard.press("ArrowRight")
+    assert focused(page).startswith("button#help-open")
+    page.keyboard.press("Tab")
+    assert focused(page).startswith("div#side-resize")
+    width = page.locator("#side-resize").get_attribute("aria-valuenow")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#side-resize")).not_to_have_attribute("aria-valuenow", width)
+    page.keyboard.press("Shift+Tab")
+    assert focused(page).startswith("button#help-open")  # the toolbar remembers its item
+    page.keyboard.press("Enter")
+    expect(page.locator("#help")).to_be_visible()
 
 
 def test_function_filter_picks_exact_then_prefix_and_hands_focus_back(norms_page):
