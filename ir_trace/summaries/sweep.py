@@ -149,14 +149,7 @@ class TraceDivergence:
         return self.differing_passes > 0
 
     def to_json(self) -> dict:
-        return {
-            "diverged": self.diverged,
-            "differing_passes": self.differing_passes,
-            "ignored_passes": self.ignored_passes,
-            "first_divergent_pass": self.first_divergent_pass,
-            "first_divergent_name": self.first_divergent_name,
-            "first_diff": _optional_json(self.first_diff),
-        }
+        return _divergence_json(self)
 
     @classmethod
     def from_json(cls, data: dict) -> TraceDivergence:
@@ -189,12 +182,7 @@ class BaselineComparison:
 
     def to_json(self) -> dict:
         return {
-            "diverged": self.diverged,
-            "differing_passes": self.differing_passes,
-            "ignored_passes": self.ignored_passes,
-            "first_divergent_pass": self.first_divergent_pass,
-            "first_divergent_name": self.first_divergent_name,
-            "first_diff": _optional_json(self.first_diff),
+            **_divergence_json(self),
             "differing_traces": self.differing_traces,
             "first_divergent_trace": self.first_divergent_trace,
             "first_only_in_baseline": self.first_only_in_baseline,
@@ -209,8 +197,16 @@ class BaselineComparison:
         return cls(*totals, *first, *shown)
 
 
-def _optional_json(counts: LineCounts | None) -> dict | None:
-    return counts.to_json() if counts is not None else None
+def _divergence_json(found: TraceDivergence | BaselineComparison) -> dict:
+    """The fields a trace's and a program's comparison with the baseline share, in sweep.json's order."""
+    return {
+        "diverged": found.diverged,
+        "differing_passes": found.differing_passes,
+        "ignored_passes": found.ignored_passes,
+        "first_divergent_pass": found.first_divergent_pass,
+        "first_divergent_name": found.first_divergent_name,
+        "first_diff": found.first_diff.to_json() if found.first_diff is not None else None,
+    }
 
 
 def _line_counts(data: dict | None) -> LineCounts | None:
