@@ -139,7 +139,7 @@ def deep_report(tmp_path_factory) -> Path:
 def test_a_dense_line_below_the_first_screen_wraps_once_scrolled_to(page, deep_report):
     page.set_viewport_size({"width": 1280, "height": 800})
     log = open_report(page, deep_report, "#pass=1")
-    page.wait_for_timeout(300)  # the rows past the first screen are checked after the first paint
+    # scrolled to at once: rows not yet checked in the background are checked as they come into sight
     page.evaluate("() => { const s = document.getElementById('scroll-after'); s.scrollTop = s.scrollHeight; }")
     dense = pane(page, "After").locator(".row.wrapped", has_text="def helper")
     expect(dense).to_be_in_viewport()
