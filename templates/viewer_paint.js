@@ -9,7 +9,7 @@ const IRTracePainter = (() => {
 
   const { EQ, DEL, FOLD, INS } = IRTraceModel;
   const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
-  const { rowElement, sideOf, paintCode, el, tokenize } = IRTraceRows;
+  const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus } = IRTraceRows;
   const { createWraps } = IRTraceWraps;
   const { planFolds, displayLine, shownColumns, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
@@ -51,7 +51,7 @@ const IRTracePainter = (() => {
     let leader = panes.after;   // the pane the reader scrolls; the other follows it
     let offsets = null;         // row tops when wrapping (Float64Array), else rows are ROW_HEIGHT each
     let metrics = { cw: 7.5, codeLeft: 60, cols: 80 };
-    let rendered = { first: -1, last: -1 };
+    let rendered = { first: -1, last: -1, items };
     let shownCache = new Map();   // "a12" -> line 12 of Before as shown (displayLine), at metrics.cols
     let opened = new Map();       // "a12" -> { whole, limit }: lines the reader opened, for this view
     // Which rows wrap (all with Wrap; else the change-dense ones) and the row tops that follow.
@@ -297,9 +297,12 @@ const IRTracePainter = (() => {
       const top = rowAt(scrollTop), bottom = rowAt(scrollTop + height) + 1;
       if (force || top < rendered.first || bottom > rendered.last) {
         const first = Math.max(0, top - overscan), last = Math.min(items.length, bottom + overscan);
-        rendered = { first, last };
+        const before = rendered;
+        rendered = { first, last, items };
         const ctx = rowContext();
         for (const p of active) {
+          // the same rows laid out again (a wrap check) keep a focused control; another pass: the pane
+          const kept = focusedControl(p.rows, before.items === items ? before.first : -Infinity);
           const fragment = document.createDocumentFragment();
           const side = mode.unified ? 'u' : p.side;
           for (let i = first; i < last; i++) {
@@ -310,6 +313,7 @@ const IRTracePainter = (() => {
           p.rows.textContent = '';
           p.rows.appendChild(fragment);
           p.rows.style.transform = `translateY(${rowTop(first)}px)`;
+          if (kept) refocus(p.rows, first, kept, p.scroller);
         }
       }
       paintEdges(scrollTop, scrollLeft);

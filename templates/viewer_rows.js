@@ -273,5 +273,23 @@ const IRTraceRows = (() => {
     return notes;
   }
 
-  return { tokenize, paintCode, rowElement, sideOf, el };
+  const CONTROLS = 'button, [tabindex]';
+
+  /** The focused control among a pane's rows (`rows`, the first of them item `first`) as its row's
+   *  item index and its place among that row's controls, or null: building the rows again would
+   *  otherwise drop the keyboard focus to the page (a fold button walked while the pass settles). */
+  function focusedControl(rows, first) {
+    const active = document.activeElement, row = active && rows.contains(active) ? active.closest('.row') : null;
+    if (!row) return null;
+    return { item: first + Array.prototype.indexOf.call(rows.children, row), control: [...row.querySelectorAll(CONTROLS)].indexOf(active) };
+  }
+
+  /** Give the focus back to that control of rebuilt rows, or to the pane when its row is gone. */
+  function refocus(rows, first, kept, pane) {
+    const row = rows.children[kept.item - first];
+    const control = row && kept.control >= 0 ? row.querySelectorAll(CONTROLS)[kept.control] : null;
+    (control || pane).focus({ preventScroll: true });
+  }
+
+  return { tokenize, paintCode, rowElement, sideOf, el, focusedControl, refocus };
 })();

@@ -176,6 +176,27 @@ def test_tab_order_skips_to_the_code_and_never_cycles_inside_a_pane(browser, qwe
     context.close()
 
 
+@pytest.mark.samples
+def test_a_fold_button_keeps_the_focus_when_the_rows_are_built_again(browser, qwen3_report):
+    """Rows are rebuilt after a pass settles (its later rows checked for wrapping) or the window is
+    resized: the fold button being walked keeps the keyboard focus instead of dropping it to the page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    log = open_report(page, qwen3_report, "#pass=5")
+    pane(page, "After").focus()
+    page.keyboard.press("Enter")
+    assert "fold-btn" in focused(page)
+    fold = page.evaluate("() => { const e = document.activeElement; e.dataset.old = 'yes'; return e.dataset.fold; }")
+    page.set_viewport_size({"width": 1100, "height": 800})  # laid out again: every row rebuilt
+    page.wait_for_function("() => !document.querySelector('[data-old]')")
+    assert "fold-btn" in focused(page), focused(page)
+    assert page.evaluate("() => document.activeElement.dataset.fold") == fold
+    page.keyboard.press("ArrowDown")
+    assert re.search(r"fold-btn|chip fold", focused(page)), focused(page)
+    log.assert_clean()
+    context.close()
+
+
 def tab_until(page, target: str, limit: int) -> list[str]:
     """Press Tab until `target` (`tag#id`) has the focus or `limit` presses; every stop seen."""
     stops = []
