@@ -99,6 +99,7 @@ def source_version(name: str, root: str) -> str:
 DIFF_VERSION = source_version("diff", "diff")  # the line diff, its pairing rules and its JSON layout
 SLICER_VERSION = source_version("slice", "functions")  # function slicing and its JSON layout
 NORMALIZE_VERSION = source_version("normalize", "normalize")  # the ignore modes
+SUMMARY_VERSION = source_version("summary", "summaries.trace")  # the --json summary a report record keeps
 DISCOVERY_VERSION = "discover-5"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
 # 5: one MLIR op-line reader for ordering and outlines: `@a::@b` defines no symbol, any keywords skipped)
 PAYLOAD_SCHEMA = 1  # the report's embedded data (payload.py)
@@ -118,6 +119,7 @@ def versions() -> tuple[str, ...]:
         NORMALIZE_VERSION,
         f"payload-{PAYLOAD_SCHEMA}",
         f"summary-{SUMMARY_SCHEMA}",
+        SUMMARY_VERSION,
         __version__,
     )
 

@@ -158,6 +158,7 @@ def test_cli_renders_a_tree_and_a_stream(tmp_path, mlir_opt):
         assert summary["kind"] == "mlir" and summary["warnings"] == []
         assert all(isinstance(p["file"], shown) for p in summary["passes"])
         assert summary["passes"][0]["header"]["argument"]
+        assert summary["dump"] == str(given.absolute())  # a stream's header indices are in the file given
 
 
 def test_cli_renders_a_tree_without_module_scope_as_one_trace_per_op(tmp_path, mlir_opt):

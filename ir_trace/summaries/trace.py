@@ -84,7 +84,9 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
     """
     if "traces" not in payload:
         rows = _files_relative_to(pass_summaries(payload), payload["dump"], given or payload["dump"])
-        return _document(payload, rows)
+        # a stream's snapshots are header indices in the one file given: "dump" names that file
+        in_one_file = given is not None and any(isinstance(row.file, int) for row in rows)
+        return _document(payload, rows, given if in_one_file else payload["dump"])
     traces = []
     for trace in trace_payloads(payload):
         rows = _files_relative_to(pass_summaries(trace), trace["dump"], given or payload["dump"])
@@ -101,13 +103,13 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
     }
 
 
-def _document(payload: dict, rows: list[PassSummary]) -> dict:
+def _document(payload: dict, rows: list[PassSummary], dump: str) -> dict:
     """The `--json` document of a one-trace report."""
     return {
         "schema": SUMMARY_SCHEMA,
         "generator": payload["generator"],
         "title": payload["title"],
-        "dump": payload["dump"],
+        "dump": dump,
         "kind": payload.get("kind", "pypto"),
         "warnings": payload.get("warnings", []),
         "level": payload["level"],
