@@ -83,10 +83,10 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
     Each pass's "file" is relative to `given`, the path the report was asked for (default: the dump).
     """
     if "traces" not in payload:
-        rows = _files_relative_to(pass_summaries(payload), payload["dump"], given or payload["dump"])
-        # a stream's snapshots are header indices in the one file given: "dump" names that file
-        in_one_file = given is not None and any(isinstance(row.file, int) for row in rows)
-        return _document(payload, rows, given if in_one_file else payload["dump"])
+        # "dump" is what the files are named from: the path given (a stream's file, whose snapshots
+        # are header indices in it; a ptoas_passes/ around its one unit)
+        dump = given or payload["dump"]
+        return _document(payload, _files_relative_to(pass_summaries(payload), payload["dump"], dump), dump)
     traces = []
     for trace in trace_payloads(payload):
         rows = _files_relative_to(pass_summaries(trace), trace["dump"], given or payload["dump"])
