@@ -250,18 +250,8 @@ const IRTraceFold = (() => {
     return { text: pieces.join(''), src: Int32Array.from(src), chips, cut };
   }
 
-  /** Columns a line takes as shown. */
-  const shownColumns = (line, shown) => (shown ? shown.text.length + wideExtra(shown.text) : line.length + wideExtra(line));
-
-  function wideExtra(text) {
-    if (!/[^\x00-\x7f]/.test(text)) return 0;
-    let extra = 0;
-    for (let i = 0; i < text.length; i++) extra += unitWidth(text, i) - 1;
-    return extra;
-  }
-
   /** The huge-line chip's label: how many characters it holds back. */
   const moreLabel = (count) => `+${count.toLocaleString('en-US')} chars`;
 
-  return { HUGE_LINE, HUGE_STEP, planFolds, displayLine, shownColumns, controlLabel, moreLabel, HAS_CONTROL };
+  return { HUGE_LINE, HUGE_STEP, planFolds, displayLine, controlLabel, moreLabel, HAS_CONTROL };
 })();

@@ -11,7 +11,7 @@ const IRTracePainter = (() => {
   const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
   const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus } = IRTraceRows;
   const { createWraps } = IRTraceWraps;
-  const { planFolds, displayLine, shownColumns, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
+  const { planFolds, displayLine, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
   const OPEN_OVERSCAN = 2;    // ... until the first paint: the opening frame styles and lays out
@@ -149,7 +149,6 @@ const IRTracePainter = (() => {
       }
       measure();
       if (metrics.cols !== cols) wraps.check(checkUpTo);
-      metrics.contentWidth = contentWidth;
       offsets = wraps.rowTops(ROW_HEIGHT);
       const height = `${rowTop(items.length)}px`;
       for (const p of active) p.scroller.firstElementChild.style.height = height;
@@ -178,7 +177,9 @@ const IRTracePainter = (() => {
     function shownWidthBound(item, side, text) {
       if (text.length > HUGE_LINE || HAS_CONTROL.test(text)) {
         // A row re-marked under the ignore modes is settled when shown: until then, a bound.
-        return item.marks ? Math.min(lineColumns(text) * 8, HUGE_LINE + 20) : shownColumns(text, shownOf(item, side));
+        if (item.marks) return Math.min(lineColumns(text) * 8, HUGE_LINE + 20);
+        const shown = shownOf(item, side);
+        return lineColumns(shown ? shown.text : text);
       }
       const { side: which, line } = lineOn(item, side);
       const folds = item.kind === EQ && mode.inlineFolds && !opened.has(which + line);
@@ -237,7 +238,7 @@ const IRTracePainter = (() => {
       probe.remove();
       const cols = Math.max(8, Math.floor(usable / cw));
       if (cols !== metrics.cols) shownCache = new Map();
-      metrics = { cw, codeLeft, cols, contentWidth: metrics.contentWidth };
+      metrics = { cw, codeLeft, cols };
       // Read while the panes are empty and layout is cheap: painting never has to ask again.
       active.forEach((p, i) => {
         p.geo = geos[i];

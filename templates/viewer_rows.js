@@ -220,7 +220,9 @@ const IRTraceRows = (() => {
     if (wrap && wrap.breaks.length) row.classList.add('wrapped');
     paintCode(code, text, emphasis, ctx.hits(text), wrap, ctx.follows && ctx.follows(text), shown);
     if (indent >= 0) code.prepend(indentMark(indent));
-    for (const chip of code.querySelectorAll('.chip')) { chip.dataset.side = from; chip.dataset.line = line; chip.tabIndex = -1; }
+    if (shown && shown.chips.length) {
+      for (const chip of code.querySelectorAll('.chip')) { chip.dataset.side = from; chip.dataset.line = line; }
+    }
     for (const note of rowNotes(item, from, line, ctx)) code.appendChild(note);
     if ((from === 'a' ? item.moveTo : item.moveFrom) !== undefined) row.classList.add('moved');
     row.appendChild(code);

@@ -64,9 +64,9 @@ const IRTraceWraps = (() => {
     function check(upTo) {
       clearTimeout(timer);
       const items = rows.items();
-      checked = Math.min(upTo, items.length);
       autoWrap = null;
-      if (rows.wrapAll() || !rows.folding()) return;
+      if (rows.wrapAll() || !rows.folding()) { checked = items.length; return; }   // nothing to check later
+      checked = Math.min(upTo, items.length);
       for (let i = 0; i < checked; i++) {
         if (isChange(items[i]) && overflows(items[i])) (autoWrap = autoWrap || new Set()).add(items[i]);
       }
