@@ -476,15 +476,15 @@ def _timed_run(run, seconds: list[float], cpu: list[float]):
 
 
 def luigi_probe(dump: str, report: str, cache: str) -> None:
-    """Child mode: one cold run through ir_trace.cli.run_pipeline with every task's run() timed."""
+    """Child mode: one cold run through ir_trace.app.cli.run_pipeline with every task's run() timed."""
     import logging
     from collections import defaultdict
 
     t0 = time.perf_counter()
     import luigi
 
-    import ir_trace.tasks  # imported here so the run below measures no import
-    from ir_trace import cli
+    import ir_trace.pipeline  # imported here so the run below measures no import
+    from ir_trace.app import cli
 
     imports = time.perf_counter() - t0
     for name in ("luigi", "luigi-interface", "luigi.scheduler"):
@@ -494,7 +494,7 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
     inside: dict[str, list[float]] = defaultdict(list)
     inside_cpu: list[float] = []
     reported: list[float] = []
-    for task_class in (ir_trace.tasks.ValidateDump, ir_trace.tasks.WorkBatch, ir_trace.tasks.RenderReport):
+    for task_class in (ir_trace.pipeline.ValidateDump, ir_trace.pipeline.WorkBatch, ir_trace.pipeline.RenderReport):
         task_class.run = _timed_run(task_class.run, inside[task_class.__name__], inside_cpu)
     luigi.Task.event_handler(luigi.Event.PROCESSING_TIME)(lambda _task, seconds: reported.append(seconds))
     built, built_cpu = [], []  # luigi.build itself: the part of the overhead that is Luigi's, not the CLI's
@@ -771,7 +771,7 @@ def print_tables(results: dict[str, SizeResult], luigi: dict | None, out) -> Non
                 f"Luigi scheduling overhead, cold {luigi['size']} run (median of {luigi['runs']}, --workers 1): "
                 f"{luigi['overhead_s']:.3f} s = pipeline {luigi['total_s']:.2f} s − inside task run() "
                 f"{luigi['run_bodies_s']:.2f} s; {share:.1%} of that cold process ({luigi['process_s']:.2f} s)"
-                f"{target}. Importing luigi + ir_trace.tasks costs a further {luigi['import_s']:.2f} s "
+                f"{target}. Importing luigi + ir_trace.pipeline costs a further {luigi['import_s']:.2f} s "
                 "per process (not counted above).",
                 file=out,
             )

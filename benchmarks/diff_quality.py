@@ -6,7 +6,7 @@
     python benchmarks/diff_quality.py --baseline adf7b49   # also the diff.py of that commit
     python benchmarks/diff_quality.py --json quality.json
 
-Every adjacent pair of distinct snapshots is diffed with ir_trace.diff, functions matched first
+Every adjacent pair of distinct snapshots is diffed with ir_trace.diffcore.linediff, functions matched first
 as the report does (PyPTO's methods; MLIR's symbol ops). An MLIR tree with module scope is read
 in its true write order (`write_order.txt`, every file the whole module); without module scope
 each op's directory is its own trace, in counter order. Each hunk is judged
@@ -45,11 +45,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from ir_trace.diff import diff_snapshots, split_lines  # noqa: E402
-from ir_trace.functions import slice_functions  # noqa: E402
-from ir_trace.intraline import tokens  # noqa: E402
-from ir_trace.matching import match_sequences  # noqa: E402
-from ir_trace.normalize import strip_mlir_ssa  # noqa: E402
+from ir_trace.diffcore.intraline import tokens  # noqa: E402
+from ir_trace.diffcore.linediff import diff_snapshots, split_lines  # noqa: E402
+from ir_trace.diffcore.matching import match_sequences  # noqa: E402
+from ir_trace.noise.normalize import strip_mlir_ssa  # noqa: E402
+from ir_trace.syntax.functions import slice_functions  # noqa: E402
 
 SAMPLES = REPO.parent / "shared" / "samples"
 SIMILAR_UNPAIRED = 0.9
@@ -208,9 +208,9 @@ def functions_of(lines: list[str], kind: str) -> list[tuple[str, int, int]] | No
 
 
 def load_baseline(rev: str):
-    """diff_snapshots from ir_trace/diff.py as it was at `rev` (other modules: today's)."""
+    """diff_snapshots from ir_trace/diffcore/linediff.py as it was at `rev` (other modules: today's)."""
     source = subprocess.run(
-        ["git", "show", f"{rev}:ir_trace/diff.py"], cwd=REPO, capture_output=True, text=True, check=True
+        ["git", "show", f"{rev}:ir_trace/diffcore/linediff.py"], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout
     path = Path(tempfile.mkdtemp()) / "baseline_diff.py"
     path.write_text(source, encoding="utf-8")
@@ -263,7 +263,9 @@ def main() -> int:
         "--samples", type=Path, default=SAMPLES, help="directory holding real/*/passes_dump, mlir/*/tree"
     )
     parser.add_argument("--corpus", choices=("all", "pypto", "mlir"), default="all", help="which dumps to judge")
-    parser.add_argument("--baseline", metavar="REV", help="also judge ir_trace/diff.py as of this git commit")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="also judge ir_trace/diffcore/linediff.py as of this git commit"
+    )
     parser.add_argument("--examples", action="store_true", help="print a few failing cases per dump")
     parser.add_argument("--json", type=Path, help="write every figure as JSON")
     args = parser.parse_args()

@@ -31,11 +31,11 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 from harness import DIFF_SCRIPTS, launch_chromium  # noqa: E402
 
-from ir_trace.cli import run_pipeline  # noqa: E402
-from ir_trace.diff import diff_snapshots, hunks_to_json  # noqa: E402
-from ir_trace.normalize import MODES, IgnoreModes, line_key  # noqa: E402
-from ir_trace.pass_diff import PassDiff  # noqa: E402
-from ir_trace.render import read_payload  # noqa: E402
+from ir_trace.app.cli import run_pipeline  # noqa: E402
+from ir_trace.diffcore.linediff import diff_snapshots, hunks_to_json  # noqa: E402
+from ir_trace.noise.normalize import MODES, IgnoreModes, line_key  # noqa: E402
+from ir_trace.report.pass_diff import PassDiff  # noqa: E402
+from ir_trace.report.render import read_payload  # noqa: E402
 
 DEFAULT_DUMP = REPO.parent / "shared" / "samples" / "real" / "qwen3_decode_explicit" / "passes_dump"
 SPECS = [("ssa",), ("memref",), ("whitespace",), ("ssa", "memref", "whitespace")]
@@ -76,7 +76,7 @@ def snapshots_of(payload: dict) -> list[dict]:
 def page_costs(snaps: list[dict], changed: list[int], runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    scripts = [(REPO / "templates" / name).read_text(encoding="utf-8") for name in DIFF_SCRIPTS]
+    scripts = [(REPO / "ir_trace" / "report" / "assets" / name).read_text(encoding="utf-8") for name in DIFF_SCRIPTS]
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         page = browser.new_page()

@@ -23,11 +23,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from ir_trace.mlir.order import order_tree  # noqa: E402
-from ir_trace.mlir.reader import read_tree  # noqa: E402
-from ir_trace.mlir.stream import ir_length  # noqa: E402
-from ir_trace.mlir.tree import scan_tree  # noqa: E402
-from ir_trace.traces import discover_traces  # noqa: E402
+from ir_trace.inputs.mlir.order import order_tree  # noqa: E402
+from ir_trace.inputs.mlir.reader import read_tree  # noqa: E402
+from ir_trace.inputs.mlir.stream import ir_length  # noqa: E402
+from ir_trace.inputs.mlir.tree import scan_tree  # noqa: E402
+from ir_trace.inputs.traces import discover_traces  # noqa: E402
 
 DEFAULT_SAMPLES = REPO.parent / "shared" / "samples" / "mlir"
 

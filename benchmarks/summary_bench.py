@@ -19,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from ir_trace.render import read_payload  # noqa: E402
+from ir_trace.report.render import read_payload  # noqa: E402
 from ir_trace.summaries.line import summary_line  # noqa: E402
 from ir_trace.summaries.runs import RunOutcome  # noqa: E402
 from ir_trace.summaries.trace import report_summary  # noqa: E402

@@ -5,7 +5,7 @@
     python benchmarks/sweep_bench.py granularity [--dumps 100] [--passes 60] [--luigid]
 
 incremental: `--dumps` medium dumps (gen_dump.py --functions 40 --lines 40 --passes 40), swept
-with `luigi --module ir_trace.tasks Sweep --local-scheduler` (a fresh process each time, as cron
+with `luigi --module ir_trace.pipeline Sweep --local-scheduler` (a fresh process each time, as cron
 runs it): a cold first sweep, a second with nothing changed, a third after every file was
 touched (tasks rerun, their work is all cached), a fourth after one pass of one dump changed.
 
@@ -46,7 +46,7 @@ def timed_sweep(env: dict, root: Path, out: Path, workers: int, *extra: str) -> 
         "-m",
         "luigi",
         "--module",
-        "ir_trace.tasks",
+        "ir_trace.pipeline",
         "Sweep",
         "--root",
         str(root),
@@ -98,7 +98,7 @@ def bench_incremental(dumps: int, workers: int) -> dict:
         config = scratch / "luigi.cfg"
         config.write_text(f"[ir_trace]\ncache_dir = {scratch / 'cache'}\n[core]\nlog_level = WARNING\n")
         code = scratch / "code"  # a frozen copy, so edits made meanwhile cannot invalidate the reports
-        for part in ("ir_trace", "templates"):
+        for part in ("ir_trace",):
             shutil.copytree(REPO / part, code / part, ignore=shutil.ignore_patterns("__pycache__"))
         env = {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(code)}
         results = {"dumps": dumps, "workers": workers}

@@ -11,7 +11,7 @@ of `--repeat` runs of `find_dumps`, beside a bare `os.walk` listing of the same 
 what any search must pay to see every entry).
 
 samples: the real MLIR samples (tree and stream of each) and two small PyPTO samples copied
-under one root, swept with `luigi --module ir_trace.tasks Sweep --local-scheduler` (a fresh
+under one root, swept with `luigi --module ir_trace.pipeline Sweep --local-scheduler` (a fresh
 process each time, as cron runs it): cold, then again with nothing changed.
 """
 
@@ -88,7 +88,7 @@ def median_time(function, repeat: int) -> float:
 
 def bench_find(programs: int, filler: int, repeat: int) -> dict:
     sys.path.insert(0, str(REPO))
-    from ir_trace.sweep_find import find_dumps
+    from ir_trace.sweep.find import find_dumps
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -107,7 +107,7 @@ def bench_find(programs: int, filler: int, repeat: int) -> dict:
 
 
 def timed_sweep(env: dict, root: Path, out: Path, workers: int) -> float:
-    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep"]
+    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", "Sweep"]
     command += ["--root", str(root), "--out-dir", str(out), "--workers", str(workers), "--local-scheduler"]
     started = time.perf_counter()
     subprocess.run(command, env=env, check=True, capture_output=True, timeout=1800)

@@ -2,7 +2,7 @@
 
 import sys
 
-from ir_trace.launch import main
+from ir_trace.app.launch import main
 
 if __name__ == "__main__":
     sys.exit(main())

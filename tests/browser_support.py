@@ -80,7 +80,7 @@ def build_report(dump: Path, out: Path, *extra: str) -> Path:
 def render_payload(payload: dict, out: Path) -> Path:
     """Render a hand-built payload (for states a real dump cannot easily produce)."""
     sys.path.insert(0, str(REPO))
-    from ir_trace.render import render_html
+    from ir_trace.report.render import render_html
 
     out.write_text(render_html(payload), encoding="utf-8")
     return out

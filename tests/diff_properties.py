@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ir_trace.diff import Hunk, diff_snapshots, split_lines
+from ir_trace.diffcore.linediff import Hunk, diff_snapshots, split_lines
 
 WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 

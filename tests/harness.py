@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "ir_trace" / "report" / "assets"
 # The page's diff in the order the report inlines it: each file's namespace is used by the next.
 DIFF_SCRIPTS = ("intraline.js", "linediff.js", "normalize.js")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from conftest import FRONTEND
 
 PROG = "pypto-ir-trace"
-DATA_ID = "ir-trace-data"  # templates/report.html.j2: <script ... id="ir-trace-data">
+DATA_ID = "ir-trace-data"  # ir_trace/report/assets/report.html.j2: <script ... id="ir-trace-data">
 
 
 def command(*args: str | os.PathLike) -> list[str]:

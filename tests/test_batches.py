@@ -1,11 +1,11 @@
-"""How a dump's diffs and slicings become Luigi tasks (ir_trace/tasks/snapshots.py): a bounded number of
+"""How a dump's diffs and slicings become Luigi tasks (ir_trace/pipeline/snapshots.py): a bounded number of
 batches, each item cached on its own, items that round-trip through Luigi's parameters."""
 
 from __future__ import annotations
 
 import luigi
 
-from ir_trace.tasks.snapshots import (
+from ir_trace.pipeline.snapshots import (
     MAX_BATCHES,
     MIN_BATCH,
     DiffPair,
@@ -55,7 +55,7 @@ def test_a_batch_is_one_task_whatever_form_its_items_are_given_in():
 
 
 def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path):
-    from ir_trace.cli import run_pipeline
+    from ir_trace.app.cli import run_pipeline
 
     dump = tmp_path / "p" / "passes_dump"
     dump.mkdir(parents=True)

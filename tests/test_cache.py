@@ -1,10 +1,10 @@
-"""The result cache on disk (ir_trace/cache.py): JSON values in and out, presence in bulk, damage as a miss."""
+"""The result cache on disk (ir_trace/cache/store.py): JSON values in and out, presence in bulk, damage as a miss."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from ir_trace.cache import ResultCache, open_cache
+from ir_trace.cache.store import ResultCache, open_cache
 
 
 def test_a_value_comes_back_as_the_json_that_was_put(tmp_path):

@@ -17,7 +17,7 @@ import pytest
 from conftest import EXAMPLE_DUMP, FRONTEND, REPO, run_cli, write_dump
 from test_summaries import PASS_FIELDS
 
-from ir_trace.render import read_payload
+from ir_trace.report.render import read_payload
 
 
 def payload_of(report: Path) -> dict:

@@ -8,8 +8,8 @@ import shutil
 from conftest import EXAMPLE_DUMP, run_cli
 from test_cli import expect_error, payload_of
 
-from ir_trace.compare import PassMatch, match_passes, run_names
-from ir_trace.pass_diff import PassDiff
+from ir_trace.report.against import PassMatch, match_passes, run_names
+from ir_trace.report.pass_diff import PassDiff
 
 
 def test_matching_by_position_and_name():

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from conftest import FRONTEND, real_dumps
 
-from ir_trace.diff import (
+from ir_trace.diffcore.linediff import (
     align_replace_block,
     changed_ranges,
     count_changes,

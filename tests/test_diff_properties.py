@@ -12,9 +12,9 @@ import pytest
 from diff_properties import cases, check_hunks, python_diff
 from harness import template_scripts
 
-from ir_trace.diff import hunks_to_json
-from ir_trace.functions import slice_functions
-from ir_trace.normalize import IgnoreModes
+from ir_trace.diffcore.linediff import hunks_to_json
+from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.syntax.functions import slice_functions
 
 SPECS = ["", "ssa", "memref", "whitespace", "ssa,memref,whitespace"]
 CASES = 300

@@ -10,8 +10,8 @@ import sys
 import pytest
 from conftest import REPO, SAMPLES
 
-from ir_trace.diff import align_replace_block, diff_snapshots, hunks_to_json, split_lines
-from ir_trace.intraline import changed_ranges
+from ir_trace.diffcore.intraline import changed_ranges
+from ir_trace.diffcore.linediff import align_replace_block, diff_snapshots, hunks_to_json, split_lines
 
 
 def marked(line: str, ranges) -> list[str]:
@@ -58,7 +58,7 @@ def test_unrelated_lines_stay_unpaired():
 
 def brute_force_best(a: list[str], b: list[str]) -> int:
     """Best total similarity of non-crossing pairings, by trying every one (tiny blocks)."""
-    from ir_trace import diff
+    from ir_trace.diffcore import linediff as diff
 
     def weight(i, j):
         pa, pb = diff._profile(a[i]), diff._profile(b[j])
@@ -81,7 +81,7 @@ def test_pairing_maximises_total_similarity_without_crossing():
         make = lambda: " ".join(rng.choice(words) for _ in range(rng.randrange(1, 6)))  # noqa: E731
         a = [make() for _ in range(rng.randrange(1, 5))]
         b = [make() for _ in range(rng.randrange(1, 5))]
-        from ir_trace import diff
+        from ir_trace.diffcore import linediff as diff
 
         pairs = align_replace_block(a, b)
         assert all(i0 < i1 and j0 < j1 for (i0, j0), (i1, j1) in zip(pairs, pairs[1:]))  # no crossing
@@ -253,8 +253,8 @@ def test_hostile_lines_diff_in_a_couple_of_seconds(name, modes):
     edited in the middle and paired with a different short line, finishes well inside the timeout (a run
     used to take 5 minutes)."""
     script = f"""
-from ir_trace.diff import diff_snapshots
-from ir_trace.normalize import IgnoreModes
+from ir_trace.diffcore.linediff import diff_snapshots
+from ir_trace.noise.normalize import IgnoreModes
 modes = {modes}
 key, pieces = (modes.normaliser(), modes.kept_pieces()) if modes else (None, None)
 line = {HOSTILE[name]}
@@ -298,7 +298,7 @@ def test_a_huge_block_of_long_lines_is_paired_within_a_bounded_time():
     """300 x 300 lines of 1,000 words each: the work bound (not just the cell count) cuts the
     block into chunks, so it finishes well inside the timeout and still pairs each line."""
     script = """
-from ir_trace.diff import align_replace_block
+from ir_trace.diffcore.linediff import align_replace_block
 a = [" ".join(f"w{i}_{k}" for k in range(1000)) for i in range(300)]
 b = [line + " x" for line in a]
 assert align_replace_block(a, b) == [(i, i) for i in range(300)]

@@ -10,7 +10,7 @@ from browser_support import build_report, open_report, pane, pass_button, write_
 from conftest import real_dumps
 from playwright.sync_api import expect
 
-from ir_trace.diff import diff_snapshots, split_lines
+from ir_trace.diffcore.linediff import diff_snapshots, split_lines
 
 VIEWPORT = {"width": 1280, "height": 800}
 
@@ -68,7 +68,7 @@ def shown_emphasis(page, which: str) -> dict[int, list[str]]:
 
 
 def computed_emphasis(before: str, after: str) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
-    """The same, from ir_trace.diff (1-based lines; ranges in UTF-16 units, these texts are ASCII)."""
+    """The same, from ir_trace.diffcore.linediff (1-based lines; ranges in UTF-16 units, these texts are ASCII)."""
     (a, a_eol), (b, b_eol) = split_lines(before), split_lines(after)
     removed, added = {}, {}
     for hunk in diff_snapshots(a, b, a_eol, b_eol):

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import FRONTEND, write_dump
 
-from ir_trace.discovery import discover_snapshots
 from ir_trace.errors import DumpError
+from ir_trace.inputs.discovery import discover_snapshots
 
 
 def error_of(path: Path) -> str:

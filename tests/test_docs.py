@@ -10,16 +10,16 @@ from conftest import REPO
 from luigi.cmdline_parser import CmdlineParser
 from luigi.configuration.cfg_parser import LuigiConfigParser
 
-from ir_trace.cli import build_parser
-from ir_trace.normalize import IgnoreModes
-from ir_trace.sweep import compile_ignores
-from ir_trace.tasks import Sweep  # and the other tasks the documented `luigi --module` commands name
-from ir_trace.tasks.config import FAILURE_EXIT_CODES
+from ir_trace.app.cli import build_parser
+from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.pipeline import Sweep  # and the other tasks the documented `luigi --module` commands name
+from ir_trace.pipeline.config import FAILURE_EXIT_CODES
+from ir_trace.sweep.results import compile_ignores
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 README_ZH = (REPO / "README.zh-CN.md").read_text(encoding="utf-8")
 SWEEPS = (REPO / "docs" / "sweeps.md").read_text(encoding="utf-8")
-TEMPLATES = REPO / "templates"
+TEMPLATES = REPO / "ir_trace" / "report" / "assets"
 
 # How the help overlay writes a key, and the name `event.key` gives it.
 KEY_NAMES = {"↓": "ArrowDown", "↑": "ArrowUp", "Esc": "Escape"}
@@ -106,7 +106,7 @@ def tool_commands(markdown: str) -> list[tuple[str, list[str]]]:
             found.append(("cli", words[1:]))
         elif words[:3] == ["python", "-m", "ir_trace"]:
             found.append(("cli", words[3:]))
-        elif words[:3] == ["luigi", "--module", "ir_trace.tasks"]:
+        elif words[:3] == ["luigi", "--module", "ir_trace.pipeline"]:
             found.append(("luigi", words[3:]))
     return found
 
@@ -146,7 +146,7 @@ def test_every_command_the_docs_show_is_accepted_as_written(name):
 def test_the_command_checks_catch_a_bad_example():
     """The checks above can fail: an old-style regex in --ignore, an unknown flag, a bad mode."""
     bad = """```crontab
-30 2 * * * cd /d && LUIGI_CONFIG_PATH=/d/c luigi --module ir_trace.tasks Sweep --root b --out-dir r --ignore 'kb\\d+'
+30 2 * * * cd /d && LUIGI_CONFIG_PATH=/d/c luigi --module ir_trace.pipeline Sweep --root b --out-dir r --ignore 'kb\\d+'
 ```
 ```bash
 pypto-ir-trace d/passes_dump --ignore ssa,bogus

@@ -12,8 +12,8 @@ import pytest
 from conftest import FRONTEND, demo_passes, run_cli, write_dump
 from hostile_support import assert_error_line
 
-from ir_trace.discovery import discover_snapshots, read_dump_file
 from ir_trace.errors import DumpError
+from ir_trace.inputs.discovery import discover_snapshots, read_dump_file
 
 FLAG = "--follow-inner-symlinks"
 

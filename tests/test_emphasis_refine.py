@@ -11,8 +11,8 @@ from diff_properties import check_ranges
 from test_linediff_js import js_page  # noqa: F401 - the fixture
 from test_viewer_fold import fold_page, shown  # noqa: F401 - the fixture
 
-from ir_trace import intraline
-from ir_trace.intraline import changed_ranges
+from ir_trace.diffcore import intraline
+from ir_trace.diffcore.intraline import changed_ranges
 
 
 def marked(line: str, ranges) -> list[str]:

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import write_dump
 
-from ir_trace.discovery import discover_snapshots
 from ir_trace.errors import DumpError
-from ir_trace.file_hashes import SETTLED_NS, FileHashes, FileStamp
-from ir_trace.fingerprints import snapshot_digest
+from ir_trace.inputs.discovery import discover_snapshots
+from ir_trace.inputs.file_hashes import SETTLED_NS, FileHashes, FileStamp, snapshot_digest
 
 
 def later() -> int:

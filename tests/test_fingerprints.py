@@ -1,4 +1,4 @@
-"""Versions, digests, states and fingerprints (ir_trace/fingerprints.py): what decides that a cached
+"""Versions, digests, states and fingerprints (ir_trace/cache/fingerprints.py): what decides that a cached
 result or a report is current."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import os
 import shutil
 from pathlib import Path
 
-from ir_trace import fingerprints
-from ir_trace.fingerprints import (
+from ir_trace.cache import fingerprints
+from ir_trace.cache.fingerprints import (
     DIFF_VERSION,
     NORMALIZE_VERSION,
     SLICER_VERSION,
@@ -25,16 +25,16 @@ def test_the_diff_version_covers_every_module_the_diff_imports():
     def sources(root: str) -> list[str]:
         return [path.relative_to(fingerprints.PACKAGE).as_posix() for path in module_sources(root)]
 
-    mlir = ["mlir/normalize.py", "mlir/opline.py", "mlir/outline.py"]
-    expected = ["diff.py", "functions.py", "intraline.py", "matching.py", *mlir]
-    assert sources("diff") == [*expected, "outline.py"]  # modules of a subpackage too
-    assert sources("normalize") == ["mlir/normalize.py", "mlir/opline.py", "normalize.py"]
+    syntax = ["syntax/functions.py", "syntax/mlir_opline.py", "syntax/mlir_outline.py", "syntax/pypto_outline.py"]
+    diffcore = ["diffcore/intraline.py", "diffcore/linediff.py", "diffcore/matching.py"]
+    assert sources("diffcore.linediff") == [*diffcore, "noise/mlir_normalize.py", *syntax]  # other packages too
+    assert sources("noise.normalize") == ["noise/mlir_normalize.py", "noise/normalize.py", "syntax/mlir_opline.py"]
     # the slicer's version covers the op-line reader the Function list reads symbol ops with
-    assert sources("functions") == ["functions.py", "mlir/opline.py", "mlir/outline.py", "outline.py"]
+    assert sources("syntax.functions") == syntax
 
 
 def test_algorithm_versions_are_hashes_of_their_sources():
-    assert DIFF_VERSION == source_version("diff", "diff") and DIFF_VERSION.startswith("diff-")
+    assert DIFF_VERSION == source_version("diff", "diffcore.linediff") and DIFF_VERSION.startswith("diff-")
     assert SLICER_VERSION.startswith("slice-") and NORMALIZE_VERSION.startswith("normalize-")
     assert len({DIFF_VERSION, SLICER_VERSION, NORMALIZE_VERSION}) == 3
     assert {DIFF_VERSION, SLICER_VERSION, NORMALIZE_VERSION} <= set(versions())
@@ -44,11 +44,11 @@ def test_editing_a_module_the_diff_imports_gives_a_new_diff_version(tmp_path, mo
     package = tmp_path / "ir_trace"
     shutil.copytree(fingerprints.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(fingerprints, "PACKAGE", package)
-    before = source_version("diff", "diff")
+    before = source_version("diff", "diffcore.linediff")
     assert before == DIFF_VERSION
-    matching = package / "matching.py"
+    matching = package / "diffcore" / "matching.py"
     matching.write_text(matching.read_text(encoding="utf-8").replace("QUICK_EDITS = 16", "QUICK_EDITS = 17"))
-    assert source_version("diff", "diff") != before
+    assert source_version("diff", "diffcore.linediff") != before
     assert source_version("normalize", "normalize") == NORMALIZE_VERSION  # not one of its sources
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import FRONTEND, real_dumps
 
-from ir_trace.diff import split_lines
-from ir_trace.functions import Function, slice_functions, slice_with_ast
+from ir_trace.diffcore.linediff import split_lines
+from ir_trace.syntax.functions import Function, slice_functions, slice_with_ast
 
 
 def keys(text: str) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import generate_dump
 
-from ir_trace.discovery import discover_snapshots
+from ir_trace.inputs.discovery import discover_snapshots
 
 
 def files_of(dump: Path) -> dict[str, bytes]:

@@ -12,9 +12,9 @@ from diff_properties import utf16
 from harness import template_scripts
 from test_normalize_js import SPECS, TRICKY
 
-from ir_trace.diff import diff_snapshots
-from ir_trace.intraline import changed_ranges, changed_ranges_ignoring
-from ir_trace.normalize import IgnoreModes, line_key, line_pieces
+from ir_trace.diffcore.intraline import changed_ranges, changed_ranges_ignoring
+from ir_trace.diffcore.linediff import diff_snapshots
+from ir_trace.noise.normalize import IgnoreModes, line_key, line_pieces
 
 MEMREF_A = "x: pl.Tile[[16], pl.FP32, pl.MemRef(mem_left_20, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = f(a)"
 MEMREF_B = "x: pl.Tile[[16], pl.FP16, pl.MemRef(mem_left_11, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = f(a)"
@@ -111,7 +111,7 @@ def test_the_page_marks_the_same_ranges(page):
 @pytest.mark.parametrize("modes, regex", SPECS)
 def test_the_page_keeps_the_same_pieces(page, modes, regex):
     """Pieces in UTF-16 units (the page's offsets) equal Python's, astral characters included."""
-    page.add_script_tag(content=(REPO / "templates" / "normalize.js").read_text(encoding="utf-8"))
+    page.add_script_tag(content=(REPO / "ir_trace" / "report" / "assets" / "normalize.js").read_text(encoding="utf-8"))
     got = page.evaluate(
         """([lines, modes, regex]) => {
              const N = IRTraceNormalize, pieces = N.keptPieces(N.cleanModes(modes, regex));

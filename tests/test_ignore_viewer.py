@@ -15,7 +15,7 @@ from browser_support import REPO, SAMPLES, build_report, open_report, pass_butto
 from conftest import real_dumps
 from playwright.sync_api import expect
 
-from ir_trace.normalize import memref_spans
+from ir_trace.noise.normalize import memref_spans
 
 LLAMA = SAMPLES / "real" / "llama_mini_explicit" / "passes_dump"
 QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
@@ -247,10 +247,10 @@ def test_page_counts_equal_the_json_summary_under_every_mode(page, tmp_path, dum
 
 
 def test_ignore_scripts_are_inlined_in_order():
-    from ir_trace.render import REPORT_SCRIPTS
+    from ir_trace.report.render import REPORT_SCRIPTS
 
     assert REPORT_SCRIPTS.index("normalize.js") < REPORT_SCRIPTS.index("viewer_model.js")
-    assert (REPO / "templates" / "normalize.js").is_file()
+    assert (REPO / "ir_trace" / "report" / "assets" / "normalize.js").is_file()
 
 
 @pytest.mark.samples

@@ -1,4 +1,4 @@
-"""templates/linediff.js (IRTraceDiff, the diff behind `Compare with`) run in real Chromium."""
+"""ir_trace/report/assets/linediff.js (IRTraceDiff, the diff behind `Compare with`) run in real Chromium."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from conftest import REPO, SAMPLES, real_dumps
 from harness import DIFF_SCRIPTS, template_scripts
 from test_diff_rules import OUT_OF_LOOP
 
-from ir_trace.diff import diff_snapshots, hunks_to_json, split_lines
-from ir_trace.functions import slice_functions
-from ir_trace.mlir.normalize import IGNORED_LINE
+from ir_trace.diffcore.linediff import diff_snapshots, hunks_to_json, split_lines
+from ir_trace.noise.mlir_normalize import IGNORED_LINE
+from ir_trace.syntax.functions import slice_functions
 
 LINEDIFF = template_scripts(DIFF_SCRIPTS[:2])
 
@@ -224,7 +224,7 @@ def test_hostile_lines_diff_in_a_couple_of_seconds_in_javascript(tmp_path):
     intraline.js, linediff.js and normalize.js in V8 (node), under a timeout."""
     script = tmp_path / "hostile.js"
     script.write_text(HOSTILE_JS, encoding="utf-8")
-    templates = REPO / "templates"
+    templates = REPO / "ir_trace" / "report" / "assets"
     result = subprocess.run(
         ["node", str(script), *(str(templates / name) for name in DIFF_SCRIPTS)],
         capture_output=True,

@@ -1,4 +1,4 @@
-"""`luigi --module ir_trace.tasks ...` run where no luigi.cfg is around (a pip-installed package
+"""`luigi --module ir_trace.pipeline ...` run where no luigi.cfg is around (a pip-installed package
 in cron, say): the package's own defaults apply, and a user's configuration or flag wins."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from conftest import REPO, demo_passes, write_dump
 def luigi_report(cwd: Path, dump: Path, *extra: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "LUIGI_CONFIG_PATH"}
     env["PYTHONPATH"] = str(REPO)
-    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "RenderReport"]
+    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", "RenderReport"]
     command += ["--dump", str(dump), "--report", str(cwd / "r.html"), "--local-scheduler", *extra]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 

@@ -1,10 +1,10 @@
-"""Sequence matching (ir_trace/matching.py): a common subsequence, increasing on both sides, bounded on any input."""
+"""Sequence matching (diffcore/matching.py): a common subsequence, increasing on both sides, bounded on any input."""
 
 from __future__ import annotations
 
 import random
 
-from ir_trace.matching import QUICK_EDITS, _myers, common_items, common_prefix, common_suffix, match_sequences
+from ir_trace.diffcore.matching import QUICK_EDITS, _myers, common_items, common_prefix, common_suffix, match_sequences
 
 
 def is_common_subsequence(a, b, pairs) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ir_trace.mlir.headers import PassHeader, parse_header
+from ir_trace.inputs.mlir.headers import PassHeader, parse_header
 
 
 def header(body: str) -> str:

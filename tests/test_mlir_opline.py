@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ir_trace.diff import split_lines
-from ir_trace.functions import slice_functions
-from ir_trace.mlir.opline import OpLineParts, read_op_line, unescape_symbol
-from ir_trace.mlir.ops import OpIndex
+from ir_trace.diffcore.linediff import split_lines
+from ir_trace.inputs.mlir.ops import OpIndex
+from ir_trace.syntax.functions import slice_functions
+from ir_trace.syntax.mlir_opline import OpLineParts, read_op_line, unescape_symbol
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import FRONTEND, SAMPLES
 
-from ir_trace.diff import diff_snapshots, split_lines
-from ir_trace.functions import Function, slice_functions
+from ir_trace.diffcore.linediff import diff_snapshots, split_lines
+from ir_trace.syntax.functions import Function, slice_functions
 
 MLIR_SAMPLES = SAMPLES / "mlir"
 MLIR_OPT = next(
@@ -203,10 +203,10 @@ def test_the_slicing_and_diff_tasks_read_mlir_when_told_through_luigi(tmp_path):
     """Luigi's real scheduler runs the tasks with kind="mlir"; a result is cached per kind."""
     import luigi
 
-    from ir_trace.cache import open_cache
-    from ir_trace.fingerprints import snapshot_digest
-    from ir_trace.tasks.config import adopt_cache, shared_cache
-    from ir_trace.tasks.snapshots import DiffPair, SliceFunctions, WorkBatch
+    from ir_trace.cache.store import open_cache
+    from ir_trace.inputs.file_hashes import snapshot_digest
+    from ir_trace.pipeline.config import adopt_cache, shared_cache
+    from ir_trace.pipeline.snapshots import DiffPair, SliceFunctions, WorkBatch
 
     adopt_cache(open_cache(tmp_path / "cache"))
     before, after = tmp_path / "1.mlir", tmp_path / "2.mlir"

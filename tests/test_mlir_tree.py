@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from ir_trace.discovery import read_snapshot_text
 from ir_trace.errors import DumpError
-from ir_trace.mlir.ops import OpIndex
-from ir_trace.mlir.reader import read_stream, read_tree
-from ir_trace.mlir.stream import split_dumps
-from ir_trace.mlir.tree import parse_tree_name
+from ir_trace.inputs.discovery import read_snapshot_text
+from ir_trace.inputs.mlir.ops import OpIndex
+from ir_trace.inputs.mlir.reader import read_stream, read_tree
+from ir_trace.inputs.mlir.stream import split_dumps
+from ir_trace.inputs.mlir.tree import parse_tree_name
 
 ROOT = "builtin_module_no-symbol-name"
 

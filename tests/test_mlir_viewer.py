@@ -13,9 +13,9 @@ from multi_trace_support import MODULE, mlir_header, pypto_passes
 from playwright.sync_api import expect
 from test_ignore_viewer import SETTLED, counts, toggle
 
-from ir_trace.diff import split_lines
-from ir_trace.functions import slice_functions
-from ir_trace.render import read_payload
+from ir_trace.diffcore.linediff import split_lines
+from ir_trace.report.render import read_payload
+from ir_trace.syntax.functions import slice_functions
 
 FRONTEND = """\
 #map = affine_map<(d0) -> (d0 * 2)>

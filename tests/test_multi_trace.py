@@ -10,10 +10,10 @@ from pathlib import Path
 from conftest import run_cli
 from multi_trace_support import MODULE, write_program
 
-from ir_trace.discovery import Manifest, Snapshot
-from ir_trace.mlir.headers import PassHeader
-from ir_trace.payload import trace_payloads
-from ir_trace.render import read_payload
+from ir_trace.inputs.discovery import Manifest, Snapshot
+from ir_trace.inputs.mlir.headers import PassHeader
+from ir_trace.report.payload import trace_payloads
+from ir_trace.report.render import read_payload
 from ir_trace.summaries.runs import RunCounts
 from ir_trace.summaries.trace import run_counts
 

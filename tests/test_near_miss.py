@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import FRONTEND, demo_passes, run_cli, write_dump
 
-from ir_trace.discovery import discover_snapshots, near_miss_of
 from ir_trace.errors import DumpError
+from ir_trace.inputs.discovery import discover_snapshots, near_miss_of
 
 PROG = "pypto-ir-trace"
 

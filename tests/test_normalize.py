@@ -1,4 +1,4 @@
-"""Ignore modes (ir_trace/normalize.py): each rule on small cases, linear time on hostile lines,
+"""Ignore modes (ir_trace/noise/normalize.py): each rule on small cases, linear time on hostile lines,
 the issue's table on the real samples."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import pytest
 from conftest import SAMPLES
 
-from ir_trace.diff import count_changes, diff_snapshots, split_lines
-from ir_trace.normalize import (
+from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
+from ir_trace.noise.normalize import (
     JS_SPACES,
     IgnoreModes,
     IgnoreRegexError,

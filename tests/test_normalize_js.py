@@ -1,4 +1,4 @@
-"""templates/normalize.js in Chromium gives the same keys as ir_trace/normalize.py, and accepts and
+"""ir_trace/report/assets/normalize.js in Chromium gives the same keys as ir_trace/noise/normalize.py, and accepts and
 refuses the same custom regexes."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from conftest import REPO, SAMPLES
 from test_normalize import HOSTILE, REGEX_SEMANTICS
 
-from ir_trace.normalize import JS_SPACES, IgnoreModes, IgnoreRegexError, check_regex
+from ir_trace.noise.normalize import JS_SPACES, IgnoreModes, IgnoreRegexError, check_regex
 
 REAL = sorted(SAMPLES.glob("real*/*/passes_dump"))
 SPECS = [("ssa", None), ("memref", None), ("whitespace", None), ("ssa,memref,whitespace", r"_\d+\b"), ("", r"\s+")]
@@ -52,7 +52,7 @@ REGEXES = [
 
 @pytest.fixture
 def js(page):
-    page.add_script_tag(content=(REPO / "templates" / "normalize.js").read_text(encoding="utf-8"))
+    page.add_script_tag(content=(REPO / "ir_trace" / "report" / "assets" / "normalize.js").read_text(encoding="utf-8"))
     return page
 
 

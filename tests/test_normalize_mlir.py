@@ -9,9 +9,9 @@ import pytest
 from conftest import SAMPLES
 from test_mlir_outline import MLIR_OPT
 
-from ir_trace.diff import diff_snapshots, split_lines
-from ir_trace.mlir.normalize import IGNORED_LINE, loc_spans, mlir_ssa_spans
-from ir_trace.normalize import IgnoreModes, line_key
+from ir_trace.diffcore.linediff import diff_snapshots, split_lines
+from ir_trace.noise.mlir_normalize import IGNORED_LINE, loc_spans, mlir_ssa_spans
+from ir_trace.noise.normalize import IgnoreModes, line_key
 
 
 def keys(modes: str, lines: list[str], kind: str = "mlir") -> list[str]:

@@ -1,4 +1,4 @@
-"""ir_trace/output.py: what each kind of path gets, in this process, inside a temp directory.
+"""ir_trace/runsafety/writes.py: what each kind of path gets, in this process, inside a temp directory.
 
 Device nodes are made with mknod inside the temp directory (root only): the tests never touch a
 device of the machine's own /dev.
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ir_trace import output
-from ir_trace.output import OutputError, plan_output, write_output
-from ir_trace.run_guard import RunGuard, SupervisorGone
+from ir_trace.runsafety import writes as output
+from ir_trace.runsafety.run_guard import RunGuard, SupervisorGone
+from ir_trace.runsafety.writes import OutputError, plan_output, write_output
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 needs_root = pytest.mark.skipif(not IS_ROOT, reason="making device nodes needs root")
@@ -237,7 +237,7 @@ def test_a_name_at_the_length_limit_still_gets_a_temp_file(tmp_path: Path):
 
 def _hammer_one_sha(store: str, sha: str, data: bytes, rounds: int) -> None:
     """In a worker process: store the same content-addressed text again and again."""
-    from ir_trace.sweep import keep_text
+    from ir_trace.sweep.results import keep_text
 
     for _ in range(rounds):
         keep_text(Path(store), sha, data)
@@ -277,7 +277,7 @@ def test_content_addressed_writes_are_idempotent_under_racing_processes_and_thre
     for worker in workers:
         worker.join(120)
     assert errors == [] and [w.exitcode for w in workers] == [0] * 4
-    from ir_trace.sweep import keep_text, load_text
+    from ir_trace.sweep.results import keep_text, load_text
 
     keep_text(store, sha, data)
     assert load_text(store, sha) == data.decode() and gzip.decompress((store / f"{sha}.txt.gz").read_bytes()) == data
@@ -285,7 +285,7 @@ def test_content_addressed_writes_are_idempotent_under_racing_processes_and_thre
 
 
 def test_a_content_addressed_write_replaces_a_damaged_file_and_never_follows_a_planted_link(tmp_path: Path):
-    from ir_trace.sweep import keep_text, load_text
+    from ir_trace.sweep.results import keep_text, load_text
 
     store, data = tmp_path / "text", b"y = 2\n"
     keep_text(store, "00" * 32, b"")  # an empty snapshot is stored too

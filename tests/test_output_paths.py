@@ -1,4 +1,4 @@
-"""ir_trace/output_paths.py: the one output-path policy, in this process (the command's, the report
+"""ir_trace/runsafety/output_paths.py: the one output-path policy, in this process (the command's, the report
 task's and the sweep's one-line refusals are tried end to end in test_cli.py and test_sweep*.py)."""
 
 from __future__ import annotations
@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from ir_trace.output import OutputError
-from ir_trace.output_paths import Container, check_report_path, check_sweep_out_dir, refuse_inside, swept_containers
-from ir_trace.sweep_find import PASSES_DUMP_INPUT, PROGRAM_INPUT, STREAM_INPUT, TREE_INPUT
+from ir_trace.runsafety.output_paths import (
+    Container,
+    check_report_path,
+    check_sweep_out_dir,
+    refuse_inside,
+    swept_containers,
+)
+from ir_trace.runsafety.writes import OutputError
+from ir_trace.sweep.find import PASSES_DUMP_INPUT, PROGRAM_INPUT, STREAM_INPUT, TREE_INPUT
 
 
 def test_inside_is_judged_after_dot_dot_and_links(tmp_path: Path):

@@ -1,11 +1,11 @@
-"""A pass's diff read from a payload by name (ir_trace/pass_diff.py), written back byte for byte."""
+"""A pass's diff read from a payload by name (ir_trace/report/pass_diff.py), written back byte for byte."""
 
 from __future__ import annotations
 
 import json
 
-from ir_trace.diff import count_changes, diff_snapshots, hunks_to_json, split_lines
-from ir_trace.pass_diff import PassDiff, PayloadHunk
+from ir_trace.diffcore.linediff import count_changes, diff_snapshots, hunks_to_json, split_lines
+from ir_trace.report.pass_diff import PassDiff, PayloadHunk
 
 BEFORE = "def f(x):\n    y = x + 1\n    return y\n\nold = 1\nkeep = 2\n"
 AFTER = "def f(x):\n    y = x + 2\n    return y\nkeep = 2\nold = 1\nnew = 3"  # edited, moved, no final newline

@@ -1,10 +1,9 @@
-"""The report payload (ir_trace/payload.py): what each pass carries, and the counts derived from it."""
+"""The report payload (ir_trace/report/payload.py): what each pass carries, and the counts derived from it."""
 
 from __future__ import annotations
 
-from ir_trace.discovery import Manifest, Snapshot
-from ir_trace.fingerprints import PAYLOAD_SCHEMA
-from ir_trace.payload import EMPTY_DIFF, build_payload, detect_dump_level
+from ir_trace.inputs.discovery import Manifest, Snapshot
+from ir_trace.report.payload import EMPTY_DIFF, PAYLOAD_SCHEMA, build_payload, detect_dump_level
 from ir_trace.summaries.runs import RunCounts
 from ir_trace.summaries.trace import run_counts
 

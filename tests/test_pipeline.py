@@ -18,17 +18,17 @@ import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
 
-from ir_trace.cache import open_cache
-from ir_trace.cli import run_pipeline
-from ir_trace.file_hashes import SETTLED_NS
-from ir_trace.fingerprints import file_state
-from ir_trace.output import write_output
-from ir_trace.render import read_payload
+from ir_trace.app.cli import run_pipeline
+from ir_trace.cache.fingerprints import file_state
+from ir_trace.cache.store import open_cache
+from ir_trace.inputs.file_hashes import SETTLED_NS
+from ir_trace.pipeline import DiffPair, RenderReport, ReportTarget, SliceFunctions
+from ir_trace.pipeline import targets as targets_module
+from ir_trace.pipeline.base import WORK_DONE, PipelineTask
+from ir_trace.pipeline.config import adopt_cache
+from ir_trace.report.render import read_payload
+from ir_trace.runsafety.writes import write_output
 from ir_trace.summaries.runs import ReportSummary, RunCounts
-from ir_trace.tasks import DiffPair, RenderReport, ReportTarget, SliceFunctions
-from ir_trace.tasks import targets as targets_module
-from ir_trace.tasks.base import WORK_DONE, PipelineTask
-from ir_trace.tasks.config import adopt_cache
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def ran():
 def luigi_run(*args: str | os.PathLike, cwd: Path = REPO, env: dict | None = None) -> subprocess.CompletedProcess:
     """The real `luigi` command on our tasks, reading the repository's shipped luigi.cfg (cwd)."""
     return subprocess.run(
-        [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", *map(str, args), "--local-scheduler"],
+        [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", *map(str, args), "--local-scheduler"],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -355,7 +355,7 @@ def test_luigid_shows_a_failed_task_with_its_one_line_reason(tmp_path):
     try:
         result = subprocess.run(
             [
-                *(sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "RenderReport"),
+                *(sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", "RenderReport"),
                 *("--dump", tmp_path / "nonexistent", "--report", tmp_path / "r.html"),
                 *("--ir-trace-cache-dir", tmp_path / "cache", "--scheduler-port", str(port)),
                 *("--scheduler-host", "127.0.0.1"),

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from conftest import generate_dump
 
-from ir_trace import progress
-from ir_trace.progress import MessageHandler, ProgressBar, progress_line, terminal_columns
+from ir_trace.app import progress
+from ir_trace.app.progress import MessageHandler, ProgressBar, progress_line, terminal_columns
 
 PROG = "pypto-ir-trace"
 BAR = re.compile(r"\[[#.]+\] \d+/\d+")

@@ -9,7 +9,7 @@ import pytest
 from conftest import real_dumps
 from test_cli import payload_of
 
-from ir_trace.cli import run_pipeline
+from ir_trace.app.cli import run_pipeline
 
 DEF_AFTER_DECORATOR = re.compile(r"^    @pl\.function\b.*\n    def (\w+)\(", re.M)
 
@@ -44,8 +44,8 @@ def test_real_dump_report_is_faithful(dump, tmp_path):
 
 @pytest.mark.parametrize("dump", real_dumps(), ids=lambda p: p.parent.parent.name + "/" + p.parent.name)
 def test_dump_level_is_recognised(dump):
-    from ir_trace.diff import split_lines
-    from ir_trace.payload import detect_dump_level
+    from ir_trace.diffcore.linediff import split_lines
+    from ir_trace.report.payload import detect_dump_level
 
     lines = [line for path in sorted(dump.glob("*.py")) for line in split_lines(path.read_text(encoding="utf-8"))[0]]
     expected = "EXPLICIT" if dump.parent.name.endswith("_explicit") else "CONCISE"

@@ -1,4 +1,4 @@
-"""What a report task records about the file it wrote (ir_trace/report_record.py, ir_trace/tasks/targets.py)."""
+"""What a report task records about the file it wrote (cache/report_record.py, pipeline/targets.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from ir_trace.cache import ResultCache
-from ir_trace.fingerprints import file_state, report_key
-from ir_trace.report_record import current_report
+from ir_trace.cache.fingerprints import file_state, report_key
+from ir_trace.cache.report_record import current_report
+from ir_trace.cache.store import ResultCache
+from ir_trace.pipeline.config import adopt_cache
+from ir_trace.pipeline.targets import ReportRecord, ReportTarget
 from ir_trace.summaries.runs import ReportSummary, RunCounts
-from ir_trace.tasks.config import adopt_cache
-from ir_trace.tasks.targets import ReportRecord, ReportTarget
 
 COUNTS = RunCounts(passes=2, changed=1, noop=1, warnings=0, inserted=3, deleted=1)
 SUMMARY = ReportSummary({"passes": []}, counts=COUNTS)
@@ -55,7 +55,7 @@ def test_a_summary_in_another_layout_reads_as_none(tmp_path):
     assert target.record() is not None and ReportTarget.with_summary(target.record()) is None
 
 
-# ---------- a report found current without the pipeline (ir_trace/report_record.py) ----------
+# ---------- a report found current without the pipeline (ir_trace/cache/report_record.py) ----------
 
 
 def _current(cache: ResultCache, dump: Path, report: Path, context: int = 3):

@@ -483,7 +483,7 @@ def test_disk_full_while_writing_keeps_the_earlier_report_and_no_temp_file(tmp_p
 
 def test_a_sweep_text_store_on_a_full_disk_fails_with_one_line_and_no_temp_file(small_tmpfs: Path):
     from ir_trace.errors import IRTraceError
-    from ir_trace.sweep import keep_text
+    from ir_trace.sweep.results import keep_text
 
     store = small_tmpfs / "text"
     with pytest.raises(IRTraceError, match="No space left on device"):

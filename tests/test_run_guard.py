@@ -1,4 +1,4 @@
-"""ir_trace/run_guard.py: one RunGuard per working process, handed to every writer (issue 18, item 2).
+"""ir_trace/runsafety/run_guard.py: one RunGuard per working process, handed to every writer (issue 18, item 2).
 
 The guarantees themselves are tried on the real command in test_signals.py; here, what the guard
 says down a real pipe, what the supervisor's side makes of it, and that the guard reaches the writers.
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import FRONTEND, write_dump
 
-from ir_trace.output import write_output
-from ir_trace.run_guard import Announcements, RunGuard, SupervisorGone
-from ir_trace.standard_streams import say
-from ir_trace.tasks import RenderReport
+from ir_trace.pipeline import RenderReport
+from ir_trace.runsafety.run_guard import Announcements, RunGuard, SupervisorGone
+from ir_trace.runsafety.standard_streams import say
+from ir_trace.runsafety.writes import write_output
 
 REPO = Path(__file__).parents[1]
 

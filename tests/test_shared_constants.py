@@ -1,4 +1,4 @@
-"""Constants the Python diff shares with templates/linediff.js and templates/normalize.js: written into
+"""Constants the Python diff shares with report/assets/linediff.js and normalize.js: written into
 the page from Python, and the files' own copies (used when a test loads a file alone) kept equal."""
 
 from __future__ import annotations
@@ -6,18 +6,20 @@ from __future__ import annotations
 import pytest
 from conftest import REPO
 
-from ir_trace import diff, intraline, matching, normalize
-from ir_trace.render import render_page
-from ir_trace.shared_constants import constants_block, declared_block, shared_constants, with_shared_constants
+from ir_trace.diffcore import intraline, matching
+from ir_trace.diffcore import linediff as diff
+from ir_trace.noise import normalize
+from ir_trace.report.render import render_page
+from ir_trace.report.shared_constants import constants_block, declared_block, shared_constants, with_shared_constants
 
 
 @pytest.mark.parametrize("script", sorted(shared_constants()))
 def test_each_script_declares_exactly_the_python_values(script):
-    source = (REPO / "templates" / script).read_text(encoding="utf-8")
+    source = (REPO / "ir_trace" / "report" / "assets" / script).read_text(encoding="utf-8")
     where = declared_block(source)
-    assert where is not None, f"templates/{script} has no block of shared constants"
+    assert where is not None, f"report/assets/{script} has no block of shared constants"
     assert source[where[0] : where[1]] == constants_block(script), (
-        f"templates/{script} differs from ir_trace/shared_constants.py; paste in:\n{constants_block(script)}"
+        f"report/assets/{script} differs from report/shared_constants.py; paste in:\n{constants_block(script)}"
     )
 
 

@@ -1,4 +1,4 @@
-"""Stopping a run (ir_trace/signals.py), tried for real on the real command.
+"""Stopping a run (ir_trace/runsafety/signals.py), tried for real on the real command.
 
 A stopped run exits 130 (SIGINT) or 143 (SIGTERM) at once, leaves no temp file, keeps the earlier
 report and a sound cache, and leaves no process of its own running. Each run gets its own session
@@ -219,7 +219,7 @@ def test_a_signal_while_the_temp_report_exists_removes_it(tmp_path: Path, interr
 _PAUSED_WRITER = """
 import sys
 from pathlib import Path
-from ir_trace.output import write_output
+from ir_trace.runsafety.writes import write_output
 
 def wait_for_the_test(_finished):
     print("temp written", flush=True)
@@ -231,7 +231,7 @@ write_output(Path(sys.argv[1]), "new report", before_rename=wait_for_the_test)
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_an_unsupervised_writer_removes_its_temp_file_and_still_dies_of_the_signal(tmp_path: Path, signum: int):
-    """A `luigi --module ir_trace.tasks ...` process has no supervisor: killed while its temp report
+    """A `luigi --module ir_trace.pipeline ...` process has no supervisor: killed while its temp report
     exists, it must remove it itself, and die of the signal as Luigi expects."""
     report = tmp_path / "r.html"
     report.write_text("earlier report\n")
@@ -496,7 +496,9 @@ runpy.run_module("ir_trace", run_name="__main__", alter_sys=True)
 """
 
 
-@pytest.mark.parametrize("module", ["argparse", "ir_trace.cli", "ir_trace.normalize", "ir_trace.signals"])
+@pytest.mark.parametrize(
+    "module", ["argparse", "ir_trace.app.cli", "ir_trace.noise.normalize", "ir_trace.runsafety.signals"]
+)
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM], ids=["INT", "HUP", "TERM"])
 def test_a_signal_while_the_command_is_still_importing_is_one_line_and_128_plus_it(tmp_path, module, signum):
     """Issue 20 item 4: a Ctrl-C in the first ~50 ms printed a traceback; a SIGHUP killed silently."""

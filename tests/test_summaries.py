@@ -9,7 +9,8 @@ from ir_trace.summaries.comparison import comparison_counts, comparison_summary
 from ir_trace.summaries.line import summary_line
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, MatchSummary, PassRef, PassSummary
 from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, RunCounts, RunOutcome
-from ir_trace.summaries.sweep import (
+from ir_trace.summaries.trace import pass_summaries, run_counts, trace_summary
+from ir_trace.sweep.summary import (
     BaselineComparison,
     IndexRow,
     SweepTotals,
@@ -21,7 +22,6 @@ from ir_trace.summaries.sweep import (
     program_label,
     sweep_totals,
 )
-from ir_trace.summaries.trace import pass_summaries, run_counts, trace_summary
 
 COUNTS = RunCounts(passes=4, changed=3, noop=1, warnings=1, inserted=7, deleted=2)
 CHANGES = ChangeCounts(True, 3, 1, {"Program.main": LineCounts(2, 1)}, LineCounts(1, 0))

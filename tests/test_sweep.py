@@ -24,11 +24,12 @@ from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
 from test_cli import payload_of
 
-from ir_trace.claims import Claim
+from ir_trace.cache.fingerprints import dump_state
 from ir_trace.errors import IRTraceError
-from ir_trace.fingerprints import dump_state
+from ir_trace.pipeline import Sweep
+from ir_trace.runsafety.claims import Claim
 from ir_trace.summaries.passes import LineCounts
-from ir_trace.sweep import (
+from ir_trace.sweep.results import (
     TextSource,
     compare_passes,
     compile_ignores,
@@ -38,7 +39,6 @@ from ir_trace.sweep import (
     split_ignore_options,
     unique_report_names,
 )
-from ir_trace.tasks import Sweep
 
 SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
 
@@ -57,7 +57,7 @@ def luigi_env(tmp: Path, log_level: str = "WARNING") -> dict:
 
 
 def luigi_command(*args: str | os.PathLike) -> list[str]:
-    return [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", "Sweep", *map(str, args)]
+    return [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", "Sweep", *map(str, args)]
 
 
 def start_sweep_workers(
@@ -490,7 +490,7 @@ def test_a_report_task_never_writes_into_a_dump(tmp_path, task):
     snapshot = dump / "00_frontend.py"
     against = ["--against", dump] if task == "RenderComparison" else []
     result = subprocess.run(
-        [sys.executable, "-m", "luigi", "--module", "ir_trace.tasks", task, "--dump", dump, *against]
+        [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", task, "--dump", dump, *against]
         + ["--report", snapshot, "--local-scheduler"],
         env=luigi_env(tmp_path),
         cwd=REPO,

@@ -31,7 +31,7 @@ from test_sweep import (
 from test_traces import SCOPE, run_mlir_opt, stream_of
 
 from ir_trace.errors import IRTraceError
-from ir_trace.sweep import find_dumps, load_baseline
+from ir_trace.sweep.results import find_dumps, load_baseline
 
 HEADER = "// -----// IR Dump After Canonicalizer (canonicalize) ('builtin.module' operation) //----- //"
 UNIT_A = Path("ptoas_passes") / "kernel_a" / MODULE

@@ -12,9 +12,9 @@ import pytest
 from conftest import REPO, demo_passes, mlir_sample, mlir_samples, run_cli, write_dump
 from test_mlir_tree import WRITES, write_tree
 
+from ir_trace.cache.fingerprints import dump_state
 from ir_trace.errors import DumpError
-from ir_trace.fingerprints import dump_state
-from ir_trace.traces import discover_traces, single_manifest
+from ir_trace.inputs.traces import discover_traces, single_manifest
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from mlir_order import misplaced, write_order  # noqa: E402  (the benchmark's own measure of order)

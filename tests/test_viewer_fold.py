@@ -1,5 +1,5 @@
 """The pure parts of reading long lines, run in Chromium on their own (no report DOM):
-templates/viewer_fold.js (what a line hides) and viewer_layout.js's rewrite rows."""
+ir_trace/report/assets/viewer_fold.js (what a line hides) and viewer_layout.js's rewrite rows."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from browser_support import REPO
 from test_viewer_model import MODEL_JS, page_of_scripts
 
-LAYOUT_JS = REPO / "templates" / "viewer_layout.js"
-FOLD_JS = REPO / "templates" / "viewer_fold.js"
+LAYOUT_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_layout.js"
+FOLD_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_fold.js"
 STATEMENT = (
     "        t7: pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, 229376, 32768), pl.Mem.Vec, "
     'pl.TileView(valid_shape=[64, 128], stride=[128, 1], name="tile buffer", fractal=512)] = pl.add(t6, t6)'

@@ -1,6 +1,6 @@
 """Browser tests of reading real EXPLICIT IR: long lines fold their unchanged runs inline, passes
 open at column 0, rewrites share side-by-side rows, indentation changes are a mark, invisible
-characters show, and a huge line stays cheap (templates/viewer_fold.js and its painters)."""
+characters show, and a huge line stays cheap (ir_trace/report/assets/viewer_fold.js and its painters)."""
 
 from __future__ import annotations
 

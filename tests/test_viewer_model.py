@@ -1,4 +1,4 @@
-"""Unit tests of the viewer's model (templates/viewer_model.js, viewer_find.js) in real Chromium, without the page.
+"""Unit tests of the viewer's model (report/assets/viewer_model.js, viewer_find.js) in real Chromium, without the page.
 
 Each test loads a blank page holding only the model scripts and calls `IRTraceModel` (and
 `IRTraceFind`) through `page.evaluate`: the model needs no report DOM, so none is given.
@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from browser_support import REPO
 
-MODEL_JS = REPO / "templates" / "viewer_model.js"
-TRACES_JS = REPO / "templates" / "viewer_traces.js"  # the model builds several traces' entries with it
-FIND_JS = REPO / "templates" / "viewer_find.js"
+MODEL_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_model.js"
+TRACES_JS = (
+    REPO / "ir_trace" / "report" / "assets" / "viewer_traces.js"
+)  # the model builds several traces' entries with it
+FIND_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_find.js"
 
 
 def page_of_scripts(page, *paths: Path, title: str):
@@ -221,9 +223,9 @@ def test_parse_warnings_reads_both_log_forms(model_page):
 
 
 def test_every_viewer_file_is_inlined_in_order_in_one_hashed_script_and_fingerprinted():
-    from ir_trace.render import REPORT_SCRIPTS, TEMPLATE_FILES, content_security_policy, render_html
+    from ir_trace.report.render import REPORT_SCRIPTS, TEMPLATE_FILES, content_security_policy, render_html
 
-    viewer_files = sorted(path.name for path in (REPO / "templates").glob("viewer*.js"))
+    viewer_files = sorted(path.name for path in (REPO / "ir_trace" / "report" / "assets").glob("viewer*.js"))
     assert sorted(name for name in REPORT_SCRIPTS if name.startswith("viewer")) == viewer_files
     assert set(REPORT_SCRIPTS) <= set(TEMPLATE_FILES)
     html = render_html(PAYLOAD)
@@ -247,7 +249,7 @@ def test_every_viewer_file_is_inlined_in_order_in_one_hashed_script_and_fingerpr
 
 # ---------- display layout (viewer_layout.js): pure as well ----------
 
-LAYOUT_JS = REPO / "templates" / "viewer_layout.js"
+LAYOUT_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_layout.js"
 
 
 @pytest.fixture

@@ -213,7 +213,7 @@ def test_function_history_marks_creation_and_removal(trace_page):
 
 def expected_counts(dump: Path, first: str, last: str) -> tuple[int, int]:
     """Lines inserted / deleted between two snapshots, by the project's Python diff."""
-    from ir_trace.diff import count_changes, diff_snapshots, split_lines
+    from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
 
     a, a_eol = split_lines((dump / first).read_text(encoding="utf-8"))
     b, b_eol = split_lines((dump / last).read_text(encoding="utf-8"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ir_trace.fingerprints import PAYLOAD_SCHEMA
+from ir_trace.report.payload import PAYLOAD_SCHEMA
 from ir_trace.summaries.passes import MatchSummary, PassRef
 from ir_trace.summaries.runs import ComparisonCounts, ReportSummary
 

@@ -3,8 +3,8 @@ from the cache."""
 
 from __future__ import annotations
 
-from ir_trace.normalize import IgnoreModes
-from ir_trace.output import shown_path
+from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.runsafety.writes import shown_path
 from ir_trace.summaries.passes import PassSummary
 from ir_trace.summaries.runs import ComparisonCounts, RunCounts, RunOutcome
 

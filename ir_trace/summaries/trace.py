@@ -36,13 +36,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Protocol
 
-from ir_trace.diff import diff_snapshots
-from ir_trace.fingerprints import SUMMARY_SCHEMA
-from ir_trace.normalize import IgnoreModes, line_key
-from ir_trace.pass_diff import PassDiff
-from ir_trace.payload import trace_payloads
+from ir_trace.diffcore.linediff import diff_snapshots
+from ir_trace.noise.normalize import IgnoreModes, line_key
+from ir_trace.report.pass_diff import PassDiff
+from ir_trace.report.payload import trace_payloads
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
 from ir_trace.summaries.runs import ReportSummary, RunCounts
+
+SUMMARY_SCHEMA = 1  # the --json summary, also kept in report records and sweep.json
 
 Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
 

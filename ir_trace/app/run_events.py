@@ -1,0 +1,97 @@
+"""The Luigi task events of one command-line run: the progress bar's work, rediffed pairs, the failure reason."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+
+from ir_trace.app.progress import ProgressBar
+
+
+class RunEvents:
+    """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
+
+    Registered with `Task.event_handler` on entry and removed with `Task.remove_event_handler` on
+    exit. With several workers, tasks run in forked processes, so counts live in shared memory and
+    failure reasons travel through a pipe; with one, plain objects do (and cost no start-up time).
+    """
+
+    COUNTS = ("rediffed",)
+
+    def __init__(self, bar: ProgressBar, forked: bool):
+        from luigi import Event
+
+        from ir_trace.pipeline import DiffPair
+        from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, PipelineTask
+
+        self.bar = bar
+        if forked:
+            import multiprocessing
+
+            self._counts, self._failures = multiprocessing.Array("l", len(self.COUNTS)), multiprocessing.SimpleQueue()
+        else:
+            self._counts, self._failures = _InProcessCounts(len(self.COUNTS)), _InProcessQueue()
+        self.handlers = [
+            (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
+            (PipelineTask, WORK_DONE, lambda _task, item: self._work_done(isinstance(item, DiffPair))),
+            (PipelineTask, Event.FAILURE, self._failed),
+            (PipelineTask, Event.BROKEN_TASK, self._failed),
+            (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
+            (PipelineTask, Event.TIMEOUT, self._failed),
+        ]
+
+    def _work_done(self, rediffed: bool) -> None:
+        if rediffed:
+            self._add("rediffed")
+        self.bar.advance()
+
+    def _add(self, name: str) -> None:
+        with self._counts.get_lock():
+            self._counts[self.COUNTS.index(name)] += 1
+
+    def _failed(self, _task, exception) -> None:
+        from ir_trace.pipeline.base import explain
+
+        self._failures.put(exception if isinstance(exception, str) else explain(exception))
+
+    def count(self, name: str) -> int:
+        return self._counts[self.COUNTS.index(name)]
+
+    def failure(self) -> str | None:
+        """The first failure's one-line reason, if a task failed."""
+        reasons = []
+        while not self._failures.empty():
+            reasons.append(self._failures.get())
+        return reasons[0] if reasons else None
+
+    def __enter__(self):
+        for cls, event, handler in self.handlers:
+            cls.event_handler(event)(handler)
+        return self
+
+    def __exit__(self, *_exc):
+        self.bar.close()  # before any message, an interrupt's included
+        for cls, event, handler in self.handlers:
+            cls.remove_event_handler(event, handler)
+
+
+class _InProcessCounts(list):
+    """The part of multiprocessing.Array's interface RunEvents uses, for a run without forks."""
+
+    def __init__(self, size: int):
+        super().__init__([0] * size)
+
+    def get_lock(self):
+        return contextlib.nullcontext()
+
+
+class _InProcessQueue(collections.deque):
+    """The part of multiprocessing.SimpleQueue's interface RunEvents uses, for a run without forks."""
+
+    put = collections.deque.append
+
+    def get(self):
+        return self.popleft()
+
+    def empty(self) -> bool:
+        return not self

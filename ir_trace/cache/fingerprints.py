@@ -1,0 +1,310 @@
+"""Every fingerprint and version: what decides whether a cached result, a report or a sweep is current.
+
+One word per idea, used by the CLI, the tasks and the sweeps alike:
+
+- a *version* names an algorithm or a data layout; a new one makes every result built with
+  the old one stale. The diff's, the slicer's and the normalisers' are the hashes of their
+  source files (and of every ir_trace module those import), so no change to them can go out
+  without one (`DIFF_VERSION`, `SLICER_VERSION`, `NORMALIZE_VERSION`); the data layouts are
+  numbered by hand (`PAYLOAD_SCHEMA`, `SUMMARY_SCHEMA`, `SWEEP_SCHEMA`, the tool's own version);
+- a *digest* is a hash of content (a snapshot's bytes, a dump's manifest, the templates);
+- a *state* is what the file system says about files without reading them (names, sizes,
+  mtimes, inode): cheap, and enough to notice a rewrite;
+- a *fingerprint* combines digests, options and versions into the identity of one output
+  (a report, a comparison, a sweep's per-dump record, a whole sweep);
+- a *key* names a result in the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+from functools import lru_cache
+from pathlib import Path
+
+from ir_trace import __version__
+from ir_trace.report.payload import PAYLOAD_SCHEMA
+from ir_trace.report.render import TEMPLATE_FILES, templates_dir
+from ir_trace.summaries.trace import SUMMARY_SCHEMA
+
+PACKAGE = Path(__file__).parent.parent  # ir_trace/
+
+
+def module_sources(root: str) -> list[Path]:
+    """The source of ir_trace module `root` and of every ir_trace module it imports, at any depth."""
+    found: dict[str, Path] = {}
+    waiting = [root]
+    while waiting:
+        name = waiting.pop()
+        path = _module_path(name)
+        if name in found or path is None:
+            continue
+        found[name] = path
+        waiting += _imported_modules(path.read_text(encoding="utf-8"))
+    return [found[name] for name in sorted(found)]
+
+
+def _module_path(name: str) -> Path | None:
+    """The file of ir_trace module `name` (dotted below the package: `syntax.functions`), if it is one."""
+    base = PACKAGE.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imported_modules(source: str) -> list[str]:
+    """The ir_trace modules a source imports, at any place in it (`from ir_trace.syntax import functions`
+    names `syntax` and `syntax.functions`: an imported name may be a module or not; only files count).
+
+    Read from the import statements' text, not a syntax tree: every run computes the versions,
+    and parsing a dozen modules cost a warm run an eighth of its time."""
+    names = []
+    for statement in _IMPORT_STATEMENT.finditer(source):
+        package, imported, plain = statement.group("package", "names", "modules")
+        if plain is not None:
+            modules = _imported_names(plain)
+            names += [name.removeprefix("ir_trace.") for name in modules if name.startswith("ir_trace.")]
+            continue
+        package = package.removeprefix("ir_trace").lstrip(".")
+        prefix = f"{package}." if package else ""
+        names += ([package] if package else []) + [prefix + name for name in _imported_names(imported)]
+    return names
+
+
+def _imported_names(text: str) -> list[str]:
+    """The names of `a, b as c`, or of a parenthesised list over several lines with comments."""
+    text = _COMMENT.sub("", text).strip().strip("()")
+    return [part.split()[0] for part in text.split(",") if part.strip()]
+
+
+# `from ir_trace.x import a, b`, `from ir_trace import (a,\n b)`, `import ir_trace.x as y`, at any indent
+_IMPORT_STATEMENT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<package>ir_trace(?:\.[\w.]+)?)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
+    r"|import[ \t]+(?P<modules>[^\n]*))",
+    re.MULTILINE,
+)
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+def source_version(name: str, root: str) -> str:
+    """`name-<hash>`: the hash of the sources `module_sources(root)` lists, names included."""
+    hashed = hashlib.sha256()
+    for path in module_sources(root):
+        hashed.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{name}-{hashed.hexdigest()[:16]}"
+
+
+DIFF_VERSION = source_version("diff", "diffcore.linediff")  # the line diff, its pairing rules and its JSON layout
+SLICER_VERSION = source_version("slice", "syntax.functions")  # function slicing and its JSON layout
+NORMALIZE_VERSION = source_version("normalize", "noise.normalize")  # the ignore modes
+SUMMARY_VERSION = source_version("summary", "summaries.trace")  # the --json summary a report record keeps
+DISCOVERY_VERSION = "discover-5"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
+# 5: one MLIR op-line reader for ordering and outlines: `@a::@b` defines no symbol, any keywords skipped)
+SWEEP_SCHEMA = 1  # sweep.json
+SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
+COMPARISON_VERSION = "compare-3"  # a comparison's summary (2: the frontend is never its first difference;
+# 3: runs of one title are named by the ends of their paths)
+
+
+def versions() -> tuple[str, ...]:
+    """Every version an output depends on: one list, so no output can forget one."""
+    return (
+        DIFF_VERSION,
+        SLICER_VERSION,
+        DISCOVERY_VERSION,
+        NORMALIZE_VERSION,
+        f"payload-{PAYLOAD_SCHEMA}",
+        f"summary-{SUMMARY_SCHEMA}",
+        SUMMARY_VERSION,
+        __version__,
+    )
+
+
+# ---------- digests ----------
+
+
+def digest(*parts: str) -> str:
+    """A short hash of text parts (separated, so ("ab", "c") and ("a", "bc") differ)."""
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def dump_digest(manifest) -> str:
+    """Everything a report shows of a dump: where it is, its title, every snapshot and log."""
+    parts = [manifest.dump, manifest.title]
+    for s in manifest.snapshots:
+        parts += [str(s.index), s.name, s.sha256, str(s.log_file), str(s.log), str(s.shown_file)]
+        if s.header is not None:
+            parts.append(repr(s.header))
+    return digest(*parts, manifest.kind, *manifest.warnings)
+
+
+def template_digest(files: tuple[str, ...] = TEMPLATE_FILES) -> str:
+    """Every template source, so editing the viewer can never serve a stale page.
+
+    Hashed once per process for as long as the files keep their state (Luigi asks for report
+    fingerprints many times in a run; reading and hashing the templates each time cost 4 ms).
+    """
+    folder = templates_dir()
+    states = tuple((name, tuple(file_state(folder / name) or ())) for name in files)
+    return _hash_templates(str(folder), states)
+
+
+@lru_cache(maxsize=16)
+def _hash_templates(folder: str, states: tuple) -> str:
+    hashed = hashlib.sha256()
+    for name, _state in states:
+        hashed.update(name.encode() + b"\0" + (Path(folder) / name).read_bytes() + b"\0")
+    return hashed.hexdigest()
+
+
+def file_digest(path: str | os.PathLike) -> str:
+    """A file's content (a sweep's baseline), or a marker saying it could not be read."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as exc:
+        return f"unreadable:{exc.errno}"
+
+
+def traces_digest(traces) -> str:
+    """Everything a report shows of several traces (`traces.Trace`): each one's stage, unit and dump."""
+    parts = []
+    for trace in traces:
+        manifest = trace.manifest
+        parts += [trace.stage, trace.unit, manifest.kind, *manifest.warnings, dump_digest(manifest)]
+    return digest(*parts)
+
+
+# ---------- states ----------
+
+
+def file_state(path: str | os.PathLike) -> list[int] | None:
+    """Inode, size and mtime of a file, or None when absent: a replaced or edited file changes it.
+
+    A rename keeps all three, so the state of a temporary file taken before it is renamed into
+    place identifies exactly the file that was written (os.stat_result works too, see `state_of`).
+    """
+    try:
+        return state_of(os.stat(path))
+    except OSError:
+        return None
+
+
+def state_of(info: os.stat_result) -> list[int]:
+    return [info.st_ino, info.st_size, info.st_mtime_ns]
+
+
+def dump_state(dump: str | os.PathLike) -> str:
+    """A dump as the file system sees it: every entry's path, kind, size, mtime and ctime,
+    recursively (an MLIR tree nests its files; a stream is one file). The ctime catches a rewrite
+    that keeps the size and the mtime (within the file system's timestamp tick, or restored).
+
+    Nothing is read, and every host that sees the same files computes the same value (no inode,
+    no device: the ctime is the file system's own, shared like the mtime), so Luigi workers on
+    several hosts agree on task identities. Names are hashed as
+    bytes, so any name, UTF-8 or not, is fine.
+    """
+    hashed = hashlib.sha256()
+    root = os.fsencode(dump)
+    try:
+        info = os.stat(root)
+    except OSError as exc:
+        info = None
+        hashed.update(f"unreadable:{exc.errno}".encode())
+    if info is not None and not stat.S_ISDIR(info.st_mode):
+        hashed.update(b"file\0" + _stamp(info))
+    elif info is not None:
+        _hash_directory(hashed, root, b"")
+    return hashed.hexdigest()[:32]
+
+
+def _stamp(info: os.stat_result) -> bytes:
+    return f"{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\n".encode()
+
+
+def _hash_directory(hashed, folder: bytes, prefix: bytes) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError as exc:
+        hashed.update(prefix + f"unreadable:{exc.errno}\n".encode())
+        return
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=True)
+        except OSError:
+            hashed.update(prefix + entry.name + b"\0?\n")
+            continue
+        kind = b"d" if stat.S_ISDIR(info.st_mode) else b"f"
+        hashed.update(prefix + entry.name + b"\0" + kind + b"\0" + _stamp(info))
+        if kind == b"d" and not entry.is_symlink():
+            _hash_directory(hashed, entry.path, prefix + entry.name + b"/")
+
+
+# ---------- fingerprints ----------
+
+
+def report_fingerprint(dump: str, context: int, ignore: str = "") -> str:
+    """A report of one dump (`dump` is its dump_digest) at this --context and initial ignore modes
+    (`IgnoreModes.spec()`), templates and versions."""
+    return digest("report", dump, str(context), ignore, template_digest(), *versions())
+
+
+def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
+    """A run-against-run report of two dumps (their dump_digests)."""
+    return digest("comparison", dump_a, dump_b, str(context), template_digest(), COMPARISON_VERSION, *versions())
+
+
+def sweep_dump_fingerprint(state: str, dump: str, context: int, ignore: str = "") -> str:
+    """One dump's record in a sweep: its files' state, where it is, and what its report depends on."""
+    return digest("sweep-dump", state, dump, str(context), ignore, template_digest(), SWEEP_RECORD_VERSION, *versions())
+
+
+def sweep_fingerprint(
+    dumps: list[str], baseline: str, ignore: list[str], context: int, index_files: tuple[str, ...]
+) -> str:
+    """A whole sweep: its dumps' fingerprints, the baseline file's content, the options, the index page."""
+    return digest(
+        "sweep",
+        *dumps,
+        file_digest(baseline) if baseline else "",
+        json.dumps(list(ignore)),
+        str(context),
+        template_digest(index_files),
+        f"sweep-{SWEEP_SCHEMA}",
+        *versions(),
+    )
+
+
+# ---------- cache keys ----------
+
+
+def manifest_key(dump: str, state: str) -> str:
+    """A dump's validated manifest, for as long as its files are in this state."""
+    return f"manifest/{DISCOVERY_VERSION}/{digest(dump, state)}"
+
+
+def file_hashes_key(dump: str) -> str:
+    """The sha256 of a dump's snapshot files by stat stamp (`file_hashes.FileHashes`), whatever its state."""
+    return f"file-hashes/1/{digest(dump)}"
+
+
+def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
+    """`kind`: the snapshots' language, which decides the functions a diff matches first."""
+    return f"diff/{DIFF_VERSION}/{kind}/{before_sha}/{after_sha}"
+
+
+def slice_key(sha: str, kind: str = "pypto") -> str:
+    return f"functions/{SLICER_VERSION}/{kind}/{sha}"
+
+
+def summary_key(fingerprint: str) -> str:
+    """The summary of the report (or comparison) with this fingerprint."""
+    return f"summary/{fingerprint}"
+
+
+def report_key(path: str) -> str:
+    """The record of the report last written at `path` by this host (fingerprint + file state)."""
+    return f"report/{digest(str(Path(path).absolute()))}"

@@ -1,0 +1,1 @@
+"""The diff core, pure and without I/O: sequence matching, the line diff of two snapshots, intra-line changes."""

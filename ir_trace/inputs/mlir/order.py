@@ -1,0 +1,279 @@
+"""The files of a `--mlir-print-ir-tree-dir` tree put in the order the compiler wrote them.
+
+A file's counters (tree.py) make each directory's files a chain, and put a nested file with
+ancestor counter `c` after that ancestor's file `c` and before its file `c + 1`. Those rules leave
+siblings' files unordered (the pass manager visits ops in module order, the inliner callees
+first); with module scope every file is the whole module, and the next snapshot differs from the
+current one only inside the op its pass ran on, which picks the right sibling. What content
+cannot tell (passes that changed nothing) goes by the pass manager's habits: all passes of a
+nested pipeline on one op, then the next op printed; within the inliner, callees first. The
+merge is a topological sort whose ready set is ranked so: linear in the files, with one prefix
+and suffix comparison per candidate.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+
+from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex, references, symbol_on_line
+from ir_trace.inputs.mlir.tree import TreeFile
+
+
+def order_tree(files: list[TreeFile], text_of: Callable[[TreeFile], str] | None = None) -> list[TreeFile]:
+    """`files` in write order. `text_of(file)` gives a file's IR when every file is the whole module
+    (module scope): content then picks among siblings the counters leave unordered."""
+    graph = _DumpGraph(files)
+    chooser = _ContentChooser(text_of, graph.closing) if text_of is not None else None
+    ordered: list[TreeFile] = []
+    ready = graph.initially_ready()
+    while ready:
+        best = chooser.pick(ready) if chooser is not None else min(ready, key=_path_order)
+        ready.remove(best)
+        ordered.append(best)
+        ready.extend(graph.release(best))
+    if len(ordered) != len(files):  # the counters contradict each other (a hand-made tree)
+        placed = {f.path for f in ordered}
+        ordered += sorted((f for f in files if f.path not in placed), key=_path_order)
+    return ordered
+
+
+def _path_order(file: TreeFile) -> tuple:
+    return (file.numbers, file.dirs, file.path)
+
+
+class _DumpGraph:
+    """What the counters say: each directory's chain, and each nested file between two of every
+    ancestor's files. O(files x depth) edges."""
+
+    def __init__(self, files: list[TreeFile]):
+        self.files = files
+        by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
+        for file in files:
+            by_dir.setdefault(file.dirs, []).append(file)
+        for chain in by_dir.values():
+            # By every counter, not the own one alone: sibling ops without a symbol share a directory
+            # and each counts from 0, while the ancestors' counters only grow.
+            chain.sort(key=lambda f: (f.numbers, f.path))
+        self.successors: dict[str, list[TreeFile]] = {f.path: [] for f in files}
+        self.closing: dict[str, list[TreeFile]] = {}  # each ancestor's dump that comes after a nested one
+        self.waiting: dict[str, int] = {f.path: 0 for f in files}
+        for chain in by_dir.values():
+            for before, after in zip(chain, chain[1:]):
+                self._edge(before, after)
+        numbers = {d: [f.own_number for f in chain] for d, chain in by_dir.items()}
+        single = {d for d, own in numbers.items() if _ascending(own)}  # shared directories have no single counter
+        for file in files:
+            for level in range(len(file.dirs) - 1):
+                ancestor = file.dirs[: level + 1]
+                chain = by_dir.get(ancestor)
+                if not chain or ancestor not in single:
+                    continue
+                after = bisect_right(numbers[ancestor], file.numbers[level])
+                if after > 0:
+                    self._edge(chain[after - 1], file)
+                if after < len(chain):
+                    self._edge(file, chain[after])
+                    self.closing.setdefault(file.path, []).append(chain[after])
+
+    def _edge(self, before: TreeFile, after: TreeFile) -> None:
+        self.successors[before.path].append(after)
+        self.waiting[after.path] += 1
+
+    def initially_ready(self) -> list[TreeFile]:
+        return [f for f in self.files if self.waiting[f.path] == 0]
+
+    def release(self, done: TreeFile) -> list[TreeFile]:
+        freed = []
+        for after in self.successors[done.path]:
+            self.waiting[after.path] -= 1
+            if self.waiting[after.path] == 0:
+                freed.append(after)
+        return freed
+
+
+def _ascending(values: list[int]) -> bool:
+    return all(a < b for a, b in zip(values, values[1:]))
+
+
+class _ContentChooser:
+    """Picks the ready file whose module text follows from the current one: an identical text (a
+    pass that changed nothing) first, then one that differs only inside the op its pass ran on;
+    ties go to the op the pass manager visits next: it walks sibling ops in module order, so the
+    first one printed after the op dumped last (for siblings sharing a directory, which one ran is
+    unknown: the next of them after that op)."""
+
+    _SAME, _INSIDE, _UNKNOWN, _OUTSIDE = range(4)
+
+    def __init__(self, text_of: Callable[[TreeFile], str], closing: dict[str, list[TreeFile]]):
+        self.text_of = text_of
+        self.closing = closing
+        self._ready: list[TreeFile] = []
+        self.current: str | None = None
+        self.current_dirs: tuple[str, ...] = ()
+        self.current_number = -1
+        self.current_index: OpIndex | None = None
+        self.swept_to = -1  # where the op dumped last starts in the current text (-1: a top-level dump)
+        self._indexes: dict[str, OpIndex] = {}
+        self._siblings = _SharedSiblings()
+
+    def pick(self, ready: list[TreeFile]) -> TreeFile:
+        if len(ready) == 1:
+            best = ready[0]
+        elif self.current is None:
+            best = min(ready, key=lambda file: (self._followers_fit(file, ready), self._rank(file)))
+        else:
+            self._ready = ready
+            best = min(ready, key=self._rank)
+        self._move_to(best)
+        return best
+
+    def _move_to(self, best: TreeFile) -> None:
+        """`best` is placed next: its text becomes the current one."""
+        previous_dirs = self.current_dirs
+        if self.current is not None:
+            changed = self._changed_sibling(best)
+            changed_op = None
+            if changed is not None:
+                start, end = self._index(best).regions(best.dirs)[changed]
+                changed_op = self.text_of(best)[start:end]
+            self._siblings.visited(best, changed_op)
+        self.current = self.text_of(best)
+        self.current_dirs, self.current_number = best.dirs, best.own_number
+        self.current_index = self._index(best)
+        self.swept_to = self._visit_position(best, previous_dirs) if len(best.dirs) > 1 else -1
+
+    def _visit_position(self, file: TreeFile, previous_dirs: tuple[str, ...]) -> int:
+        """Where in the current text the pass manager visits `file`'s op, continuing its walk over
+        the siblings of the op dumped last; past the end of the text when it has to start over."""
+        starts = [start for start, _end in self.current_index.regions(file.dirs)]
+        if not starts:
+            return 2 * len(self.current) + 1
+        if file.dirs[:-1] != previous_dirs[:-1] or self._inlining(file):  # the inliner walks no module order
+            return starts[0]
+        known = self._siblings.which(file, self.current, self.current_index.regions(file.dirs))
+        candidates = [starts[known]] if known is not None else starts
+        later = [start for start in candidates if start > self.swept_to]
+        return later[0] if later else len(self.current) + starts[0]
+
+    def _changed_sibling(self, file: TreeFile) -> int | None:
+        """Which of several siblings sharing `file`'s directory its pass changed, if that shows."""
+        text = self.text_of(file)
+        if not file.dirs[-1].endswith("_" + NO_SYMBOL) or text == self.current:
+            return None
+        mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
+        if len(mine) < 2 or len(mine) != len(theirs):
+            return None
+        fits = [i for i, (a, b) in enumerate(zip(mine, theirs)) if self._differs_only_within(text, a, b)]
+        return fits[0] if len(fits) == 1 else None
+
+    def _followers_fit(self, first: TreeFile, ready: list[TreeFile]) -> int:
+        """With no text before the first dump, how well the others would follow `first`."""
+        self.current, self.current_dirs, self.current_index = self.text_of(first), first.dirs, self._index(first)
+        try:
+            return min(self._fit(other)[0] for other in ready if other is not first)
+        finally:
+            self.current, self.current_dirs, self.current_index = None, (), None
+
+    def _index(self, file: TreeFile) -> OpIndex:
+        index = self._indexes.get(file.path)
+        if index is None:
+            index = self._indexes[file.path] = OpIndex(self.text_of(file))
+        return index
+
+    def _rank(self, file: TreeFile) -> tuple:
+        """Valid files of the op just dumped first (a nested pipeline runs all its passes on one op
+        before the next op), then by how well the text follows, then module order."""
+        fit = self._fit(file)
+        return (
+            fit[0] > self._INSIDE,
+            not self._continues_current(file),
+            fit[0],
+            self._waits_for_callee(file),
+            *fit[1:],
+        )
+
+    def _inlining(self, file: TreeFile) -> bool:
+        """Whether `file` is one of the inliner's simplifications (an ancestor's next dump is the inliner's)."""
+        return any(after.argument == "inline" for after in self.closing.get(file.path, ()))
+
+    def _waits_for_callee(self, file: TreeFile) -> bool:
+        """Within the inliner (an ancestor's next dump is the inliner's), a callee is simplified before
+        its callers: whether `file`'s op calls the op of another ready sibling."""
+        if not self._inlining(file) or self.current_index is None:
+            return False
+        mine = self.current_index.regions(file.dirs)
+        if len(mine) > 1:  # siblings sharing a directory: only the one this dump continues, if known
+            known = self._siblings.which(file, self.current, mine)
+            mine = [mine[known]] if known is not None else []
+        for other in self._ready:
+            if other.dirs == file.dirs or other.dirs[:-1] != file.dirs[:-1]:
+                continue
+            theirs = self.current_index.region(other.dirs)
+            symbol = symbol_on_line(self.current, theirs[0]) if theirs else ""
+            if symbol and any(references(self.current, start, end, symbol) for start, end in mine):
+                return True
+        return False
+
+    def _continues_current(self, file: TreeFile) -> bool:
+        """The op dumped last dumps again (consecutive numbers: siblings sharing a directory don't)."""
+        return file.dirs == self.current_dirs and file.own_number == self.current_number + 1
+
+    def _fit(self, file: TreeFile) -> tuple:
+        text = self.text_of(file)
+        if self.current is None:
+            mine = self._index(file).region(file.dirs)
+            return (self._INSIDE, mine[0] if mine else len(text), _path_order(file))
+        where = self._visit_position(file, self.current_dirs)
+        if text == self.current:
+            return (self._SAME, where, _path_order(file))
+        mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
+        if not mine or len(mine) != len(theirs):
+            return (self._UNKNOWN, where, _path_order(file))
+        # siblings sharing a directory: the pass ran on one of them, whichever it was
+        inside = any(self._differs_only_within(text, after, before) for after, before in zip(mine, theirs))
+        return (self._INSIDE if inside else self._OUTSIDE, where, _path_order(file))
+
+    def _differs_only_within(self, text: str, mine: tuple[int, int], theirs: tuple[int, int]) -> bool:
+        """`text` equals the current text outside one op (at `mine` in it, `theirs` in the current)."""
+        current = self.current
+        return _same_text(text[: mine[0]], current[: theirs[0]]) and _same_text(text[mine[1] :], current[theirs[1] :])
+
+
+class _SharedSiblings:
+    """Sibling ops without a symbol share a directory, each numbering its own dumps from 0: a dump
+    numbered n continues the sibling whose last dump was n - 1. Once a dump of that sibling shows
+    which op it is (its pass changed that op alone), the op's text identifies it while later passes
+    leave it as it is, so its no-op dumps are placed at that op too."""
+
+    def __init__(self):
+        self._op_text: dict[tuple[tuple[str, ...], int], str | None] = {}  # (dirs, last number) -> op text
+
+    def which(self, file: TreeFile, text: str, regions: list[tuple[int, int]]) -> int | None:
+        """The index among `regions` (in `text`) of the op `file` continues, if known."""
+        known = self._op_text.get((file.dirs, file.own_number - 1))
+        if known is None or len(regions) < 2:
+            return None
+        for index, (start, end) in enumerate(regions):
+            if end - start == len(known) and text[start:end] == known:
+                return index
+        return None
+
+    def visited(self, file: TreeFile, changed_op: str | None) -> None:
+        """`file` was placed next; `changed_op` is the text of the op its pass changed, if known."""
+        known = self._op_text.pop((file.dirs, file.own_number - 1), None)
+        self._op_text[(file.dirs, file.own_number)] = changed_op if changed_op is not None else known
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Equal, or equal but for the `#loc` table (--mlir-print-debuginfo), which a pass changes
+    outside its op whenever it changes a location inside it."""
+    if a == b:
+        return True
+    if "#loc" not in a and "#loc" not in b:
+        return False
+    return _without_locations(a) == _without_locations(b)
+
+
+def _without_locations(text: str) -> list[str]:
+    return [line for line in text.split("\n") if not line.startswith("#loc")]

@@ -1,0 +1,167 @@
+"""MLIR dumps as manifests: a `--mlir-print-ir-tree-dir` tree or a `--mlir-print-ir-after-all` stream.
+
+With module scope (every header names the op, every dump is the whole module) a tree or stream
+is one trace in write order. Without it each dump holds only the op the pass ran on, so each op
+gets its own trace (`unit` = the op, `func.func @axpy`); diffing one function against another
+would mean nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ir_trace.errors import DumpError
+from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_dump_file
+from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
+from ir_trace.inputs.mlir.order import order_tree
+from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
+from ir_trace.inputs.mlir.tree import TreeFile, scan_tree, shared_directories
+from ir_trace.syntax.mlir_opline import read_op_line
+
+TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
+_HEADER_HINT = f"line 1 is not a '{HEADER_PREFIX}After …' header"
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """One dump read from disk: where it is, its header and its IR."""
+
+    file: str
+    header: PassHeader
+    span: tuple[int, int]
+    text: str
+    sha256: str
+    header_index: int | None = None
+
+
+def read_tree(
+    root: Path, on_text: TextSink | None = None, follow_inner_symlinks: bool = False
+) -> list[tuple[str, Manifest]]:
+    """(unit, manifest) of a tree dir: one with unit "" under module scope, else one per op (files read
+    as `read_dump_file` reads them: no link leading out of the tree)."""
+    files = scan_tree(root)
+    if not files:
+        raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
+    loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
+    if _module_scope(loaded.values()):
+        ordered = order_tree(files, lambda file: loaded[file.path].text)
+        warnings = tuple(_overwrite_warning(root, d, n) for d, n in shared_directories(files, _text(loaded)))
+        return [("", _manifest(root, root.name, [loaded[f.path] for f in ordered], warnings))]
+    by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
+    for file in order_tree(files):
+        by_dir.setdefault(file.dirs, []).append(file)
+    units = {dirs: _unit_of(loaded[chain[0].path].text, "/".join(dirs)) for dirs, chain in by_dir.items()}
+    return [
+        (name, _manifest(root, root.name, [loaded[f.path] for f in by_dir[dirs]]))
+        for dirs, name in _distinct(units).items()
+    ]
+
+
+def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, Manifest]]:
+    """(unit, manifest) of a stream file, like `read_tree` (a stream is already in write order).
+
+    The file named is read where it leads (the user named it), as a regular file only."""
+    real = Path(os.path.realpath(path))
+    data = read_dump_file(real, real.parent, what="stream")
+    dumps = split_dumps(data)
+    if not dumps:
+        raise DumpError(
+            f"not a directory: {path} (expected a passes_dump/ directory, an MLIR tree directory, or an MLIR "
+            f"stream file; this file has no '{HEADER_PREFIX}After …' header lines, as --mlir-print-ir-after-all "
+            "prints on stderr)"
+        )
+    loaded = [_load_stream_dump(path, data, dump, on_text) for dump in dumps]
+    folder = path.absolute().parent
+    if _module_scope(loaded):
+        return [("", _manifest(folder, path.name, loaded))]
+    groups: dict[str, list[_Loaded]] = {}
+    for dump in loaded:
+        groups.setdefault(_unit_of(dump.text, "?"), []).append(dump)
+    return [(unit, _manifest(folder, path.name, group)) for unit, group in groups.items()]
+
+
+def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow_inner_symlinks: bool) -> _Loaded:
+    path = root / file.path
+    data = read_dump_file(path, root, follow_inner_symlinks)
+    first_line_end = data.find(b"\n")
+    header_line = data[: first_line_end if first_line_end >= 0 else len(data)]
+    header = parse_header(header_line.decode("utf-8", "replace"))
+    if header is None:
+        raise DumpError(f"not an MLIR pass dump: {path} ({_HEADER_HINT})")
+    start = min(len(header_line) + 1, len(data))
+    span = (start, ir_length(data, start, len(data)))
+    return _decoded(file.path, path, data, header, span, None, on_text)
+
+
+def _load_stream_dump(path: Path, data: bytes, dump: Dump, on_text: TextSink | None) -> _Loaded:
+    return _decoded(path.name, path, data, dump.header, dump.span, dump.header_index, on_text)
+
+
+def _decoded(
+    file: str,
+    path: Path,
+    data: bytes,
+    header: PassHeader,
+    span: tuple[int, int],
+    header_index: int | None,
+    on_text: TextSink | None,
+) -> _Loaded:
+    text, sha = decode_snapshot(data[span[0] : span[0] + span[1]], path, span[0])
+    if on_text is not None:
+        on_text(sha, text)
+    return _Loaded(file, header, span, text, sha, header_index)
+
+
+def _module_scope(loaded) -> bool:
+    """Every header names its op: `--mlir-print-ir-module-scope` was on, each dump is the whole module."""
+    return all(dump.header.op for dump in loaded)
+
+
+def _text(loaded: dict[str, _Loaded]) -> Callable[[TreeFile], str]:
+    return lambda file: loaded[file.path].text
+
+
+def _manifest(folder: Path, title: str, dumps: list[_Loaded], warnings: tuple[str, ...] = ()) -> Manifest:
+    snapshots = tuple(
+        Snapshot(
+            index,
+            d.header.display_name,
+            d.file,
+            d.sha256,
+            header=d.header,
+            span=d.span,
+            header_index=d.header_index,
+        )
+        for index, d in enumerate(dumps)
+    )
+    return Manifest(str(folder.absolute()), title, snapshots, kind="mlir", warnings=warnings)
+
+
+def _overwrite_warning(root: Path, directory: str, count: int) -> str:
+    return (
+        f"{count} sibling ops without a symbol share {root / directory}: MLIR gave their dumps the same "
+        "names, so each file holds only the last op's dump and the others' are lost"
+    )
+
+
+def _unit_of(text: str, fallback: str) -> str:
+    """`func.func @axpy`: the op a dump without module scope holds (its first line past any aliases)."""
+    for line in text.splitlines():
+        if not line.strip() or line.startswith(("#", "!")):
+            continue
+        parts = read_op_line(line)
+        if parts is None:
+            break
+        return f"{parts.qualified_op} @{parts.raw_symbol}" if parts.symbol else parts.qualified_op
+    return fallback
+
+
+def _distinct(units: dict[tuple[str, ...], str]) -> dict[tuple[str, ...], str]:
+    """Unit names, the directory path added where two ops print the same (two `util.initializer`s)."""
+    seen: dict[str, int] = {}
+    for name in units.values():
+        seen[name] = seen.get(name, 0) + 1
+    return {dirs: name if seen[name] == 1 else f"{name} ({'/'.join(dirs)})" for dirs, name in units.items()}

@@ -1,0 +1,94 @@
+"""The files of a `--mlir-print-ir-tree-dir` tree: their op paths and counters.
+
+A file `<seg0>/…/<segk>/<n0>_…_<nk>_<argument>.mlir` is the k-th level op's dump number `nk`;
+`n0…n(k-1)` are its ancestors' counters at that moment (the number of the ancestor's latest
+file). `order.py` puts the files in write order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ir_trace.errors import DumpError
+from ir_trace.inputs.discovery import printable_path
+from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex
+
+TREE_SUFFIX = ".mlir"
+_EXPECTED = "expected <n0>_..._<nk>_<pass-argument>.mlir, one number per directory level"
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    """One dump file of a tree: its path below the tree's root, its op path and its counters."""
+
+    path: str  # "builtin_module_no-symbol-name/func_func_f/0_1_cse.mlir"
+    dirs: tuple[str, ...]
+    numbers: tuple[int, ...]
+    argument: str
+
+    @property
+    def own_number(self) -> int:
+        return self.numbers[-1]
+
+
+def scan_tree(root: Path) -> list[TreeFile]:
+    """Every `.mlir` dump below `root` (hidden entries skipped), in path order; DumpError for a
+    dump file whose name does not carry one counter per directory level."""
+    found = []
+    for folder, subdirs, files in os.walk(root, onerror=_walk_error):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        relative = Path(folder).relative_to(root)
+        dirs = relative.parts
+        for name in sorted(files):
+            if name.startswith(".") or not name.endswith(TREE_SUFFIX):
+                continue
+            path = relative / name
+            if printable_path(path) != str(path):  # the path goes into the report's UTF-8 text and the cache keys
+                raise DumpError(f"file name is not UTF-8: {printable_path(Path(folder) / name)} (rename it)")
+            parsed = parse_tree_name(name, len(dirs))
+            if parsed is None or not dirs:
+                raise DumpError(f"malformed MLIR tree dump name: {Path(folder) / name} ({_EXPECTED})")
+            numbers, argument = parsed
+            found.append(TreeFile(path.as_posix(), dirs, numbers, argument))
+    return found
+
+
+def _walk_error(exc: OSError) -> None:
+    raise DumpError(f"cannot read directory {exc.filename}: {exc.strerror or exc}")
+
+
+def parse_tree_name(name: str, depth: int) -> tuple[tuple[int, ...], str] | None:
+    """(counters, pass argument) of `0_1_cse.mlir` at `depth` directory levels, else None."""
+    parts = name.removesuffix(TREE_SUFFIX).split("_", depth)
+    if depth == 0 or len(parts) != depth + 1 or not parts[-1]:
+        return None
+    if not all(part.isascii() and part.isdigit() for part in parts[:-1]):
+        return None
+    if counters_per_depth(parts[-1] + "_") > 0:  # more counters than directory levels
+        return None
+    return tuple(int(part) for part in parts[:-1]), parts[-1]
+
+
+def counters_per_depth(name: str) -> int:
+    """How many leading counters a dump name has (to tell a tree from a directory of trees)."""
+    count = 0
+    for part in name.removesuffix(TREE_SUFFIX).split("_"):
+        if not (part.isascii() and part.isdigit()):
+            break
+        count += 1
+    return count
+
+
+def shared_directories(files: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[tuple[str, int]]:
+    """(directory, op count) for each directory several sibling ops without a symbol write to
+    (IREE's `util.initializer`): their same-named dumps overwrite each other."""
+    shared: dict[tuple[str, ...], int] = {}
+    for file in files:
+        if len(file.dirs) > 1 and file.dirs[-1].endswith("_" + NO_SYMBOL):
+            count = len(OpIndex(text_of(file)).regions(file.dirs))
+            if count > 1:
+                shared[file.dirs] = max(count, shared.get(file.dirs, 0))
+    return [("/".join(dirs), count) for dirs, count in sorted(shared.items())]

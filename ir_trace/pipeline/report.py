@@ -1,0 +1,196 @@
+"""RenderReport: validate, schedule the per-pair and per-snapshot work, then write the page."""
+
+from __future__ import annotations
+
+import os
+from itertools import zip_longest
+from pathlib import Path
+
+import luigi
+
+from ir_trace.cache.fingerprints import report_fingerprint, traces_digest
+from ir_trace.errors import IRTraceError
+from ir_trace.inputs.discovery import Manifest
+from ir_trace.inputs.traces import Trace
+from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.pipeline.base import WORK_PLANNED, AbsolutePath, GuardParameter, PipelineTask
+from ir_trace.pipeline.config import shared_cache
+from ir_trace.pipeline.snapshots import (
+    STATE_HELP,
+    DiffPair,
+    SliceFunctions,
+    ValidateDump,
+    WorkItem,
+    batches,
+    cached_result,
+    current_traces,
+    load_snapshot,
+    span_parameter,
+    validated_traces,
+)
+from ir_trace.pipeline.targets import ReportTarget
+from ir_trace.report.payload import EMPTY_DIFF, build_payload, combine_traces
+from ir_trace.report.render import render_html
+from ir_trace.runsafety.output_paths import check_report_path
+from ir_trace.summaries.trace import report_summary
+
+
+def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
+    return DiffPair(
+        _path(manifest_a, a),
+        a.sha256,
+        _path(manifest_b, b),
+        b.sha256,
+        before_span=span_parameter(a.span),
+        after_span=span_parameter(b.span),
+        kind=manifest_b.kind,
+    )
+
+
+def _path(manifest: Manifest, snapshot) -> str:
+    """Where a snapshot is, as a string (`manifest.path_of` makes a Path: thousands of them a run add up)."""
+    return os.path.join(manifest.dump, snapshot.file)
+
+
+def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]]:
+    """One diff per adjacent pair of distinct snapshots, one slicing per distinct snapshot."""
+    diffs, slices, seen = [], [], set()
+    snapshots = manifest.snapshots
+    for position, snapshot in enumerate(snapshots):
+        before = snapshots[position - 1] if position else None
+        if before and before.sha256 != snapshot.sha256 and (before.sha256, snapshot.sha256) not in seen:
+            seen.add((before.sha256, snapshot.sha256))
+            diffs.append(diff_task(manifest, before, manifest, snapshot))
+        if snapshot.sha256 not in seen:
+            seen.add(snapshot.sha256)
+            span = span_parameter(snapshot.span)
+            slices.append(SliceFunctions(_path(manifest, snapshot), snapshot.sha256, span, manifest.kind))
+    return diffs, slices
+
+
+def pipeline_order(diffs: list[DiffPair], slices: list[SliceFunctions]) -> list[WorkItem]:
+    """Slicing snapshot k right after diffing into it, while its text is still loaded."""
+    return [item for pair in zip_longest(slices, diffs) for item in pair if item is not None]
+
+
+def assemble_payload(
+    manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int, ignore: str = ""
+) -> dict:
+    """The report payload of one dump, from the results of its completed chain work; `ignore` is
+    the initial ignore modes' spec (`IgnoreModes.spec()`)."""
+    diff_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in diffs}
+    slice_results = {item.sha: cached_result(item).to_json() for item in slices}
+    snaps = manifest.snapshots
+    per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
+    base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)
+    base_lines, _eol = base.split
+    modes = IgnoreModes.from_spec(ignore)
+    return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
+
+
+def traces_payload(
+    path: str, traces: list[Trace], work: list[tuple[list[DiffPair], list[SliceFunctions]]], context: int, ignore: str
+) -> dict:
+    """The payload of every trace under `path`: one trace's own payload, or the traces combined
+    (payload.py), from the results of each trace's completed chain work."""
+    payloads = [assemble_payload(t.manifest, *chain, context, ignore) for t, chain in zip(traces, work)]
+    if len(traces) == 1:
+        return payloads[0]
+    title = Path(path).name or path
+    return combine_traces(path, title, [(t.stage, t.unit, t.manifest, p) for t, p in zip(traces, payloads)])
+
+
+def cached_traces(task: ValidateDump) -> list[Trace] | None:
+    """The traces a validation left for the dump's current files, if any (never validates)."""
+    return validated_traces(task.output())
+
+
+class IgnoreSpec(luigi.Parameter):
+    """Initial ignore modes as `IgnoreModes.spec()` writes them ('ssa,memref|REGEX'), put in that
+    canonical order so `memref,ssa` and `ssa,memref` are one task. A value that does not parse is
+    kept as given for `run` to refuse in one line (a parameter that raises prints a traceback)."""
+
+    def normalize(self, x):
+        try:
+            return IgnoreModes.from_spec(x).spec()
+        except ValueError:
+            return x
+
+
+class ReportWriter(PipelineTask):
+    """Shared by the report tasks: the report file is the output, current for its fingerprint."""
+
+    report = AbsolutePath(default="ir_trace.html", description="where to write the report")
+    # The argument that named `report` for whoever runs the task (`-o` from the command line):
+    # first in a write error. Not part of the task's identity.
+    report_flag = luigi.Parameter(default="--report", significant=False, description="names --report in errors")
+    context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    ignore = IgnoreSpec(default="", description="initial ignore modes: ssa,memref,whitespace (then |REGEX)")
+    guard = GuardParameter()  # what keeps the report's write safe from signals (ir_trace.runsafety.run_guard)
+
+    def check_arguments(self) -> None:
+        """Fail before any diff work when the report could not be written as asked."""
+        check_report_path(self.report, self.dumps_read())
+        try:
+            IgnoreModes.from_spec(self.ignore)
+        except ValueError as exc:
+            raise IRTraceError(f"--ignore {self.ignore}: {exc}") from None
+
+    def dumps_read(self) -> list[str]:
+        """The dump directories this report is made from (never to be written into)."""
+        return [self.dump]
+
+    def fingerprint(self, validated: list[list[Trace]]) -> str:
+        """The report's identity from what each required validation found (its traces)."""
+        raise NotImplementedError
+
+    def output(self):
+        return ReportTarget(self.report, self.current_fingerprint, self.report_flag, self.guard)
+
+    def current_fingerprint(self) -> str | None:
+        """The fingerprint of the report the dumps' current files make, once they are validated (else None:
+        no report can be current before its dump is validated)."""
+        validated = [cached_traces(task) for task in luigi.task.flatten(self.requires())]
+        return self.fingerprint(validated) if None not in validated else None
+
+    def report_target(self, fingerprint: str) -> ReportTarget:
+        return ReportTarget(self.report, fingerprint, self.report_flag, self.guard)
+
+    def schedule(self, work: list[WorkItem]):
+        """Yield batches of the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
+        done = shared_cache().present([item.key for item in work])
+        missing = [item for item in work if item.key not in done]
+        if missing:
+            self.trigger_event(WORK_PLANNED, self, len(missing))
+            yield batches(missing)
+
+
+class RenderReport(ReportWriter):
+    """One dump's HTML report: every trace under the path (PyPTO's, then each ptoas unit's) in one
+    page. Its output is the report file, complete while it is current."""
+
+    dump = AbsolutePath(description="a passes_dump/, MLIR tree or stream, ptoas_passes/ or program output directory")
+    state = luigi.Parameter(default="", description=STATE_HELP)
+
+    def requires(self):
+        return ValidateDump(dump=self.dump, state=self.state)
+
+    def fingerprint(self, validated: list[list[Trace]]) -> str:
+        return report_fingerprint(traces_digest(validated[0]), self.context, self.ignore)
+
+    def run(self):
+        self.check_arguments()
+        traces = current_traces(self.dump, self.state)
+        work = [chain_work(trace.manifest) for trace in traces]
+        diffs = unique_items([task for trace_diffs, _slices in work for task in trace_diffs])
+        slices = unique_items([task for _diffs, trace_slices in work for task in trace_slices])
+        yield from self.schedule(pipeline_order(diffs, slices))
+        target = self.report_target(self.fingerprint([traces]))
+        if not target.exists():
+            payload = traces_payload(self.dump, traces, work, self.context, self.ignore)
+            target.write(render_html(payload), report_summary(payload, self.dump), len(diffs))
+
+
+def unique_items(items: list[WorkItem]) -> list[WorkItem]:
+    """Each work item once (two traces may hold the same snapshot, or the same pair), in first-seen order."""
+    return list({item.key: item for item in items}.values())

@@ -1,0 +1,382 @@
+"""Per-snapshot and per-pair work: validation, then diffs and function slicing in batches."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import luigi
+
+from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
+from ir_trace.diffcore.linediff import count_changes, diff_snapshots, hunks_to_json, split_lines
+from ir_trace.errors import DumpError
+from ir_trace.inputs.discovery import Manifest, read_snapshot_text
+from ir_trace.inputs.file_hashes import FileHashes
+from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, traces_from_json
+from ir_trace.pipeline.base import WORK_DONE, AbsolutePath, PipelineTask
+from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, shared_cache
+from ir_trace.pipeline.targets import CacheTarget
+from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
+
+
+class LoadedSnapshot:
+    """One snapshot's text, with its lines, structure and functions worked out once, when first needed.
+
+    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is."""
+
+    def __init__(self, text: str, kind: str = "pypto"):
+        self.text = text
+        self.kind = kind
+
+    @cached_property
+    def split(self) -> tuple[list[str], bool]:
+        return split_lines(self.text)
+
+    @cached_property
+    def structure(self) -> Structure | None:
+        """PyPTO's statement outline (MLIR's symbol ops need none)."""
+        if self.kind != "pypto":
+            return None
+        try:
+            return analyse_structure(self.split[0])
+        except UnsafeToSlice:
+            return None
+
+    @cached_property
+    def slices(self) -> Slices:
+        """Its functions, shared by the slicing task and the diffs (which match functions first)."""
+        return slice_functions(self.split[0], self.structure, self.kind)
+
+    @cached_property
+    def functions(self) -> list[tuple[str, int, int]] | None:
+        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
+        found = self.slices.functions
+        return None if found is None else [(f.key, f.start, f.end) for f in found]
+
+
+_loaded: OrderedDict[tuple[str, str], LoadedSnapshot] = OrderedDict()
+_LOADED_LIMIT = 8  # snapshots kept per process: adjacent pairs and slices reuse each other's work
+_texts: OrderedDict[str, str] = OrderedDict()  # texts read by validation, for the work that follows
+_TEXTS_LIMIT = 1 << 25  # characters of them kept (the oldest go first), so no file is read twice
+_text_chars = 0
+
+
+def remember_text(sha256: str, text: str) -> None:
+    global _text_chars
+    if sha256 not in _texts:
+        _texts[sha256] = text
+        _text_chars += len(text)
+    _texts.move_to_end(sha256)
+    while _text_chars > _TEXTS_LIMIT and len(_texts) > 1:
+        _text_chars -= len(_texts.popitem(last=False)[1])
+
+
+def span_parameter(span: tuple[int, int] | None) -> str:
+    """A snapshot's span as a task parameter: "offset,length", or "" for the whole file."""
+    return "" if span is None else f"{span[0]},{span[1]}"
+
+
+def parse_span(span: str | tuple[int, int] | None) -> tuple[int, int] | None:
+    """A span given as a task parameter ("offset,length", "" for the whole file) or as a Snapshot holds it."""
+    if not span or isinstance(span, tuple):
+        return span or None
+    offset, _comma, length = span.partition(",")
+    return int(offset), int(length)
+
+
+def load_snapshot(
+    path: str, sha256: str, span: str | tuple[int, int] | None = None, kind: str = "pypto"
+) -> LoadedSnapshot:
+    """The snapshot whose bytes hash to `sha256` (at `span` inside `path`: `Snapshot.span` or its
+    `span_parameter` form), read as `kind`, refusing a file rewritten since validation.
+
+    A text already read in this process under that hash is the same text, so it is reused.
+    """
+    if (sha256, kind) not in _loaded:
+        text = _texts.get(sha256)
+        if text is None:
+            text, actual = read_snapshot_text(
+                Path(path), parse_span(span), follow_inner_symlinks=follow_inner_symlinks()
+            )
+            if actual != sha256:
+                raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
+            remember_text(sha256, text)
+        _loaded[sha256, kind] = LoadedSnapshot(text, kind)
+        while len(_loaded) > _LOADED_LIMIT:
+            _loaded.popitem(last=False)
+    _loaded.move_to_end((sha256, kind))
+    return _loaded[sha256, kind]
+
+
+# A report task takes its dump's state as a parameter, so its output (and its inputs' outputs) are
+# functions of its parameters and the dump is scanned once per run, not at every completeness check.
+STATE_HELP = (
+    "the dump's files as the file system saw them before scheduling (fingerprints.dump_state); "
+    "empty: looked at whenever the task's output is asked for"
+)
+
+
+class ValidateDump(PipelineTask):
+    """Validate a dump (every trace under the path: `traces.discover_traces`) and cache the
+    manifests for as long as its files stay as they are.
+
+    An invalid dump fails the task with the one-line reason.
+    """
+
+    dump = AbsolutePath(description="a passes_dump/, MLIR tree or stream, ptoas_passes/ or program output directory")
+    state = luigi.Parameter(default="", description=STATE_HELP)
+
+    def output(self):
+        return CacheTarget(manifest_key(self.dump, self.state or observed_state(self.dump)))
+
+    def run(self):
+        validate(self.dump, self.output())
+
+
+def validate(dump: str, target: CacheTarget) -> dict:
+    """Validate `dump` into `target` (a target named before reading, so a file rewritten meanwhile
+    leaves the manifests under the old state, where nothing finds it).
+
+    The snapshots' hashes are kept by stat stamp beside the manifests, so the next validation (one
+    pass rewritten, say) reads only the files whose stamp changed."""
+    cache, hashes_key = shared_cache(), file_hashes_key(dump)
+    hashes = FileHashes.from_json(cache.get(hashes_key))
+    traces = discover_traces(dump, remember_text, follow_inner_symlinks(), hashes)
+    data = {"traces": [trace.to_json() for trace in traces]}
+    cache.put_many({hashes_key: hashes.to_json(), target.key: data})
+    return data
+
+
+def current_traces(dump: str, state: str = "") -> list[Trace]:
+    """The traces under `dump` for its files in `state` (empty: as they are now): cached, else validated here."""
+    target = ValidateDump(dump=dump, state=state).output()
+    return validated_traces(target) or _remember_traces(target.key, traces_from_json(validate(dump, target)))
+
+
+def current_manifest(dump: str, state: str = "") -> Manifest:
+    """The manifest of a dump that holds one trace (run against run, sweeps); DumpError otherwise."""
+    return single_manifest(dump, current_traces(dump, state))
+
+
+def validated_traces(target: CacheTarget) -> list[Trace] | None:
+    """The traces a validation left under `target` (a ValidateDump's output), if any; never validates.
+
+    Kept per process under its key, which names the dump's files' state, so the same state always
+    gives the same traces: Luigi's completeness checks ask for them several times a run, and a
+    thousand-snapshot manifest is worth decoding once.
+    """
+    if target.key in _validated:
+        return _validated[target.key]
+    data = target.read()
+    return _remember_traces(target.key, traces_from_json(data)) if data is not None else None
+
+
+def _remember_traces(key: str, traces: list[Trace]) -> list[Trace]:
+    _validated[key] = traces
+    while len(_validated) > _VALIDATED_LIMIT:
+        _validated.popitem(last=False)
+    return traces
+
+
+_validated: OrderedDict[str, list[Trace]] = OrderedDict()
+_VALIDATED_LIMIT = 4  # a report reads one dump, a comparison two
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """A pair's diff as cached: the payload's hunks (payload.py), line counts, the after side's final newline."""
+
+    hunks: list
+    inserted: int
+    deleted: int
+    eol: bool
+
+    def to_json(self) -> dict:
+        return {"hunks": self.hunks, "inserted": self.inserted, "deleted": self.deleted, "eol": self.eol}
+
+    @classmethod
+    def from_json(cls, data) -> DiffResult | None:
+        """The result, or None for anything else (a damaged or foreign entry is then recomputed)."""
+        try:
+            return cls(list(data["hunks"]), int(data["inserted"]), int(data["deleted"]), bool(data["eol"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    """A snapshot's functions as cached ([key, start, end] each; None with the reason when it cannot be
+    sliced) and its final newline."""
+
+    functions: list | None
+    parse_error: str | None
+    eol: bool
+
+    def to_json(self) -> dict:
+        found = {"functions": self.functions} if self.functions is not None else {"functions": None}
+        if self.functions is None:
+            found["parse_error"] = self.parse_error
+        return {**found, "eol": self.eol}
+
+    @classmethod
+    def from_json(cls, data) -> SliceResult | None:
+        try:
+            functions = data["functions"]
+            if functions is not None and not isinstance(functions, list):
+                return None
+            return cls(functions, data.get("parse_error"), bool(data["eol"]))
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+
+@dataclass(frozen=True)
+class DiffPair:
+    """The diff of two adjacent snapshots, cached under their content hashes (one item of a WorkBatch)."""
+
+    before: str
+    before_sha: str
+    after: str
+    after_sha: str
+    before_span: str = ""  # "offset,length" inside a stream file (see span_parameter)
+    after_span: str = ""
+    kind: str = "pypto"  # the snapshots' language: functions are matched first
+
+    @property
+    def key(self) -> str:
+        return diff_key(self.before_sha, self.after_sha, self.kind)
+
+    result_type = DiffResult
+
+    def compute(self) -> DiffResult:
+        before = load_snapshot(self.before, self.before_sha, self.before_span, self.kind)
+        after = load_snapshot(self.after, self.after_sha, self.after_span, self.kind)
+        (a, a_eol), (b, b_eol) = before.split, after.split
+        hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
+        inserted, deleted = count_changes(hunks)
+        return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol)
+
+    def to_json(self) -> list:
+        fields = [self.before, self.before_sha, self.after, self.after_sha, self.before_span, self.after_span]
+        return ["diff", *fields, self.kind]  # work_from_json reads them back in this order (no astuple: it deep-copies)
+
+
+@dataclass(frozen=True)
+class SliceFunctions:
+    """The functions of one snapshot, cached under its content hash (one item of a WorkBatch)."""
+
+    snapshot: str
+    sha: str
+    span: str = ""
+    kind: str = "pypto"  # the snapshot's language: what a function is
+
+    @property
+    def key(self) -> str:
+        return slice_key(self.sha, self.kind)
+
+    result_type = SliceResult
+
+    def compute(self) -> SliceResult:
+        snapshot = load_snapshot(self.snapshot, self.sha, self.span, self.kind)
+        _lines, eol = snapshot.split
+        sliced = snapshot.slices.to_json()
+        return SliceResult(sliced["functions"], sliced.get("parse_error"), eol)
+
+    def to_json(self) -> list:
+        return ["slice", self.snapshot, self.sha, self.span, self.kind]
+
+
+WorkItem = DiffPair | SliceFunctions
+
+
+def work_from_json(data) -> WorkItem:
+    kind, *fields = data
+    if kind == "diff":
+        return DiffPair(*fields)
+    if kind == "slice":
+        return SliceFunctions(*fields)
+    raise ValueError(f"unknown work item {kind!r}")
+
+
+class WorkParameter(luigi.Parameter):
+    """A batch's items: a tuple of DiffPair / SliceFunctions, written as a JSON list of their to_json()."""
+
+    def parse(self, x):
+        return tuple(work_from_json(data) for data in json.loads(x))
+
+    def normalize(self, x):
+        return tuple(item if isinstance(item, (DiffPair, SliceFunctions)) else work_from_json(item) for item in x)
+
+    def serialize(self, x):
+        return json.dumps([item.to_json() for item in x], separators=(",", ":"))
+
+
+def cached_result(item: WorkItem) -> DiffResult | SliceResult:
+    """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
+    or holds something that is not one."""
+    result = item.result_type.from_json(shared_cache().get(item.key))
+    if result is None:
+        result = item.compute()
+        shared_cache().put(item.key, result.to_json())
+    return result
+
+
+class BatchTarget(luigi.Target):
+    """Complete when the cache holds a result for every item of a batch."""
+
+    def __init__(self, keys: list[str]):
+        self.keys = keys
+
+    def exists(self) -> bool:
+        return len(shared_cache().present(self.keys)) == len(set(self.keys))
+
+
+class WorkBatch(PipelineTask):
+    """Diffs and slicings of one dump, run as one task: Luigi's scheduler costs grow with the square of the
+    task count, so a dump of thousands of passes is at most MAX_BATCHES tasks, never thousands.
+
+    Each item is cached on its own (under the content hashes of its inputs), so a rerun after a rebuild
+    recomputes only the items whose inputs changed, whatever batch they fall in. Every item computed
+    fires WORK_DONE (the progress bar and the count of rediffed pairs listen to it).
+    """
+
+    work = WorkParameter(description="the items, as a JSON list of DiffPair / SliceFunctions .to_json() lists")
+
+    def output(self):
+        return BatchTarget([item.key for item in self.work])
+
+    def __repr__(self):
+        # Luigi's logs and run summary name a task by its repr, which would spell out every item.
+        first, last = self.work[0], self.work[-1]
+        return f"WorkBatch({len(self.work)} items: {_shown(first)} .. {_shown(last)})"
+
+    def run(self):
+        cache = shared_cache()
+        done = cache.present([item.key for item in self.work])  # by another worker meanwhile, say
+        results = {}
+        for item in self.work:
+            if item.key not in done:
+                results[item.key] = item.compute().to_json()
+                self.trigger_event(WORK_DONE, self, item)
+        cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
+
+
+MAX_BATCHES = 8  # Luigi's share of a cold 1,000-pass run: 11 % with 24, 10 % with 16, 9 % with 8 (BENCHMARKS.md)
+MIN_BATCH = 32
+
+
+def _shown(item: WorkItem) -> str:
+    """A work item in a task's repr: its snapshot file names."""
+    if isinstance(item, DiffPair):
+        return f"diff {os.path.basename(item.before)} > {os.path.basename(item.after)}"
+    return f"slice {os.path.basename(item.snapshot)}"
+
+
+def batches(work: list[WorkItem]) -> list[WorkBatch]:
+    """`work` cut into consecutive batches: at most MAX_BATCHES (scheduling stays a small share of any run),
+    at least MIN_BATCH items each (a short dump is one or a few tasks, still shared between workers)."""
+    size = max(MIN_BATCH, -(-len(work) // MAX_BATCHES))
+    return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]

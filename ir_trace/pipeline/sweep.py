@@ -1,0 +1,423 @@
+"""Sweep: a report for every program under a root (a passes_dump/, a program output directory with
+ptoas_passes/, an MLIR tree directory or stream file: `ir_trace.sweep.find`), plus index.html and sweep.json.
+
+    luigi --module ir_trace.pipeline Sweep --root build_output --out-dir reports \\
+          [--baseline reports.prev/sweep.json] [--context 3] [--ignore ssa,memref,whitespace]
+          [--ignore-regex REGEX] --workers 2
+
+Granularity: one Luigi task per dump (`SweepDump`). It runs that dump's own RenderReport
+pipeline (validation, per-pair diffs, slicing, render; the same tasks and cache entries as the
+CLI) inside its process with a Luigi worker of its own (`build_in_process`), so the shared
+scheduler sees dumps, not dumps x batches;
+docs/sweeps.md has the measurements behind this choice.
+
+Completion lives next to the reports (shared storage), not in the per-host diskcache, so
+workers on several hosts agree on what is done: a dump is done when its record in
+OUT/.sweep/records/ carries its current fingerprint and its report is still the file written;
+the sweep is done when OUT/sweep.json carries the fingerprint of all of them. A claim file
+(OUT/.sweep/claims/) makes sure no two workers write the same report, or the index, at once.
+
+An invalid dump is a result (listed with its error); a bad argument or an I/O fault fails the task.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import multiprocessing
+import signal
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import luigi
+import luigi.worker
+
+from ir_trace.cache.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
+from ir_trace.errors import DumpError, IRTraceError
+from ir_trace.inputs.discovery import read_snapshot_text
+from ir_trace.inputs.traces import Trace
+from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
+from ir_trace.pipeline.config import follow_inner_symlinks, observed_state
+from ir_trace.pipeline.report import RenderReport
+from ir_trace.pipeline.snapshots import DiffPair, WorkItem, current_traces
+from ir_trace.pipeline.targets import ReportRecord
+from ir_trace.runsafety.claims import Claim
+from ir_trace.runsafety.output_paths import (
+    check_printable,
+    check_sweep_out_dir,
+    refuse_overwriting_baseline,
+    swept_containers,
+)
+from ir_trace.runsafety.run_guard import RunGuard
+from ir_trace.runsafety.writes import write_output
+from ir_trace.sweep.program_traces import record_traces
+from ir_trace.sweep.results import (
+    INDEX_FILES,
+    FoundDump,
+    build_sweep,
+    claims_dir,
+    compile_ignores,
+    find_dumps,
+    invalid_record,
+    keep_text,
+    load_baseline,
+    not_utf8_record,
+    prune_texts,
+    records_dir,
+    referenced_texts,
+    report_ignore_spec,
+    split_ignore_options,
+    text_store,
+    valid_record,
+    write_sweep,
+)
+from ir_trace.sweep.summary import SweepTotals
+
+
+class RegexListParameter(luigi.Parameter):
+    """Regexes: one (`--ignore 'kb_inline\\d+'`) or a JSON list of several, on the command line or in luigi.cfg.
+
+    Built on Parameter's public parse/serialize/normalize only, so a repeated flag is not a list:
+    Luigi's command line keeps the last one. Several patterns go in one JSON list (or one regex
+    joined with `|`).
+    """
+
+    def parse(self, x):
+        if isinstance(x, (list, tuple)):
+            return tuple(str(item) for item in x)
+        text = x.strip()
+        if text.startswith("["):
+            try:
+                items = json.loads(text)
+            except ValueError:
+                return (text,)  # a regex that starts with a character class
+            if isinstance(items, list):
+                return tuple(str(item) for item in items)
+        return (text,) if text else ()
+
+    def normalize(self, x):
+        return self.parse(x)
+
+    def serialize(self, x):
+        return json.dumps(list(x))
+
+
+def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_planned: Callable[[int], None]):
+    """Run `task` and everything it needs here, with a worker and a local scheduler of Luigi's own;
+    returns the first failure's exception, or None.
+
+    A sweep's dump is one task of the shared (possibly remote) scheduler, so workers on several hosts
+    share dumps, not dumps x batches; its report is built by the same tasks as the command line's,
+    with the same cache entries. `on_planned(count)` and `on_item(item)` follow the work as it goes.
+    """
+    failures: list[BaseException] = []
+    handlers = [
+        (PipelineTask, luigi.Event.FAILURE, lambda _task, exception: failures.append(exception)),
+        (PipelineTask, WORK_PLANNED, lambda _task, count: on_planned(count)),
+        (PipelineTask, WORK_DONE, lambda _task, item: on_item(item)),
+    ]
+    for cls, event, handler in handlers:
+        cls.event_handler(event)(handler)
+    _free_inherited_fork_lock()
+    interrupt = signal.getsignal(signal.SIGUSR1)  # Luigi's worker takes SIGUSR1 over; the outer one keeps it
+    try:
+        luigi.build([task], local_scheduler=True, workers=1, log_level=_luigi_log_level())
+    finally:
+        for cls, event, handler in handlers:
+            cls.remove_event_handler(event, handler)
+        with contextlib.suppress(ValueError, TypeError):  # outside the main thread, or not a Python handler
+            signal.signal(signal.SIGUSR1, interrupt)
+    return failures[0] if failures else None
+
+
+def _free_inherited_fork_lock() -> None:
+    """Give a task process Luigi forked (`--workers` above 1) a fork lock of its own.
+
+    Luigi forks each task process while holding `luigi.worker.fork_lock`, so the child's copy is
+    locked by a thread it does not have. The inner worker's keep-alive thread takes that lock at
+    its first ping (after `[worker] ping_interval`, 1 s): without this, a dump whose report takes
+    longer than that hangs its task process for ever (the inner worker waits for that thread)."""
+    if multiprocessing.parent_process() is not None:
+        luigi.worker.fork_lock = threading.Lock()
+
+
+def _luigi_log_level() -> str:
+    """The level Luigi's log already has, so the inner run logs neither more nor less than the outer."""
+    return logging.getLevelName(logging.getLogger("luigi-interface").getEffectiveLevel())
+
+
+class RecordTarget(luigi.Target):
+    """A JSON file that counts as present only while it carries `fingerprint` and the report it
+    describes is still the file that was written."""
+
+    def __init__(self, path: Path, fingerprint: str):
+        self.path, self.fingerprint = Path(path), fingerprint
+
+    def read(self) -> dict | None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("fingerprint") == self.fingerprint else None
+
+    def exists(self) -> bool:
+        record = self.read()
+        if record is None:
+            return False
+        report = record.get("report_file")
+        return report is None or file_state(report) == record.get("report_state")
+
+    def write(self, record: dict, guard: RunGuard) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({**record, "fingerprint": self.fingerprint}, ensure_ascii=False)
+        write_output(self.path, text, guard=guard)
+
+
+class SweepDump(PipelineTask):
+    """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
+
+    dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
+    out_dir = AbsolutePath(description="where the report and the record go")
+    name = luigi.Parameter(description="report name (NAME.html)")
+    context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    state = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed (see fingerprints)")
+    ignore = luigi.Parameter(default="", description="the report's initial ignore modes (IgnoreModes.spec())")
+
+    def fingerprint(self) -> str:
+        return sweep_dump_fingerprint(self.state, self.dump, self.context, self.ignore)
+
+    def report_path(self) -> Path:
+        return Path(self.out_dir) / f"{self.name}.html"
+
+    def output(self):
+        return RecordTarget(records_dir(Path(self.out_dir)) / f"{self.name}.json", self.fingerprint())
+
+    def run(self):
+        self.set_status_message(f"{self.name}: validating")
+        self._last_step = -1
+        guard = RunGuard()  # a task process nobody supervises: its writes remove their temps on SIGTERM
+        with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
+            if claim.waited and self.complete():
+                return  # another worker wrote it while this one waited
+            record = self._build(guard)
+            self.output().write(record, guard)
+        self.set_progress_percentage(100)
+        self.set_status_message(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+
+    def _build(self, guard: RunGuard) -> dict:
+        report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
+        options = dict(report=report, report_flag="", context=self.context, ignore=self.ignore, guard=guard)
+        render = RenderReport(dump=self.dump, state=self.state, **options)
+        ran: list = []
+        before = render.output().written_state()
+        self._planned = 0
+        failure = build_in_process(render, lambda item: self._progress(ran, item), self._plan)
+        if isinstance(failure, DumpError):  # the dump's fault: a result; anything else fails the task
+            return invalid_record(self.name, self.dump, str(failure), self._work(ran, None, before))
+        if failure is not None:
+            raise failure
+        written = render.output().with_summary(render.output().record())
+        if written is None:
+            raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
+        traces = current_traces(self.dump, self.state)
+        _keep_texts(traces, text_store(Path(self.out_dir)), guard)
+        report = self.report_path().absolute()
+        return {
+            **valid_record(
+                self.name,
+                self.dump,
+                report.name,
+                written.summary.counts,
+                record_traces(traces, written.summary.trace),
+                self._work(ran, written, before),
+            ),
+            "report_file": str(report),
+            "report_state": list(written.state) if written.state is not None else None,
+        }
+
+    @staticmethod
+    def _work(ran: list, written: ReportRecord | None, before: tuple | None) -> dict:
+        """What this run did: whether the report was found current (not rewritten), pairs rediffed."""
+        return {
+            "reused": written is not None and before is not None and written.state == before,
+            "rediffed": sum(isinstance(task, DiffPair) for task in ran),
+            "pairs": written.pairs if written else None,
+            "bytes": written.bytes if written else None,
+        }
+
+    def _plan(self, count: int) -> None:
+        self._planned += count
+
+    def _progress(self, ran: list, item: WorkItem) -> None:
+        ran.append(item)
+        done, total = len(ran), max(self._planned, len(ran))
+        step = 10 * done // total  # every tenth, so luigid is not flooded with updates
+        if step != self._last_step:
+            self._last_step = step
+            self.set_progress_percentage(90 * done // total)
+            self.set_status_message(f"{self.name}: {done}/{total} diffs and function slices")
+
+
+def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
+    """Copy each distinct snapshot of every trace into the sweep's text store (skipping one rewritten meanwhile)."""
+    snapshots = {s.sha256: (t.manifest, s) for t in traces for s in t.manifest.snapshots}
+    for manifest, snapshot in snapshots.values():
+        try:
+            text, sha = read_snapshot_text(
+                manifest.path_of(snapshot), snapshot.span, follow_inner_symlinks=follow_inner_symlinks()
+            )
+        except DumpError:
+            continue  # removed or damaged since validation: the report already has what it needs
+        if sha == snapshot.sha256:
+            keep_text(store, sha, text.encode("utf-8"), guard)
+
+
+class SweepTarget(luigi.Target):
+    """OUT/sweep.json, present when it was built from exactly these inputs."""
+
+    def __init__(self, path: Path, fingerprint: str):
+        self.path, self.fingerprint = Path(path), fingerprint
+
+    def exists(self) -> bool:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return (
+            isinstance(data, dict)
+            and data.get("inputs") == self.fingerprint
+            and (self.path.parent / "index.html").is_file()
+        )
+
+
+class Sweep(PipelineTask):
+    """Every program under --root: a report each, then index.html and sweep.json in --out-dir."""
+
+    root = AbsolutePath(description="directory searched (at any depth) for programs: passes_dump/, MLIR trees, ...")
+    out_dir = AbsolutePath(description="where reports, index.html and sweep.json go (created if missing)")
+    baseline = AbsolutePath(default="", description="sweep.json of an earlier sweep to compare with")
+    context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    ignore = RegexListParameter(
+        default=(),
+        description="ignore modes (ssa,memref,whitespace): differences they absorb are not divergences and the "
+        "reports open with them on; a value that is not mode names is read as a regex, as before",
+    )
+    ignore_regex = RegexListParameter(
+        default=(),
+        description="regex, or a JSON list of regexes; differences only in their matches do not count as divergence",
+    )
+
+    def ignoring(self) -> tuple:
+        """(IgnoreModes, regexes) from --ignore and --ignore-regex."""
+        return split_ignore_options(self.ignore, self.ignore_regex)
+
+    def out(self) -> Path:
+        return Path(self.out_dir).absolute()
+
+    def problem(self) -> str | None:
+        """What makes these arguments unusable (checked once, before any dump is scheduled)."""
+        if not hasattr(self, "_problem"):
+            try:
+                self._baseline_data = self._check_arguments()
+                self._problem = None
+            except IRTraceError as exc:
+                self._problem = str(exc)
+        return self._problem
+
+    def found(self) -> list[FoundDump]:
+        """The programs under --root (found while the arguments are checked; none when they are unusable)."""
+        return [] if self.problem() else self._found_dumps
+
+    def requires(self):
+        if not hasattr(self, "_dump_tasks"):
+            self._dump_tasks = [
+                SweepDump(
+                    dump=str(f.dump),
+                    out_dir=str(self.out()),
+                    name=f.name,
+                    context=self.context,
+                    state=observed_state(str(f.dump)),
+                    ignore=report_ignore_spec(*self.ignoring()),
+                )
+                for f in self.found()
+                if f.utf8
+            ]
+        return self._dump_tasks
+
+    def fingerprint(self) -> str:
+        dumps = [task.fingerprint() for task in self.requires()]
+        dumps += [f"not-utf8:{f.name}" for f in self.found() if not f.utf8]
+        ignore = [*self.ignore, "--ignore-regex", *self.ignore_regex]
+        return sweep_fingerprint(dumps, self.baseline, ignore, self.context, INDEX_FILES)
+
+    def output(self):
+        return SweepTarget(self.out() / "sweep.json", self.fingerprint())
+
+    def run(self):
+        if self.problem():
+            raise IRTraceError(self.problem())
+        self.set_status_message("comparing and writing the index")
+        with Claim(claims_dir(self.out()) / "sweep.claim") as claim:
+            if claim.waited and self.complete():
+                return  # another worker wrote it while this one waited
+            totals = self._write(RunGuard())  # a task process nobody supervises
+        self.set_progress_percentage(100)
+        self.set_status_message(totals.describe())
+
+    def _write(self, guard: RunGuard) -> SweepTotals:
+        inputs = {f.name: f.input for f in self.found()}
+        records = [self._record_of(task) for task in self.requires()]
+        records += [not_utf8_record(f) for f in self.found() if not f.utf8]
+        records = [{**record, "input": inputs[record["name"]]} for record in records]
+        self.set_progress_percentage(50)
+        baseline = self._baseline_data
+        modes, regexes = self.ignoring()
+        options = {
+            "root": str(Path(self.root).absolute()),
+            "out_dir": str(self.out()),
+            "baseline": str(Path(self.baseline).resolve()) if self.baseline else None,
+            "context": self.context,
+            "ignore": list(self.ignore),
+            "ignore_modes": modes.names,
+            "ignore_regex": regexes,
+        }
+        baseline_store = text_store(Path(self.baseline).resolve().parent) if baseline else None
+        sweep = build_sweep(
+            records,
+            options,
+            baseline,
+            text_store(self.out()),
+            baseline_store,
+            compile_ignores(regexes),
+            inputs=self.fingerprint(),
+            modes=modes,
+        )
+        write_sweep(self.out(), sweep, guard)
+        prune_texts(text_store(self.out()), referenced_texts(sweep))
+        return SweepTotals.from_json(sweep["totals"])
+
+    def _check_arguments(self) -> dict | None:
+        """The baseline's content when every argument is usable; IRTraceError naming the first that is not."""
+        check_printable(
+            [("--root path", self.root), ("--out-dir path", self.out_dir), ("--baseline path", self.baseline)]
+        )
+        root = Path(self.root).absolute()
+        if not root.is_dir():
+            raise IRTraceError(f"sweep root is not a directory: {root}")
+        self._found_dumps = find_dumps(root)  # found before --out-dir is made, so it is never taken for one
+        swept = swept_containers(root, [(found.dump, found.input) for found in self._found_dumps])
+        check_sweep_out_dir(self.out(), swept)
+        compile_ignores(self.ignoring()[1])
+        if not self.baseline:
+            return None
+        refuse_overwriting_baseline(self.baseline, self.out())
+        return load_baseline(Path(self.baseline).resolve())
+
+    @staticmethod
+    def _record_of(task: SweepDump) -> dict:
+        record = task.output().read()
+        if record is None:
+            raise IRTraceError(f"the result of {task.dump} vanished from {task.output().path}; run the sweep again")
+        return record

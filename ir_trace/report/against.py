@@ -1,0 +1,92 @@
+"""Run against run: match the passes of two dumps of one program and describe how they differ.
+
+Passes are matched by position in the pipeline and by name: equal names line up, a pass
+present in only one run is reported as inserted or removed, and two different names at the
+same place in the pipeline as a rename.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from pathlib import PurePath
+
+from ir_trace import __version__
+from ir_trace.report.payload import EMPTY_DIFF, PAYLOAD_SCHEMA
+
+
+@dataclass(frozen=True)
+class PassMatch:
+    """Positions of one pass in run A and run B (None where the run lacks it)."""
+
+    a: int | None
+    b: int | None
+    status: str  # "matched", "renamed", "only-a" or "only-b"
+
+
+def match_passes(names_a: list[str], names_b: list[str]) -> list[PassMatch]:
+    """Align two pipelines' pass names (position 0, the frontend, always matches)."""
+    matches = [PassMatch(0, 0, "matched")]
+    tail_a, tail_b = names_a[1:], names_b[1:]
+    for tag, i0, i1, j0, j1 in SequenceMatcher(None, tail_a, tail_b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            matches += [PassMatch(1 + i0 + k, 1 + j0 + k, "matched") for k in range(i1 - i0)]
+            continue
+        common = min(i1 - i0, j1 - j0)
+        matches += [PassMatch(1 + i0 + k, 1 + j0 + k, "renamed") for k in range(common)]
+        matches += [PassMatch(1 + i, None, "only-a") for i in range(i0 + common, i1)]
+        matches += [PassMatch(None, 1 + j, "only-b") for j in range(j0 + common, j1)]
+    return matches
+
+
+def build_comparison_payload(run_a: dict, run_b: dict, cross: dict[tuple[str, str], dict], context: int) -> dict:
+    """The report data for run A against run B.
+
+    `run_a` / `run_b` are ordinary report payloads (payload.py); `cross[(sha_a, sha_b)]` is the
+    diff turning A's snapshot into B's at a matched pass. Each match becomes
+    {"a": pos | null, "b": pos | null, "status": ..., "differs": bool, "hunks", "inserted", "deleted"}.
+    """
+    passes_a, passes_b = run_a["passes"], run_b["passes"]
+    matches = []
+    for match in match_passes([p["name"] for p in passes_a], [p["name"] for p in passes_b]):
+        entry = {"a": match.a, "b": match.b, "status": match.status, "differs": True}
+        if match.a is not None and match.b is not None:
+            sha_a, sha_b = passes_a[match.a]["sha256"], passes_b[match.b]["sha256"]
+            diff = EMPTY_DIFF if sha_a == sha_b else cross[(sha_a, sha_b)]
+            entry.update(
+                differs=sha_a != sha_b, hunks=diff["hunks"], inserted=diff["inserted"], deleted=diff["deleted"]
+            )
+        matches.append(entry)
+    name_a, name_b = run_names(run_a, run_b)
+    return {
+        "schema": PAYLOAD_SCHEMA,
+        "mode": "against",
+        "generator": f"pypto-ir-trace {__version__}",
+        "title": f"{name_a} against {name_b}",
+        "names": [name_a, name_b],
+        "context": context,
+        "level": run_a["level"] if run_a["level"] != "UNKNOWN" else run_b["level"],
+        "runs": [run_a, run_b],
+        "matches": matches,
+    }
+
+
+def run_names(run_a: dict, run_b: dict) -> tuple[str, str]:
+    """What the report calls each run: its title, or, where the titles are equal (two MLIR trees both
+    named `tree`), the shortest ends of their paths that tell them apart (`tile16/tree`, `tile32/tree`)."""
+    if run_a["title"] != run_b["title"]:
+        return run_a["title"], run_b["title"]
+    parts_a, parts_b = _program_parts(run_a["dump"]), _program_parts(run_b["dump"])
+    for length in range(2, max(len(parts_a), len(parts_b)) + 1):
+        end_a, end_b = parts_a[-length:], parts_b[-length:]
+        if end_a != end_b:
+            return "/".join(end_a), "/".join(end_b)
+    return run_a["title"], run_b["title"]
+
+
+def _program_parts(dump: str) -> tuple[str, ...]:
+    """The names along a dump's path, to its program (a PyPTO dump's passes_dump/ left out)."""
+    path = PurePath(dump)
+    if path.name == "passes_dump":
+        path = path.parent
+    return path.parts[1:] if path.anchor else path.parts

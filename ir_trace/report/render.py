@@ -1,0 +1,124 @@
+"""Turn a report payload into one self-contained HTML page (written by `ir_trace.runsafety.writes`)."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import jinja2
+
+# Inlined in this order, as one script element: each file's namespace is used by the ones after it.
+REPORT_SCRIPTS = (
+    "intraline.js",
+    "linediff.js",
+    "normalize.js",
+    "viewer_dom.js",
+    "viewer_traces.js",
+    "viewer_model.js",
+    "viewer_find.js",
+    "viewer_layout.js",
+    "viewer_fold.js",
+    "viewer_rows.js",
+    "viewer_wraps.js",
+    "viewer_paint.js",
+    "viewer_sidebar.js",
+    "viewer_panels.js",
+    "viewer_ignore.js",
+    "viewer_links.js",
+    "viewer_keys.js",
+    "viewer.js",
+)
+TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
+
+# JSON inside <script type="application/json"> must never close the element or start a comment;
+# U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
+_SCRIPT_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+
+
+def templates_dir() -> Path:
+    """The page's templates, scripts and styles: package data beside this module."""
+    return Path(__file__).parent / "assets"
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    import jinja2  # here, not at the top: a rerun that finds its report current renders nothing
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def payload_to_script_json(payload: dict) -> str:
+    """Compact JSON that is inert inside a <script type="application/json"> element."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in _SCRIPT_SAFE:  # str.replace runs at C speed; str.translate with a dict does not
+        text = text.replace(char, escaped)
+    return text
+
+
+def encode_payload(payload: dict) -> str:
+    """Compact JSON, gzip-compressed (fixed mtime, so equal payloads give equal bytes), base64.
+
+    Printed IR compresses about tenfold, and base64 text cannot close or escape its element.
+    """
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
+
+
+def read_payload(html: str) -> dict:
+    """The payload embedded in a report page (for tests, benchmarks and other tools)."""
+    match = re.search(r'<script type="application/octet-stream" id="ir-trace-data"[^>]*>([^<]*)</script>', html)
+    if match is None:
+        raise ValueError("no report payload in this page")
+    return json.loads(gzip.decompress(base64.b64decode(match.group(1))))
+
+
+def content_security_policy(script: str) -> str:
+    """Forbid every fetch; allow only our own inline script (by hash) and inline styles."""
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    return (
+        "default-src 'none'; "
+        f"script-src 'sha256-{script_hash}'; "
+        "style-src 'unsafe-inline'; img-src data:; "
+        "connect-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def render_page(template: str, scripts: tuple[str, ...], style_file: str, **context) -> str:
+    """A self-contained page: the template with its scripts and styles inline, under our CSP."""
+    from ir_trace.report.shared_constants import with_shared_constants  # the diff modules: not before a page is made
+
+    folder = templates_dir()
+    script = "\n".join(with_shared_constants(name, (folder / name).read_text(encoding="utf-8")) for name in scripts)
+    return (
+        _environment()
+        .get_template(template)
+        .render(
+            css=(folder / style_file).read_text(encoding="utf-8"),
+            js=script,
+            csp=content_security_policy(script),
+            **context,
+        )
+    )
+
+
+def render_html(payload: dict) -> str:
+    """The whole report page: template, styles, script and data inline."""
+    return render_page(
+        "report.html.j2",
+        REPORT_SCRIPTS,
+        "viewer.css",
+        title=payload.get("title", "pypto-ir-trace"),
+        payload_data=encode_payload(payload),
+    )

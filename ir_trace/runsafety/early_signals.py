@@ -1,0 +1,29 @@
+"""Stop signals recorded, not acted on, while the command is still importing (`ir_trace.app.launch`).
+
+Imported before anything heavy: `runsafety.signals.Supervisor` takes the record over.
+"""
+
+from __future__ import annotations
+
+import signal
+
+_NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+class EarlySignals:
+    """The first stop signal received before the supervisor was installed, and the handlers it replaced."""
+
+    def __init__(self):
+        self.received: int | None = None
+        self.replaced: dict[int, object] = {}
+
+    def install(self) -> EarlySignals:
+        for name in _NAMES:
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+                self.replaced[signum] = signal.signal(signum, self._record)
+        return self
+
+    def _record(self, signum, _frame) -> None:
+        if self.received is None:
+            self.received = signum
