@@ -140,7 +140,9 @@ def test_find_marks_passes_in_every_trace_and_n_walks_across_them(page, report):
 
 
 def test_a_unit_name_two_traces_share_is_linked_with_its_stage(page):
-    page.set_content(f"<script>{(REPO / 'ir_trace' / 'report' / 'assets' / 'viewer_traces.js').read_text('utf-8')}</script>")
+    page.set_content(
+        f"<script>{(REPO / 'ir_trace' / 'report' / 'assets' / 'viewer_traces.js').read_text('utf-8')}</script>"
+    )
     names = page.evaluate(
         """() => {
           const payload = { traces: [{ stage: 'pypto', unit: 'main' }, { stage: 'ptoas', unit: 'main' },
@@ -154,7 +156,9 @@ def test_a_unit_name_two_traces_share_is_linked_with_its_stage(page):
 
 
 def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_same_op(page):
-    page.set_content(f"<script>{(REPO / 'ir_trace' / 'report' / 'assets' / 'viewer_traces.js').read_text('utf-8')}</script>")
+    page.set_content(
+        f"<script>{(REPO / 'ir_trace' / 'report' / 'assets' / 'viewer_traces.js').read_text('utf-8')}</script>"
+    )
     entries = page.evaluate(
         """() => {
           const h = (kind, argument, symbol) => ({ kind, pass_name: argument.toUpperCase(), argument, options: '',

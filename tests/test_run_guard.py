@@ -113,7 +113,9 @@ def test_the_report_task_hands_its_guard_to_its_target_without_changing_its_iden
     assert "guard" not in task.to_str_params()  # never sent to a scheduler
 
 
-@pytest.mark.parametrize("module", ["runsafety/writes.py", "runsafety/signals.py", "runsafety/run_guard.py", "app/cli.py", "app/launch.py"])
+@pytest.mark.parametrize(
+    "module", ["runsafety/writes.py", "runsafety/signals.py", "runsafety/run_guard.py", "app/cli.py", "app/launch.py"]
+)
 def test_the_guarantees_keep_no_module_level_state(module: str):
     """No `global` rebinding in the modules that keep them: the state lives in a RunGuard."""
     tree = ast.parse((REPO / "ir_trace" / module).read_text(encoding="utf-8"))
