@@ -2,7 +2,9 @@
 
 One headless Chromium for the whole session, a fresh context and page per test. Debian's
 Chromium is driven through Playwright; a missing Playwright or Chromium is a broken set-up
-and fails the browser tests, never skips them.
+and fails the browser tests, never skips them. Every test that takes one of these fixtures
+(directly or through another fixture) carries the `browser` marker, so
+`python -m pytest -m "not browser"` is the fast suite, without Chromium.
 """
 
 from __future__ import annotations
@@ -13,6 +15,14 @@ import pytest
 from harness import CHROMIUM, launch_chromium
 
 VIEWPORT = {"width": 1280, "height": 720}
+BROWSER_FIXTURES = frozenset({"browser", "context", "page"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

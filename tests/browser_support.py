@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conftest import REPO, SAMPLES  # noqa: F401  (SAMPLES: for the viewer tests)
+from conftest import REPO, SAMPLES, write_dump  # noqa: F401  (SAMPLES, write_dump: for the viewer tests)
 
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
 # A function, not an expression: the report's CSP forbids the eval Playwright uses for strings.
@@ -50,18 +50,6 @@ def open_report(page, report: Path, fragment: str = "") -> PageLog:
 
 
 # ---------- building dumps and reports ----------
-
-
-def write_dump(root: Path, snapshots: list[tuple[str, str]], logs: dict[int, str] | None = None) -> Path:
-    """Write a passes_dump/: snapshots[0] is ("frontend", text), then (pass name, text) in order."""
-    dump = root / "passes_dump"
-    dump.mkdir(parents=True)
-    for index, (name, text) in enumerate(snapshots):
-        stem = "00_frontend" if index == 0 else f"{index:02d}_after_{name}"
-        (dump / f"{stem}.py").write_text(text, encoding="utf-8")
-    for index, text in (logs or {}).items():
-        (dump / f"{index:02d}_after_{snapshots[index][0]}.log").write_text(text, encoding="utf-8")
-    return dump
 
 
 def build_report(dump: Path, out: Path, *extra: str) -> Path:

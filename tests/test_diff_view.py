@@ -37,7 +37,7 @@ WITH_BOM = "\ufeff" + NO_NEWLINE
 @pytest.fixture
 def view(browser, tmp_path):
     dump = write_dump(
-        tmp_path / "demo",
+        tmp_path / "demo" / "passes_dump",
         [
             ("frontend", FRONTEND),
             ("InitMemRef", ANNOTATED),

@@ -131,7 +131,7 @@ def test_the_fold_hides_the_unchanged_part_of_a_name_with_a_change_inside(fold_p
 def test_the_changed_part_of_a_long_name_is_in_sight_at_1280_without_scrolling(browser, tmp_path):
     body = ["a = pl.load(b, [0, 0], [64, 128])", STATEMENT.strip(), "return a"]
     after = [line.replace("_v0)", "_v1)") for line in body]
-    dump = write_dump(tmp_path, [("frontend", program({"k": body})), ("Rename", program({"k": after}))])
+    dump = write_dump(tmp_path / "passes_dump", [("frontend", program({"k": body})), ("Rename", program({"k": after}))])
     report = build_report(dump, tmp_path / "r.html", "--no-cache", "-q")
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:

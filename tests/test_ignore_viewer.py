@@ -155,7 +155,9 @@ def test_whitespace_and_regex_modes(page, tmp_path):
     body = "    def f(a):\n        x = pl.add(a, a)\n        return x\n"
     reindented = body.replace("pl.add(a, a)", "pl.add( a,a )")
     numbered = reindented.replace("x", "x_17")
-    dump = write_dump(tmp_path / "d", [("frontend", body), ("Spaces", reindented), ("Renumber", numbered)])
+    dump = write_dump(
+        tmp_path / "d" / "passes_dump", [("frontend", body), ("Spaces", reindented), ("Renumber", numbered)]
+    )
     log = open_report(page, build_report(dump, tmp_path / "r.html"))
     assert counts(page, 1) == (1, 1, False)
     toggle(page, "Ignore whitespace")
@@ -181,7 +183,7 @@ def test_follow_a_value_across_ssa_versions_then_find_it(page, tmp_path):
     v0 = "    def f(a):\n        acc__ssa_v0 = pl.load(a)\n        out = pl.add(acc__ssa_v0, acc__ssa_v0)\n"
     v1 = v0.replace("acc__ssa_v0", "acc__ssa_v1")
     used = v1 + "        other = pl.mul(acc__ssa_v1, a)\n"
-    dump = write_dump(tmp_path / "d", [("frontend", v0), ("Rename", v1), ("Use", used)])
+    dump = write_dump(tmp_path / "d" / "passes_dump", [("frontend", v0), ("Rename", v1), ("Use", used)])
     log = open_report(page, build_report(dump, tmp_path / "r.html"), "#pass=1")
     before = page.get_by_role("region", name="Before snapshot")
     after = page.get_by_role("region", name="After snapshot")
@@ -207,7 +209,7 @@ def test_find_counts_what_the_diff_compares_under_the_modes(page, tmp_path):
     """A Find for a versioned name marks the rename pass while the text is read as printed, and not
     once SSA versions are ignored: its counts follow the modes as the diff does."""
     v0 = "    def f(a):\n        acc__ssa_v0 = pl.load(a)\n        out = pl.add(acc__ssa_v0, a)\n"
-    dump = write_dump(tmp_path / "d", [("frontend", v0), ("Rename", v0.replace("_v0", "_v1"))])
+    dump = write_dump(tmp_path / "d" / "passes_dump", [("frontend", v0), ("Rename", v0.replace("_v0", "_v1"))])
     log = open_report(page, build_report(dump, tmp_path / "r.html"), "#pass=1")
     page.get_by_placeholder("Find in snapshots").fill("acc__ssa_v1")
     mark = pass_button(page, 1).locator(".find-mark")
@@ -327,7 +329,7 @@ def test_a_pass_the_modes_do_not_merge_lines_in_is_re_marked_under_them(page, tm
     emphasis must still be recomputed under the mode, not shown as printed."""
     before = "def f(a):\n    t: pl.Tile[[8], pl.FP32, pl.MemRef(mem_vec_1, 0, 64)] = pl.exp(a)\n    return t\n"
     after = before.replace("mem_vec_1", "mem_vec_2").replace("pl.exp", "pl.log")
-    dump = write_dump(tmp_path / "demo", [("frontend", before), ("MemoryReuse", after)])
+    dump = write_dump(tmp_path / "demo" / "passes_dump", [("frontend", before), ("MemoryReuse", after)])
     log = open_report(page, build_report(dump, tmp_path / "r.html"), "#pass=1")
     marks = lambda: page.locator(".row.del .em, .row.ins .em").all_inner_texts()  # noqa: E731
     assert sorted(marks()) == ["exp", "log", "mem_vec_1", "mem_vec_2"]

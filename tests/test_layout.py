@@ -16,6 +16,7 @@ LAYERS = (
     ("errors",),  # the one domain error type
     ("syntax",),  # the shape of printed IR, no I/O
     ("noise",),  # the ignore modes
+    ("options",),  # what one run is asked to do, parsed once (RunOptions)
     ("diffcore",),  # matching, line diff, intra-line: pure
     ("inputs",),  # what a PATH holds: dumps, programs, MLIR trees and streams
     ("runsafety",),  # writes that never clobber, output paths, signals, streams

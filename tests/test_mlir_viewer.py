@@ -42,7 +42,9 @@ def mlir_report(tmp_path: Path) -> Path:
 
 
 def mlir_payload(tmp_path: Path) -> dict:
-    dump = write_dump(tmp_path / "d", [("frontend", FRONTEND), ("Renumber", RENUMBERED), ("Locate", LOCATED)])
+    dump = write_dump(
+        tmp_path / "d" / "passes_dump", [("frontend", FRONTEND), ("Renumber", RENUMBERED), ("Locate", LOCATED)]
+    )
     payload = read_payload(build_report(dump, tmp_path / "py.html").read_text(encoding="utf-8"))
     texts = [FRONTEND, RENUMBERED, LOCATED]
     for entry, text in zip(payload["passes"], texts):
@@ -85,7 +87,9 @@ def test_the_function_selector_lists_symbol_ops_by_path(page, tmp_path):
 
 
 def test_a_pypto_report_offers_no_locations_mode(page, tmp_path):
-    dump = write_dump(tmp_path / "d", [("frontend", "def f(a):\n    return a\n"), ("P", "def f(a):\n    return 1\n")])
+    dump = write_dump(
+        tmp_path / "d" / "passes_dump", [("frontend", "def f(a):\n    return a\n"), ("P", "def f(a):\n    return 1\n")]
+    )
     log = open_report(page, build_report(dump, tmp_path / "r.html"), "#ignore=loc,ssa")
     expect(page.get_by_label("Ignore SSA versions", exact=True)).to_be_checked()
     expect(page.get_by_label("Ignore locations", exact=True)).to_be_hidden()
@@ -106,7 +110,7 @@ def test_an_mlir_report_leaves_a_links_memref_mode_off(page, tmp_path):
 def whole_pipeline(tmp_path: Path, pypto: list) -> Path:
     """A program directory: PyPTO's `pypto` passes, then an MLIR unit whose cse pass only renumbers."""
     program = tmp_path / "prog"
-    write_dump(program, pypto)
+    write_dump(program / "passes_dump", pypto)
     unit = program / "ptoas_passes" / "k" / MODULE
     unit.mkdir(parents=True)
     for name, header, text in [

@@ -95,3 +95,31 @@ def test_no_sample_test_skips_itself_with_skipif():
             if names_in(call) & corpus or "sample" in ast.unparse(call).lower():
                 offenders.append(f"{path.name}:{line}")
     assert offenders == []
+
+
+def collected(*args: str) -> list[str]:
+    """The test ids a nested pytest collects with `args`."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only", *args]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return [line for line in result.stdout.splitlines() if "::" in line]
+
+
+def test_not_browser_selects_the_tests_without_chromium():
+    """`-m "not browser"` (the README's fast command) leaves out every test taking a browser fixture,
+    whether by name (`page`) or through another fixture, and keeps the others."""
+    files = ("tests/test_viewer_fold.py", "tests/test_roundtrip.py", "tests/test_layout.py")
+    every, fast, browser = collected(*files), collected("-m", "not browser", *files), collected("-m", "browser", *files)
+    assert fast and browser and sorted(fast + browser) == sorted(every)
+    fold = [test for test in fast if test.startswith("tests/test_viewer_fold.py")]
+    assert fold == ["tests/test_viewer_fold.py::test_the_fold_file_touches_no_dom"]  # the others take fold_page
+    assert not any("test_copy_full_source" in test for test in fast)  # takes `browser` by name
+    assert any("test_copy_full_source" in test for test in browser)
+    assert any(test.startswith("tests/test_roundtrip.py::test_random_dump") for test in fast)
+    assert not any(test.startswith("tests/test_layout.py") for test in browser)
+
+
+def test_the_browser_marker_is_registered():
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--markers"]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert "@pytest.mark.browser:" in result.stdout

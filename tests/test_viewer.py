@@ -100,7 +100,7 @@ def demo(tmp_path_factory) -> tuple[Path, Path]:
     """(report, dump) of the demo pipeline, built once by the CLI."""
     root = tmp_path_factory.mktemp("demo") / "Program"
     snapshots, logs = demo_snapshots()
-    dump = write_dump(root, snapshots, logs)
+    dump = write_dump(root / "passes_dump", snapshots, logs)
     return build_report(dump, root / "report.html", "--no-cache", "-q"), dump
 
 
@@ -410,7 +410,7 @@ def test_function_select_lists_restricts_keeps_and_falls_back(demo_page):
 def test_function_select_disabled_with_reason_when_a_snapshot_cannot_be_sliced(page, tmp_path):
     good = "\n".join(["import pypto.language as pl", "@pl.program", "class P:"] + function("kernel", 6)) + "\n"
     broken = good.replace("pl.load(a, [0, 0], [64, 128])", "pl.load(a, [0, 0], [64, 128]")
-    dump = write_dump(tmp_path / "broken", [("frontend", good), ("Break", broken), ("Fix", good)])
+    dump = write_dump(tmp_path / "broken" / "passes_dump", [("frontend", good), ("Break", broken), ("Fix", good)])
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
     select = function_select(page)
     expect(pass_button(page, 1)).to_have_attribute("aria-current", "true")
@@ -488,7 +488,7 @@ def test_pass_warnings_region_shows_the_log(demo_page):
 def test_a_blank_log_gives_no_warning_badge_and_no_panel(page, tmp_path):
     """Empty or whitespace-only: the pass emitted no warning, so nothing may claim it did."""
     snapshots = [("frontend", FRONTEND), ("Empty", FRONTEND), ("Blank", FRONTEND), ("Warns", FRONTEND)]
-    dump = write_dump(tmp_path / "blank", snapshots, logs={1: "", 2: " \n\n", 3: "warning: real\n"})
+    dump = write_dump(tmp_path / "blank" / "passes_dump", snapshots, logs={1: "", 2: " \n\n", 3: "warning: real\n"})
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
     expect(pass_button(page, 3)).to_contain_text("warning")
     for k in (1, 2):
@@ -575,7 +575,7 @@ def test_overview_strip_bars_select_passes(demo_page):
 
 
 def test_dump_with_only_the_frontend_says_so(page, tmp_path):
-    dump = write_dump(tmp_path / "only", [("frontend", "import pypto.language as pl\n")])
+    dump = write_dump(tmp_path / "only" / "passes_dump", [("frontend", "import pypto.language as pl\n")])
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
     expect(page.get_by_text("No pass snapshot exists")).to_have_count(2)
     expect(page.locator("#only-frontend")).to_contain_text("every pass would read as a no-op")
@@ -592,7 +592,7 @@ def test_snapshot_text_pass_name_and_log_are_inert(page, tmp_path):
     front = f"import pypto.language as pl\n# {XSS}\nx = 1\n"
     after = f"import pypto.language as pl\n# {XSS}\nx = '{XSS}'\n"
     name = "<img src=x onerror=window.__pwned=1>"
-    dump = write_dump(tmp_path / "xss", [("frontend", front), (name, after)], logs={1: XSS + "\n"})
+    dump = write_dump(tmp_path / "xss" / "passes_dump", [("frontend", front), (name, after)], logs={1: XSS + "\n"})
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--no-cache", "-q"))
     assert page.locator("img").count() == 0  # no element whose onerror could still fire later
     assert page.evaluate("window.__pwned") is None

@@ -37,7 +37,7 @@ def norms_dump(root: Path) -> Path:
         return program({"post_rmsnorm": body, "pre_rmsnorm_fused": body, "rmsnorm": body})
 
     names = ["frontend", "One", "Two", "Three"]
-    return write_dump(root, [(name, snapshot(value)) for value, name in enumerate(names)])
+    return write_dump(root / "passes_dump", [(name, snapshot(value)) for value, name in enumerate(names)])
 
 
 @pytest.fixture(scope="module")
@@ -432,7 +432,7 @@ def test_a_bad_ignore_regex_and_wrapped_lines_stay_readable(browser, tmp_path, t
         (name, program({"kernel": [f"t = pl.add(a, {value}, {long_args})", "return t"]}))
         for value, name in enumerate(["frontend", "One"])
     ]
-    report = build_report(write_dump(tmp_path, snapshots), tmp_path / "report.html", "--no-cache", "-q")
+    report = build_report(write_dump(tmp_path / "passes_dump", snapshots), tmp_path / "report.html", "--no-cache", "-q")
     context, page = checked_page(browser, report, theme)
     page.get_by_role("button", name="Wrap lines").click()
     page.get_by_role("button", name="Expand all").click()  # the unchanged arguments are folded inline until then
@@ -447,7 +447,7 @@ def test_a_bad_ignore_regex_and_wrapped_lines_stay_readable(browser, tmp_path, t
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_report_with_no_pass_snapshot_has_no_serious_axe_violation(browser, tmp_path, theme):
-    dump = write_dump(tmp_path, [("frontend", "import pypto.language as pl\n")])
+    dump = write_dump(tmp_path / "passes_dump", [("frontend", "import pypto.language as pl\n")])
     report = build_report(dump, tmp_path / "report.html", "--no-cache", "-q")
     context, page = checked_page(browser, report, theme)
     expect(page.locator("#only-frontend")).to_be_visible()

@@ -31,7 +31,7 @@ def kernel(renamed: bool, far_op: str) -> str:
 @pytest.fixture(scope="module")
 def dense_report(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("dense") / "Program"
-    dump = write_dump(root, [("frontend", kernel(False, "pl.add")), ("Ssa", kernel(True, "pl.mul"))])
+    dump = write_dump(root / "passes_dump", [("frontend", kernel(False, "pl.add")), ("Ssa", kernel(True, "pl.mul"))])
     return build_report(dump, root / "report.html", "--no-cache", "-q")
 
 
@@ -132,7 +132,7 @@ def deep_report(tmp_path_factory) -> Path:
         return kernel(after, "pl.add").replace("class Program:\n", "class Program:\n" + statements, 1)
 
     root = tmp_path_factory.mktemp("deep") / "Program"
-    dump = write_dump(root, [("frontend", text(False)), ("Deep", text(True))])
+    dump = write_dump(root / "passes_dump", [("frontend", text(False)), ("Deep", text(True))])
     return build_report(dump, root / "report.html", "--no-cache", "-q")
 
 

@@ -441,8 +441,8 @@ def test_the_frontend_is_not_counted_as_a_pass(page, tmp_path):
     """Two runs whose frontends differ, and one of three passes: one pass differs, not two."""
     base = program({"kernel": ["return a"]})
     other = base.replace("return a", "return pl.add(a, a)")
-    a = write_dump(tmp_path / "a", [("frontend", base), ("P1", base), ("P2", base), ("P3", other)])
-    b = write_dump(tmp_path / "b", [("frontend", other), ("P1", base), ("P2", base), ("P3", base)])
+    a = write_dump(tmp_path / "a" / "passes_dump", [("frontend", base), ("P1", base), ("P2", base), ("P3", other)])
+    b = write_dump(tmp_path / "b" / "passes_dump", [("frontend", other), ("P1", base), ("P2", base), ("P3", base)])
     result = run_cli(a, "--against", b, "-o", tmp_path / "cmp.html", "--no-cache")
     assert result.returncode == 0, result.stderr
     assert "3 passes compared (1 differ," in result.stderr
@@ -457,8 +457,8 @@ def test_two_runs_of_one_name_are_told_apart_by_their_paths(page, tmp_path):
     """Two nightly dumps of one program (or two MLIR trees both named `tree`): the title and the banner
     name each by the end of its path that differs, never `prog against prog`."""
     base = program({"kernel": ["return a"]})
-    a = write_dump(tmp_path / "night1" / "prog", [("frontend", base), ("P1", base)])
-    b = write_dump(tmp_path / "night2" / "prog", [("frontend", base), ("P1", base)])
+    a = write_dump(tmp_path / "night1" / "prog" / "passes_dump", [("frontend", base), ("P1", base)])
+    b = write_dump(tmp_path / "night2" / "prog" / "passes_dump", [("frontend", base), ("P1", base)])
     log = open_report(page, build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q"))
     expect(page.locator("#runs-banner")).to_have_text(
         "Run against run \u00b7 run A: night1/prog \u00b7 run B: night2/prog"
@@ -471,8 +471,8 @@ def test_the_runs_banner_never_contradicts_the_pane_labels(page, tmp_path):
     """Run A's pass shows run A on both sides: the banner must not say that After is run B."""
     base = program({"kernel": ["return a"]})
     grown = base.replace("return a", "return pl.add(a, a)")
-    a = write_dump(tmp_path / "nightly", [("frontend", base), ("P1", grown)])
-    b = write_dump(tmp_path / "patched", [("frontend", base), ("P1", base)])
+    a = write_dump(tmp_path / "nightly" / "passes_dump", [("frontend", base), ("P1", grown)])
+    b = write_dump(tmp_path / "patched" / "passes_dump", [("frontend", base), ("P1", base)])
     log = open_report(page, build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q"))
     banner = page.locator("#runs-banner")
     expect(banner).to_have_text("Run against run \u00b7 run A: nightly \u00b7 run B: patched")
@@ -487,8 +487,8 @@ def shifted_report(tmp_path) -> Path:
     """Run B has a pass run A lacks, so run A's pass 2 is matched with run B's pass 3."""
     base = program({"kernel": ["return a"]})
     grown = base.replace("return a", "return pl.add(a, a)")
-    a = write_dump(tmp_path / "a", [("frontend", base), ("P1", base), ("P2", grown)])
-    b = write_dump(tmp_path / "b", [("frontend", base), ("P1", base), ("Extra", base), ("P2", base)])
+    a = write_dump(tmp_path / "a" / "passes_dump", [("frontend", base), ("P1", base), ("P2", grown)])
+    b = write_dump(tmp_path / "b" / "passes_dump", [("frontend", base), ("P1", base), ("Extra", base), ("P2", base)])
     return build_report(a, tmp_path / "cmp.html", "--against", str(b), "--no-cache", "-q")
 
 
@@ -530,7 +530,7 @@ def test_link_to_a_missing_pass_or_function_says_so_and_is_corrected(page, demo_
 @pytest.fixture(scope="module")
 def demo_report(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("demo-links")
-    dump = write_dump(root / "dump", [("frontend", demo_passes()[0]), *demo_passes()[1:]])
+    dump = write_dump(root / "dump" / "passes_dump", [("frontend", demo_passes()[0]), *demo_passes()[1:]])
     return build_report(dump, root / "demo.html", "--no-cache", "-q")
 
 
@@ -590,7 +590,9 @@ def test_a_huge_context_keeps_every_line(page, tmp_path, value):
     """Past 2^31 a 32-bit `| 0` read these as 0 or 1; any value is exact (here: larger than the file)."""
     lines = [f"x{i} = {i}" for i in range(40)]
     changed = [*lines[:20], "x20 = -20", *lines[21:]]
-    dump = write_dump(tmp_path / "ctx", [("frontend", "\n".join(lines) + "\n"), ("Edit", "\n".join(changed) + "\n")])
+    dump = write_dump(
+        tmp_path / "ctx" / "passes_dump", [("frontend", "\n".join(lines) + "\n"), ("Edit", "\n".join(changed) + "\n")]
+    )
     report = build_report(dump, tmp_path / "ctx.html", "--context", value, "--no-cache", "-q")
     log = open_report(page, report)
     after = pane(page, "After")

@@ -111,7 +111,9 @@ def test_rewritten_lines_share_rows_side_by_side_without_emphasis(page, tmp_path
     new = ["acc_0: pl.Tile = pl.tile.alloc(pl.Mem.Vec, 4096)", "pl.tile.store(acc_0, [0, 0], out)", "flag = True"]
     keep = ["a = pl.load(b, [0, 0], [64, 128])", "c = pl.add(a, a)"]
     report = build_report(
-        write_dump(tmp_path, [("frontend", program({"k": keep + old})), ("Lower", program({"k": keep + new}))]),
+        write_dump(
+            tmp_path / "passes_dump", [("frontend", program({"k": keep + old})), ("Lower", program({"k": keep + new}))]
+        ),
         tmp_path / "r.html",
         "--no-cache",
         "-q",
@@ -137,7 +139,7 @@ def test_indentation_change_is_a_mark_and_changed_text_is_underlined(page, tmp_p
     body = ["t1 = pl.add(a, a)", "t2 = pl.mul(t1, t1)", "return t2"]
     scoped = ["with pl.scope():", "    t1 = pl.add(a, a)", "    t2 = pl.mul(t1, t3)", "return t2"]
     report = build_report(
-        write_dump(tmp_path, [("frontend", program({"k": body})), ("Scope", program({"k": scoped}))]),
+        write_dump(tmp_path / "passes_dump", [("frontend", program({"k": body})), ("Scope", program({"k": scoped}))]),
         tmp_path / "r.html",
         "--no-cache",
         "-q",
@@ -189,7 +191,7 @@ def test_bidi_and_invisible_characters_show_as_chips_and_copy_exactly(browser, t
     body = ["t1 = pl.add(a, a)", "return t1"]
     sneaky = ['name = "user\u202etxt.exe"  # \u200bhidden', "t1 = pl.add(a, a)\u2066", "return t1"]
     report = build_report(
-        write_dump(tmp_path, [("frontend", program({"k": body})), ("Sneak", program({"k": sneaky}))]),
+        write_dump(tmp_path / "passes_dump", [("frontend", program({"k": body})), ("Sneak", program({"k": sneaky}))]),
         tmp_path / "r.html",
         "--no-cache",
         "-q",
@@ -231,7 +233,7 @@ def test_a_huge_line_shows_its_change_and_its_start_with_few_nodes(page, tmp_pat
         ("Rename", program({"k": [edited, "return y"]})),
         ("Blob", program({"k": [edited, blob, "return y"]})),
     ]
-    report = build_report(write_dump(tmp_path, snapshots), tmp_path / "r.html", "--no-cache", "-q")
+    report = build_report(write_dump(tmp_path / "passes_dump", snapshots), tmp_path / "r.html", "--no-cache", "-q")
     with viewing(page, report):
         after = pane(page, "After")
         expect(after.locator(".row.ins .em")).to_have_text("b50000")  # folded around, far into the line

@@ -116,7 +116,7 @@ def trace(tmp_path_factory) -> tuple[Path, Path]:
     """(report, dump) of the pipeline, built once by the CLI."""
     root = tmp_path_factory.mktemp("questions") / "Program"
     snapshots = pipeline()
-    dump = write_dump(root, snapshots, warning_logs(snapshots))
+    dump = write_dump(root / "passes_dump", snapshots, warning_logs(snapshots))
     return build_report(dump, root / "report.html", "--no-cache", "-q"), dump
 
 
@@ -449,7 +449,7 @@ def comparison(tmp_path_factory, trace) -> Path:
     snapshots = pipeline(alloc=ALLOC.replace("32768", "16384"))
     snapshots[2] = ("SimplifyV2", snapshots[2][1])
     snapshots.insert(4, ("VerifyMemRef", snapshots[3][1]))
-    run_b = write_dump(root, snapshots)
+    run_b = write_dump(root / "passes_dump", snapshots)
     out = root.parent / "cmp.html"
     return build_report(run_a, out, "--against", str(run_b), "--no-cache", "-q")
 
@@ -551,7 +551,7 @@ def test_against_deep_link_and_function(page, comparison):
 
 
 def test_against_identical_runs_select_the_frontend(page, tmp_path):
-    dump = write_dump(tmp_path / "same", pipeline()[:3])
+    dump = write_dump(tmp_path / "same" / "passes_dump", pipeline()[:3])
     copy = tmp_path / "copy" / "passes_dump"
     shutil.copytree(dump, copy)
     log = open_report(page, build_report(dump, tmp_path / "r.html", "--against", str(copy), "--no-cache", "-q"))

@@ -58,7 +58,7 @@ PASS2 = PASS1 | {(5, 30)}
 def long_report(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("long") / "Program"
     snapshots = [("frontend", explicit_like(set())), ("Mul", explicit_like(PASS1)), ("MulMore", explicit_like(PASS2))]
-    dump = write_dump(root, snapshots)
+    dump = write_dump(root / "passes_dump", snapshots)
     return build_report(dump, root / "report.html", "--no-cache", "-q")
 
 
@@ -305,7 +305,7 @@ def test_lines_inserted_beside_a_far_right_change_point_left_at_their_text(page,
     marker = statement(0, 1)
     after = before.replace(marker, "\n".join([statement(0, 1, "pl.mul"), *inserted]), 1)
     report = build_report(
-        write_dump(tmp_path / "Program", [("frontend", before), ("Alloc", after)]),
+        write_dump(tmp_path / "Program" / "passes_dump", [("frontend", before), ("Alloc", after)]),
         tmp_path / "r.html",
         "--no-cache",
         "-q",

@@ -7,30 +7,25 @@ supervised child process (`ir_trace.runsafety.signals`), so a signal ends it at 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
-import shutil
 import sys
-import tempfile
 import time
 import traceback
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ir_trace import __version__
+from ir_trace import __version__, api
 from ir_trace.app.progress import MessageHandler, ProgressBar
 from ir_trace.errors import IRTraceError
 from ir_trace.noise.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
-from ir_trace.runsafety.output_paths import CommandPaths, check_command_paths, check_printable
+from ir_trace.options import DEFAULT_CONTEXT, DEFAULT_OUTPUT, ReportOptions, RunOptions
 from ir_trace.runsafety.signals import Supervisor
 from ir_trace.runsafety.standard_streams import clear_terminal_line, guard_standard_streams, say
 from ir_trace.runsafety.writes import OutputError, shown_path, write_all, write_output
 from ir_trace.summaries.runs import RunOutcome
 
 if TYPE_CHECKING:
-    from ir_trace.cache.report_record import ReportRecord
     from ir_trace.runsafety.early_signals import EarlySignals
     from ir_trace.runsafety.run_guard import RunGuard
 
@@ -88,16 +83,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-o",
         "--output",
-        default="ir_trace.html",
+        default=DEFAULT_OUTPUT,
         metavar="PATH",
-        help="report path (default: ir_trace.html); its directory must exist; /dev/stdout for standard output",
+        help=f"report path (default: {DEFAULT_OUTPUT}); its directory must exist; /dev/stdout for standard output",
     )
     parser.add_argument(
         "--context",
         type=non_negative_int,
-        default=3,
+        default=DEFAULT_CONTEXT,
         metavar="N",
-        help="unchanged lines kept around each change (default: 3)",
+        help=f"unchanged lines kept around each change (default: {DEFAULT_CONTEXT})",
     )
     caching = parser.add_mutually_exclusive_group()
     caching.add_argument(
@@ -165,12 +160,13 @@ def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> in
     if args.against is not None and (args.ignore or args.ignore_regex is not None):
         # Run against run compares printed texts; the ignore modes are not offered there (yet).
         parser.error("argument --ignore/--ignore-regex: not allowed with --against")
+    options = run_options(args)
     try:
-        check_arguments(args, stdout_was_open)
+        api.check_options(options, stdout_was_open)
     except IRTraceError as exc:
         say(f"{PROG}: error: {exc}")
         return 1
-    result = supervisor.run(lambda guard: run_command(args, guard))
+    result = supervisor.run(lambda guard: run_command(args, options, guard))
     if result.stopped_by is not None:
         clear_terminal_line()
         written = ", ".join(shown_path(path) for path in result.written)
@@ -183,36 +179,18 @@ def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> in
     return result.code
 
 
-def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
+def run_command(args: argparse.Namespace, options: RunOptions, guard: RunGuard) -> int:
     """The whole run after the checks: build the report, write the JSON summary, say what was done.
     `guard` keeps every file it writes safe from signals (the supervised child's, see ir_trace.runsafety.signals)."""
-    from ir_trace.cache.store import default_cache_dir, warn_if_not_a_cache
-
     _setup_logging(args.quiet, args.verbose)
-    if args.cache_dir is not None:
-        warn_if_not_a_cache(Path(args.cache_dir).expanduser(), "--cache-dir")
     started = time.monotonic()
-    scratch = None
     try:
-        scratch = tempfile.mkdtemp(prefix=f"{PROG}-cache-") if args.no_cache else None
-        cache_dir = Path(scratch or args.cache_dir or default_cache_dir()).expanduser()
-        outcome = run_pipeline(
-            Path(args.passes_dump),
-            Path(args.output),
-            args.context,
-            cache_dir,
-            args.workers,
-            progress=not (args.quiet or args.verbose),  # no bar amid Luigi's own log lines
-            verbose=args.verbose,
-            against=Path(args.against) if args.against else None,
-            ignore=IgnoreModes(args.ignore, args.ignore_regex),
-            follow_inner_symlinks=args.follow_inner_symlinks,
-            guard=guard,
-        )
+        show_progress = not (args.quiet or args.verbose)  # no bar amid Luigi's own log lines
+        outcome = api.run(options, guard, lambda: ProgressBar(show_progress), args.verbose)
         for remark in outcome.summary.trace.get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
             logging.getLogger("ir_trace").warning("%s", remark)
-        if args.json:
-            write_json_summary(args.json, outcome.summary.trace, guard)
+        if options.json:
+            write_json_summary(options.json, outcome.summary.trace, guard)
     except KeyboardInterrupt:  # only where the run is not supervised (no fork): Python's own Ctrl-C
         say(f"{PROG}: interrupted; no report written", guard)
         return 130
@@ -224,9 +202,6 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
             traceback.print_exc()
         say(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)", guard)
         return 1
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     if not args.quiet:
         from ir_trace.summaries.line import summary_line  # with the pipeline's modules, loaded by now
 
@@ -234,21 +209,19 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
     return 0
 
 
-def check_arguments(args: argparse.Namespace, stdout_was_open: bool = True) -> None:
-    """Everything that can be known wrong before the run, so a bad --json never costs the report."""
-    # Paths end up in cache keys and in the report's UTF-8 text, so their bytes must be UTF-8.
-    named = ("dump directory", args.passes_dump), ("output path", args.output), ("cache directory", args.cache_dir)
-    check_printable([*named, ("dump directory", args.against), ("--json path", args.json)])
-    cache = None if args.no_cache else Path(args.cache_dir or _default_cache_dir()).expanduser()
-    dumps = tuple(d for d in (args.passes_dump, args.against) if d is not None)
-    paths = CommandPaths(args.output, args.json, cache, args.cache_dir is not None, dumps)
-    check_command_paths(paths, stdout_was_open)
-
-
-def _default_cache_dir() -> Path:
-    from ir_trace.cache.store import default_cache_dir  # imports diskcache: not before a run needs it
-
-    return default_cache_dir()
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """The parsed arguments as the run's options (argparse has checked each one)."""
+    return RunOptions(
+        dump=args.passes_dump,
+        output=args.output,
+        report=ReportOptions(args.context, IgnoreModes(args.ignore, args.ignore_regex)),
+        against=args.against,
+        json=args.json,
+        cache_dir=args.cache_dir,
+        no_cache=args.no_cache,
+        workers=args.workers,
+        follow_inner_symlinks=args.follow_inner_symlinks,
+    )
 
 
 def run_pipeline(
@@ -264,79 +237,16 @@ def run_pipeline(
     follow_inner_symlinks: bool = False,
     guard: RunGuard | None = None,
 ) -> RunOutcome:
-    """Build the report through Luigi's local scheduler; returns what the summary line shows.
-
-    With `against`, the report compares `dump` (run A) with `against` (run B) pass by pass.
-    `ignore` sets the report's initial ignore modes and adds counts under them to the summary.
-    `follow_inner_symlinks` reads snapshots linked to files inside their dump (never outside).
-    `guard` is handed to the report's write (a process nobody supervises when None).
-    Results come from Luigi (the run's status, task events) and from the report's target.
-    """
-    from ir_trace.cache.report_record import configured_state, current_report
-    from ir_trace.cache.store import open_cache
-
-    cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
-    spec = ignore.spec() if ignore else ""
-    # The dump's state, once, before scheduling: the tasks' outputs follow from it (a scan of every file).
-    state = configured_state(str(dump.absolute()), follow_inner_symlinks)
-    if against is None:  # a report found current needs no pipeline: Luigi is not even imported
-        paths = str(dump.absolute()), str(output.absolute())
-        current = current_report(cache, *paths, context, spec, follow_inner_symlinks, state)
-        if current is not None:
-            return _outcome(current, output, rediffed=0, reused=True)
-    with _luigi_configuration_read():
-        import luigi.execution_summary
-
-        from ir_trace.app.run_events import RunEvents
-        from ir_trace.pipeline import RenderComparison, RenderReport
-        from ir_trace.pipeline.config import adopt_cache, observed_state
-
-    adopt_cache(cache)
-    _configure_luigi(cache.directory, verbose, follow_inner_symlinks)
-    common = dict(
-        dump=str(dump.absolute()),
-        report=str(output.absolute()),
-        report_flag="-o",
-        context=context,
-        ignore=spec,
-        guard=guard,
+    """`ir_trace.api.build` with the options as arguments and this cache (for tests and benchmarks)."""
+    options = RunOptions(
+        dump=str(dump),
+        output=str(output),
+        report=ReportOptions(context, ignore or IgnoreModes()),
+        against=str(against) if against is not None else None,
+        workers=workers,
+        follow_inner_symlinks=follow_inner_symlinks,
     )
-    common["state"] = state
-    if against is None:
-        task = RenderReport(**common)
-    else:
-        run_b = str(against.absolute())
-        task = RenderComparison(**common, against=run_b, against_state=observed_state(run_b))
-    before = task.output().written_state()
-    bar = ProgressBar(progress)
-    with RunEvents(bar, forked=workers > 1) as events:
-        result = luigi.build(
-            [task],
-            local_scheduler=True,
-            workers=workers,
-            detailed_summary=True,
-            log_level="DEBUG" if verbose else "CRITICAL",
-        )
-    bar.clear()
-    target = task.output()
-    # The dump may have changed since the run read it: its report is then still the one just written.
-    record = target.with_summary(target.record() or target.published())
-    status = luigi.execution_summary.LuigiStatusCode
-    if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
-        raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
-    reused = before is not None and record.state == before  # found current (a stream never is)
-    return _outcome(record, output, events.count("rediffed"), reused)
-
-
-def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) -> RunOutcome:
-    """What the summary line shows, from the report's record (summary included)."""
-    return RunOutcome(str(output.absolute()), record.bytes, record.pairs, rediffed, reused, record.summary)
-
-
-def _failed_without_reason(status: str, record: object | None) -> str:
-    if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
-        return "the dump changed while the report was being built; run again"
-    return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"
+    return api.build(options, Path(cache_dir), lambda: ProgressBar(progress), verbose, guard)
 
 
 def write_json_summary(destination: str, trace: dict, guard: RunGuard | None = None) -> None:
@@ -366,27 +276,3 @@ def _setup_logging(quiet: bool, verbose: bool) -> None:
         logger = logging.getLogger(name)
         logger.setLevel(logging.DEBUG if verbose else logging.CRITICAL + 1)
         logger.propagate = verbose
-
-
-@contextlib.contextmanager
-def _luigi_configuration_read():
-    """Luigi parses every luigi.cfg around when its configuration is first asked for (while the
-    tasks are imported): a malformed one is the user's file to fix, said in one line."""
-    import configparser
-
-    try:
-        yield
-    except configparser.Error as exc:
-        raise IRTraceError(f"cannot read Luigi's configuration: {' '.join(str(exc).split())}") from exc
-
-
-def _configure_luigi(cache_dir: Path, verbose: bool, follow_inner_symlinks: bool = False) -> None:
-    """Make the command line alone decide what this run does, whatever luigi.cfg is around
-    (the settings live in ir_trace/pipeline/command.cfg)."""
-    from luigi.parameter import UnconsumedParameterWarning
-
-    from ir_trace.pipeline.config import configure_command_run
-
-    if not verbose:  # a user's luigi.cfg holds settings for other tasks; Luigi warns about each one
-        warnings.filterwarnings("ignore", category=UnconsumedParameterWarning)
-    configure_command_run(cache_dir, verbose, follow_inner_symlinks)

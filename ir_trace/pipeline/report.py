@@ -13,6 +13,7 @@ from ir_trace.errors import IRTraceError
 from ir_trace.inputs.discovery import Manifest
 from ir_trace.inputs.traces import Trace
 from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.options import DEFAULT_CONTEXT
 from ir_trace.pipeline.base import WORK_PLANNED, AbsolutePath, GuardParameter, PipelineTask
 from ir_trace.pipeline.config import shared_cache
 from ir_trace.pipeline.snapshots import (
@@ -124,7 +125,7 @@ class ReportWriter(PipelineTask):
     # The argument that named `report` for whoever runs the task (`-o` from the command line):
     # first in a write error. Not part of the task's identity.
     report_flag = luigi.Parameter(default="--report", significant=False, description="names --report in errors")
-    context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    context = luigi.IntParameter(default=DEFAULT_CONTEXT, description="unchanged lines kept around each change")
     ignore = IgnoreSpec(default="", description="initial ignore modes: ssa,memref,whitespace (then |REGEX)")
     guard = GuardParameter()  # what keeps the report's write safe from signals (ir_trace.runsafety.run_guard)
 

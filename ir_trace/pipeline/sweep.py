@@ -38,6 +38,7 @@ from ir_trace.cache.fingerprints import file_state, sweep_dump_fingerprint, swee
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.traces import Trace
+from ir_trace.options import DEFAULT_CONTEXT
 from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state
 from ir_trace.pipeline.report import RenderReport
@@ -181,7 +182,7 @@ class SweepDump(PipelineTask):
     dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
-    context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    context = luigi.IntParameter(default=DEFAULT_CONTEXT, description="unchanged lines kept around each change")
     state = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed (see fingerprints)")
     ignore = luigi.Parameter(default="", description="the report's initial ignore modes (IgnoreModes.spec())")
 
@@ -298,11 +299,12 @@ class Sweep(PipelineTask):
     root = AbsolutePath(description="directory searched (at any depth) for programs: passes_dump/, MLIR trees, ...")
     out_dir = AbsolutePath(description="where reports, index.html and sweep.json go (created if missing)")
     baseline = AbsolutePath(default="", description="sweep.json of an earlier sweep to compare with")
-    context = luigi.IntParameter(default=3, description="unchanged lines kept around each change")
+    context = luigi.IntParameter(default=DEFAULT_CONTEXT, description="unchanged lines kept around each change")
     ignore = RegexListParameter(
         default=(),
         description="ignore modes (ssa,memref,whitespace): differences they absorb are not divergences and the "
-        "reports open with them on; a value that is not mode names is read as a regex, as before",
+        "reports open with them on; a value that is not mode names is read as a regex, as before (deprecated, with a "
+        "warning: give regexes to --ignore-regex)",
     )
     ignore_regex = RegexListParameter(
         default=(),

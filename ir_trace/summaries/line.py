@@ -6,19 +6,22 @@ from __future__ import annotations
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.runsafety.writes import shown_path
 from ir_trace.summaries.passes import PassSummary
-from ir_trace.summaries.runs import ComparisonCounts, RunCounts, RunOutcome
+from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, RunCounts, RunOutcome
 
 
 def summary_line(outcome: RunOutcome, seconds: float) -> str:
-    summary = outcome.summary
-    if summary.comparison is not None:
-        body = _comparison_body(summary.comparison)
-    else:
-        body = _report_body(summary.counts, summary.trace)
+    body = summary_body(outcome.summary)
     reuse = f"{outcome.rediffed} pairs rediffed, {outcome.pairs - outcome.rediffed} from cache"
     if outcome.reused:
         reuse += ", report unchanged"
     return f"wrote {shown_path(outcome.report)}: {body} · {reuse} · {_size(outcome.bytes)} · {seconds:.1f} s"
+
+
+def summary_body(summary: ReportSummary) -> str:
+    """What the report shows, in words: "12 passes (5 changed, ...)" or a comparison's counts."""
+    if summary.comparison is not None:
+        return _comparison_body(summary.comparison)
+    return _report_body(summary.counts, summary.trace)
 
 
 def _report_body(counts: RunCounts, trace: dict) -> str:

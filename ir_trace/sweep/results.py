@@ -18,6 +18,7 @@ import gzip
 import json
 import re
 import time
+import warnings
 import zlib
 from collections.abc import Iterable
 from dataclasses import replace
@@ -28,7 +29,7 @@ from ir_trace.cache.fingerprints import SWEEP_SCHEMA
 from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
 from ir_trace.errors import IRTraceError
 from ir_trace.inputs.discovery import printable_path
-from ir_trace.noise.normalize import CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
+from ir_trace.noise.normalize import MODES, CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.report.render import payload_to_script_json, render_page
 from ir_trace.runsafety.run_guard import RunGuard
 from ir_trace.runsafety.writes import read_regular_file, replace_file, write_output
@@ -158,7 +159,8 @@ def split_ignore_options(ignore: Iterable[str], ignore_regex: Iterable[str]) -> 
     """The sweep's ignore modes and regexes from --ignore and --ignore-regex.
 
     --ignore takes mode names ("ssa,memref", as the CLI). A value that is not a list of mode
-    names is a regex, as --ignore meant before ignore modes existed (kept for old crontabs).
+    names is still read as a regex, as --ignore meant before ignore modes existed (old crontabs),
+    with a FutureWarning (shown on stderr) naming the form to use instead: --ignore-regex.
     """
     names: set[str] = set()
     regexes = []
@@ -166,8 +168,17 @@ def split_ignore_options(ignore: Iterable[str], ignore_regex: Iterable[str]) -> 
         try:
             names |= IgnoreModes.parse(value).modes
         except ValueError:
+            warnings.warn(regex_in_ignore_deprecated(value), FutureWarning, stacklevel=2)
             regexes.append(value)
     return IgnoreModes(frozenset(names)), regexes + list(ignore_regex)
+
+
+def regex_in_ignore_deprecated(value: str) -> str:
+    return (
+        f"--ignore {value!r} is not ignore mode names ({', '.join(MODES)}), so it is read as a regex; "
+        f"this reading is deprecated and will be removed: pass --ignore-regex {value!r} instead "
+        "(the form pypto-ir-trace itself takes)"
+    )
 
 
 def report_ignore_spec(modes: IgnoreModes, regexes: list[str]) -> str:

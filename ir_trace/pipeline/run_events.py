@@ -1,11 +1,36 @@
-"""The Luigi task events of one command-line run: the progress bar's work, rediffed pairs, the failure reason."""
+"""The Luigi task events of one run (the command's or the API's): the progress bar's work, rediffed pairs,
+the failure reason."""
 
 from __future__ import annotations
 
 import collections
 import contextlib
+from typing import Protocol
 
-from ir_trace.app.progress import ProgressBar
+
+class Progress(Protocol):
+    """What a run tells its progress display (the command's bar, `ir_trace.app.progress.ProgressBar`)."""
+
+    def add_work(self, count: int = 1) -> None: ...
+    def advance(self) -> None: ...
+    def close(self) -> None: ...
+    def clear(self) -> None: ...
+
+
+class NoProgress:
+    """A run nobody watches (the Python API's)."""
+
+    def add_work(self, count: int = 1) -> None:
+        pass
+
+    def advance(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def clear(self) -> None:
+        pass
 
 
 class RunEvents:
@@ -18,7 +43,7 @@ class RunEvents:
 
     COUNTS = ("rediffed",)
 
-    def __init__(self, bar: ProgressBar, forked: bool):
+    def __init__(self, bar: Progress, forked: bool):
         from luigi import Event
 
         from ir_trace.pipeline import DiffPair
