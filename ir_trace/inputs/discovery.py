@@ -258,6 +258,8 @@ def _open_below(root_fd: int | None, parts: list[str], shown: Path, what: str) -
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.EMLINK):  # what O_NOFOLLOW says of a link (EMLINK on BSD)
                     return None
+                if exc.errno == errno.ENOTDIR and not last and _is_link(part, fd):  # a directory link, O_DIRECTORY
+                    return None
                 raise DumpError(f"cannot read {shown}: {exc.strerror or exc}") from None
             if fd != root_fd:
                 os.close(fd)
@@ -269,7 +271,21 @@ def _open_below(root_fd: int | None, parts: list[str], shown: Path, what: str) -
         raise
 
 
-def _resolve_link(path: Path, root: Path, follow: bool, what: str) -> Path:
+def linked_directory(path: Path, root: Path, follow_inner_symlinks: bool) -> Path:
+    """Where the directory link `path` below `root` leads, when it may be walked: the rule of
+    `read_dump_file` for every input kind (a tree's op directory, a ptoas unit, a program's
+    passes_dump/); DumpError naming the link otherwise, before anything behind it is read."""
+    return _resolve_link(path, root, follow_inner_symlinks, "directory", "a directory")
+
+
+def _is_link(name: str, dir_fd: int | None) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _resolve_link(path: Path, root: Path, follow: bool, what: str, kind: str = "a file") -> Path:
     """Where a linked `path` leads, when it may be read; DumpError naming it otherwise."""
     try:
         os.stat(path)
@@ -279,8 +295,8 @@ def _resolve_link(path: Path, root: Path, follow: bool, what: str) -> Path:
     real_root = Path(os.path.realpath(root))
     if resolved != real_root and real_root not in resolved.parents:
         raise DumpError(
-            f"{what} is a symlink to a file outside the dump: {path} -> {_shown_path(resolved)} "
-            "(refused: a report must not carry files from elsewhere; copy the file into the dump)"
+            f"{what} is a symlink to {kind} outside the dump: {path} -> {_shown_path(resolved)} "
+            "(refused: a report must not carry files from elsewhere; copy it into the dump)"
         )
     if not follow:
         raise DumpError(

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, discover_snapshots
+from ir_trace.inputs.discovery import Manifest, discover_snapshots, linked_directory
 from ir_trace.inputs.file_hashes import FileHashes
 from ir_trace.inputs.mlir.reader import TextSink, read_stream, read_tree
-from ir_trace.inputs.mlir.tree import TREE_SUFFIX, counters_per_depth
+from ir_trace.inputs.mlir.tree import TREE_SUFFIX, counters_per_depth, walk_tree
 
 log = logging.getLogger("ir_trace")
 
@@ -69,7 +69,7 @@ def discover_traces(
         return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]  # its own message
     if (folder / PTOAS_PASSES).is_dir():
         return _program_traces(folder, on_text, follow_inner_symlinks, hashes)
-    layout = tree_layout(folder)
+    layout = tree_layout(folder, follow_inner_symlinks)
     if layout == "units" or (layout is None and folder.name == PTOAS_PASSES):
         return _unit_traces(folder, on_text, follow_inner_symlinks)
     if layout == "tree":
@@ -93,12 +93,15 @@ def single_manifest(path: str | os.PathLike, traces: list[Trace]) -> Manifest:
     )
 
 
-def tree_layout(folder: Path) -> str | None:
+def tree_layout(folder: Path, follow_inner_symlinks: bool = False) -> str | None:
     """ "tree" when `folder` is an MLIR tree dir, "units" when it holds tree dirs, else None: told by
-    the first .mlir file found, which has one counter per directory level below its tree."""
-    for current, subdirs, files in os.walk(folder):
-        depth = len(Path(current).relative_to(folder).parts)
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".")) if depth < _SEARCH_DEPTH else []
+    the first .mlir file found, which has one counter per directory level below its tree. Directory
+    links are followed as `walk_tree` allows; a folder told by none whose only way on is a link
+    (a tree whose top segment is a symlink) gets DumpError naming the link, not "no snapshots"."""
+    links: list[Path] = []
+    on_link = None if follow_inner_symlinks else links.append
+    for _folder, parts, files in walk_tree(folder, follow_inner_symlinks, _SEARCH_DEPTH, on_link):
+        depth = len(parts)
         for name in sorted(files):
             if name.endswith(TREE_SUFFIX) and not name.startswith("."):
                 counters = counters_per_depth(name)
@@ -106,7 +109,17 @@ def tree_layout(folder: Path) -> str | None:
                     return "tree"
                 if counters == depth - 1 and depth > 1:
                     return "units"
+    if links and not _holds_snapshots(folder):
+        linked_directory(links[0], folder, follow_inner_symlinks)  # raises: links are not followed
     return None
+
+
+def _holds_snapshots(folder: Path) -> bool:
+    """Whether `folder` has a PyPTO snapshot of its own (a passes_dump/ ignores its directories)."""
+    try:
+        return any(name.endswith(".py") for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 def _program_traces(
@@ -114,21 +127,36 @@ def _program_traces(
 ) -> list[Trace]:
     """A PyPTO output directory with ptoas_passes/: PyPTO's passes first, then each unit's."""
     traces = []
-    if (folder / PASSES_DUMP).is_dir():
-        pypto = discover_snapshots(folder / PASSES_DUMP, on_text, follow_inner_symlinks, hashes)
+    passes_dump = _inner_directory(folder / PASSES_DUMP, folder, follow_inner_symlinks)
+    if passes_dump.is_dir():
+        pypto = discover_snapshots(passes_dump, on_text, follow_inner_symlinks, hashes)
         traces.append(Trace("pypto", "", pypto))
-    return traces + _unit_traces(folder / PTOAS_PASSES, on_text, follow_inner_symlinks)
+    units = _inner_directory(folder / PTOAS_PASSES, folder, follow_inner_symlinks)
+    return traces + _unit_traces(units, on_text, follow_inner_symlinks, folder)
 
 
-def _unit_traces(folder: Path, on_text: TextSink | None, follow_inner_symlinks: bool) -> list[Trace]:
-    """One tree per codegen unit (`ptoas_passes/<unit>/`), by unit name; units without dumps skipped."""
+def _inner_directory(path: Path, given: Path, follow_inner_symlinks: bool) -> Path:
+    """`path` itself, or where it leads when it is a directory link that may be followed (inside
+    `given`, with `follow_inner_symlinks`); DumpError naming the link otherwise (`linked_directory`)."""
+    if path.is_symlink() and path.is_dir():
+        return linked_directory(path, given, follow_inner_symlinks)
+    return path
+
+
+def _unit_traces(
+    folder: Path, on_text: TextSink | None, follow_inner_symlinks: bool, given: Path | None = None
+) -> list[Trace]:
+    """One tree per codegen unit (`ptoas_passes/<unit>/`), by unit name; units without dumps skipped.
+    A unit that is a directory link is judged before anything behind it is walked: its files would
+    land in a shareable report (`given`: the directory the links must stay inside)."""
     traces = []
     units = sorted(entry for entry in folder.iterdir() if entry.is_dir() and not entry.name.startswith("."))
     for unit in units:
-        if tree_layout(unit) != "tree":
+        tree = _inner_directory(unit, given or folder, follow_inner_symlinks)
+        if tree_layout(tree, follow_inner_symlinks) != "tree":
             log.warning("no MLIR pass dumps in %s; skipping that unit", unit)
             continue
-        for op_unit, manifest in read_tree(unit, on_text, follow_inner_symlinks):
+        for op_unit, manifest in read_tree(tree, on_text, follow_inner_symlinks):
             traces.append(Trace("ptoas", f"{unit.name} {op_unit}".strip(), manifest))
     if not traces:
         raise DumpError(

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import printable_path
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX
 from ir_trace.inputs.mlir.tree import TREE_SUFFIX, counters_per_depth
@@ -107,7 +107,16 @@ def _walk_for_programs(root: Path) -> list[_Candidate]:
                 found.append(_Candidate(folder / name, STREAM_INPUT))
         stack.extend(reversed(subdirectories))
     trees.discard(None)
-    return found + [_Candidate(tree, TREE_INPUT) for tree in sorted(trees) if tree_layout(tree) == "tree"]
+    return found + [_Candidate(tree, TREE_INPUT) for tree in sorted(trees) if _is_tree(tree)]
+
+
+def _is_tree(folder: Path) -> bool:
+    """Whether `folder` is an MLIR tree; one whose op directories are links is one too: its run
+    then says which link it refuses (`tree_layout`), rather than the sweep skipping it unsaid."""
+    try:
+        return tree_layout(folder) == "tree"
+    except DumpError:
+        return True
 
 
 def _program_at(folder: Path, root: Path) -> _Candidate | None:

@@ -42,7 +42,7 @@ def read_tree(
 ) -> list[tuple[str, Manifest]]:
     """(unit, manifest) of a tree dir: one with unit "" under module scope, else one per op (files read
     as `read_dump_file` reads them: no link leading out of the tree)."""
-    files = scan_tree(root)
+    files = scan_tree(root, follow_inner_symlinks)
     if not files:
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
     loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}

@@ -8,12 +8,12 @@ file). `order.py` puts the files in write order.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import printable_path
+from ir_trace.inputs.discovery import linked_directory, printable_path
 from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex
 
 TREE_SUFFIX = ".mlir"
@@ -34,14 +34,41 @@ class TreeFile:
         return self.numbers[-1]
 
 
-def scan_tree(root: Path) -> list[TreeFile]:
+def walk_tree(
+    root: Path, follow_inner_symlinks: bool, max_depth: int | None = None, on_link: Callable[[Path], None] | None = None
+) -> Iterator[tuple[str, tuple[str, ...], list[str]]]:
+    """(folder, its parts below `root`, its file names) for every directory below `root`, hidden
+    ones skipped, in path order, under the one link rule of every input (`linked_directory`): a
+    directory link is refused naming it, or followed with `follow_inner_symlinks` when it stays
+    inside `root` and leads to no directory it is already in (a loop). `on_link`: given each
+    directory link instead, which is then not followed (to tell a layout without judging)."""
+    chains: dict[str, frozenset[str]] = {}  # walked folder -> the real directories it is in
+    for folder, subdirs, files in os.walk(root, onerror=_walk_error, followlinks=follow_inner_symlinks):
+        relative = Path(folder).relative_to(root).parts
+        chain = chains.pop(folder, frozenset()) | {os.path.realpath(folder)}
+        kept = []
+        for name in sorted(d for d in subdirs if not d.startswith(".")):
+            path = Path(folder) / name
+            if path.is_symlink():
+                if on_link is not None:
+                    on_link(path)
+                    continue
+                if str(linked_directory(path, root, follow_inner_symlinks)) in chain:
+                    raise DumpError(f"directory is a symlink to a directory it is in: {path} (a loop; remove the link)")
+            if max_depth is None or len(relative) < max_depth:
+                kept.append(name)
+                chains[os.path.join(folder, name)] = chain
+        subdirs[:] = kept
+        yield folder, relative, files
+
+
+def scan_tree(root: Path, follow_inner_symlinks: bool = False) -> list[TreeFile]:
     """Every `.mlir` dump below `root` (hidden entries skipped), in path order; DumpError for a
-    dump file whose name does not carry one counter per directory level."""
+    dump file whose name does not carry one counter per directory level, and for a directory link
+    that may not be followed (`walk_tree`)."""
     found = []
-    for folder, subdirs, files in os.walk(root, onerror=_walk_error):
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
-        relative = Path(folder).relative_to(root)
-        dirs = relative.parts
+    for folder, dirs, files in walk_tree(root, follow_inner_symlinks):
+        relative = Path(*dirs)
         for name in sorted(files):
             if name.startswith(".") or not name.endswith(TREE_SUFFIX):
                 continue
