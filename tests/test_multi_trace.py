@@ -34,7 +34,7 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
         ("ptoas", "kernel_a"),
         ("ptoas", "kernel_b"),
     ]
-    assert "passes" not in payload and payload["dump"] == str(program)
+    assert "passes" not in payload and payload["dump"] == "prog" and summary["dump"] == str(program)
     for trace in payload["traces"]:  # no diff across a boundary: every trace starts from its own text
         assert "lines" in trace["passes"][0] and "hunks" not in trace["passes"][0]
     assert [(t["stage"], t["unit"]) for t in summary["traces"]] == [(t["stage"], t["unit"]) for t in payload["traces"]]

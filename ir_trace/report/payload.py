@@ -69,6 +69,8 @@ passes) make one report whose top level holds the same "schema", "generator", "t
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from ir_trace import __version__
 from ir_trace.inputs.discovery import Manifest
 from ir_trace.report.pass_diff import PassDiff
@@ -172,6 +174,49 @@ def combine_traces(path: str, title: str, traces: list[tuple[str, str, Manifest,
             for stage, unit, manifest, payload in traces
         ],
     }
+
+
+def portable_payload(payload: dict) -> dict:
+    """The payload as the page carries it: no absolute path of this machine. A report is made to be
+    attached to bugs and CI artifacts, so each "dump" becomes the given path's name, a trace's its path
+    relative to the path given, and a run's (run against run) its own name. The `--json` summary is made
+    from the full payload and keeps the paths it documents."""
+    if payload.get("mode") == "against":
+        return {**payload, "runs": [portable_payload(run) for run in payload["runs"]]}
+    given = payload["dump"]
+    portable = {**payload, "dump": _path_name(given), "warnings": _portable_notes(payload.get("warnings"), given)}
+    if "traces" in payload:
+        portable["traces"] = [
+            {
+                **trace,
+                "dump": _relative_to(trace["dump"], given),
+                "warnings": _portable_notes(trace.get("warnings"), given),
+            }
+            for trace in payload["traces"]
+        ]
+    return portable
+
+
+def _path_name(path: str) -> str:
+    return PurePath(path).name or path
+
+
+def _relative_to(path: str, given: str) -> str:
+    """`path` below `given` ("unit/tree"), or its name when it is `given` itself or lies elsewhere."""
+    try:
+        relative = PurePath(path).relative_to(given)
+    except ValueError:
+        return _path_name(path)
+    return str(relative) if relative.parts else _path_name(given)
+
+
+def _portable_notes(notes: list[str] | None, given: str) -> list[str]:
+    """Remarks name files by their absolute path: show them from the given directory's name on."""
+    if not notes:
+        return [] if notes is not None else notes
+    root = str(PurePath(given).parent)
+    prefix = root if root.endswith(("/", "\\")) else root + "/"
+    return [note.replace(prefix, "") if root not in ("", ".") else note for note in notes]
 
 
 def trace_payloads(payload: dict) -> list[dict]:

@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ir_trace.report.payload import portable_payload
+
 if TYPE_CHECKING:
     import jinja2
 
@@ -120,5 +122,5 @@ def render_html(payload: dict) -> str:
         REPORT_SCRIPTS,
         "viewer.css",
         title=payload.get("title", "pypto-ir-trace"),
-        payload_data=encode_payload(payload),
+        payload_data=encode_payload(portable_payload(payload)),
     )
