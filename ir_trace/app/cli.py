@@ -302,6 +302,7 @@ def run_pipeline(
         guard=guard,
     )
     common["state"] = state
+    task: RenderReport | RenderComparison
     if against is None:
         task = RenderReport(**common)
     else:
@@ -330,6 +331,7 @@ def run_pipeline(
 
 def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) -> RunOutcome:
     """What the summary line shows, from the report's record (summary included)."""
+    assert record.summary is not None  # every record here comes through with_summary
     return RunOutcome(str(output.absolute()), record.bytes, record.pairs, rediffed, reused, record.summary)
 
 

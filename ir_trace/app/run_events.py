@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import collections
 import contextlib
+from typing import TYPE_CHECKING
 
 from ir_trace.app.progress import ProgressBar
+
+if TYPE_CHECKING:
+    import multiprocessing.queues
+    import multiprocessing.sharedctypes
 
 
 class RunEvents:
@@ -25,6 +30,8 @@ class RunEvents:
         from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, PipelineTask
 
         self.bar = bar
+        self._counts: multiprocessing.sharedctypes.SynchronizedArray | _InProcessCounts
+        self._failures: multiprocessing.queues.SimpleQueue | _InProcessQueue
         if forked:
             import multiprocessing
 

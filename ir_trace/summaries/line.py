@@ -14,6 +14,7 @@ def summary_line(outcome: RunOutcome, seconds: float) -> str:
     if summary.comparison is not None:
         body = _comparison_body(summary.comparison)
     else:
+        assert summary.counts is not None  # a summary holds a comparison's counts or a report's
         body = _report_body(summary.counts, summary.trace)
     reuse = f"{outcome.rediffed} pairs rediffed, {outcome.pairs - outcome.rediffed} from cache"
     if outcome.reused:
@@ -38,7 +39,7 @@ def _ignoring_note(trace: dict) -> str:
     if not trace.get("ignore"):
         return ""
     rows = [PassSummary.from_json(row) for one in trace.get("traces", [trace]) for row in one["passes"]]
-    changed = sum(1 for row in rows if row.ignoring.changed)
+    changed = sum(1 for row in rows if row.ignoring is not None and row.ignoring.changed)
     return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
 
 
