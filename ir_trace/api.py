@@ -169,6 +169,7 @@ def build(
         guard=guard,
     )
     common["state"] = state
+    task: RenderReport | RenderComparison
     if options.against is None:
         task = RenderReport(**common)
     else:
@@ -197,6 +198,7 @@ def build(
 
 def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) -> RunOutcome:
     """What the summary line shows, from the report's record (summary included)."""
+    assert record.summary is not None  # every record here comes through with_summary
     return RunOutcome(str(output.absolute()), record.bytes, record.pairs, rediffed, reused, record.summary)
 
 

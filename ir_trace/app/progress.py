@@ -83,14 +83,16 @@ class ProgressBar:
             self._draw()
 
     def _draw(self) -> None:
+        state = self._state
+        assert state is not None  # drawn only while the bar is on
         now = time.monotonic()
-        if self._state[self.CLOSED] or now - self.started < _DELAY or now - self._state[self.LAST_DRAW] < _REDRAW:
+        if state[self.CLOSED] or now - self.started < _DELAY or now - state[self.LAST_DRAW] < _REDRAW:
             return
-        self._state[self.LAST_DRAW] = now
-        done = int(self._state[self.DONE])
-        line = progress_line(done, max(int(self._state[self.TOTAL]), done, 1), terminal_columns(self.stream) - 1)
+        state[self.LAST_DRAW] = now
+        done = int(state[self.DONE])
+        line = progress_line(done, max(int(state[self.TOTAL]), done, 1), terminal_columns(self.stream) - 1)
         # Recorded before writing: an interrupt in the middle of the write still gets the line erased.
-        self._state[self.SHOWN_WIDTH] = max(self._state[self.SHOWN_WIDTH], len(line))
+        state[self.SHOWN_WIDTH] = max(state[self.SHOWN_WIDTH], len(line))
         self._write("\r" + line)
 
     def erase(self) -> None:
@@ -101,9 +103,11 @@ class ProgressBar:
             self._erase()
 
     def _erase(self) -> None:
-        width = int(self._state[self.SHOWN_WIDTH])
+        state = self._state
+        assert state is not None  # drawn only while the bar is on
+        width = int(state[self.SHOWN_WIDTH])
         if width:
-            self._state[self.SHOWN_WIDTH] = 0
+            state[self.SHOWN_WIDTH] = 0
             self._write("\r" + " " * width + "\r")
 
     def close(self) -> None:

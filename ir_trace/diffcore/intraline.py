@@ -92,7 +92,9 @@ def _kept_tokens(line: str, kept: Spans | None) -> tuple[list[str], list[int]]:
     """The kept characters of each token of `line` that keeps any, and its [start, end) in the
     line (flat). One merge of tokens and pieces: each piece is read once per token it overlaps."""
     kept = [(0, len(line))] if kept is None else kept
-    texts, edges, k = [], [], 0
+    texts: list[str] = []
+    edges: list[int] = []
+    k = 0
     for match in TOKEN.finditer(line):
         start, end = match.span()
         while k < len(kept) and kept[k][1] <= start:
@@ -149,10 +151,17 @@ def _window_start(a: str, p: int) -> int:
     if q >= cap:
         return q
     if cap and a[cap - 1] in _WORD_CHARS and a[cap] in _WORD_CHARS:
-        return _WORD_RUN.match(a, cap).end()
+        return _match_end(_WORD_RUN, a, cap)
     if cap and a[cap - 1] in _SPACE_CHARS and a[cap] in _SPACE_CHARS:
-        return _SPACE_RUN.match(a, cap).end()
+        return _match_end(_SPACE_RUN, a, cap)
     return cap
+
+
+def _match_end(run: re.Pattern[str], a: str, at: int) -> int:
+    """Where the run of `run` (which matches the empty string too, so always matches) from `at` ends."""
+    match = run.match(a, at)
+    assert match is not None
+    return match.end()
 
 
 def _window_end(a: str, b: str, ea: int, eb: int) -> tuple[int, int]:
@@ -162,7 +171,7 @@ def _window_end(a: str, b: str, ea: int, eb: int) -> tuple[int, int]:
     if ea < len(a) and a[ea] in _WORD_CHARS + _SPACE_CHARS:
         chars = _WORD_CHARS if a[ea] in _WORD_CHARS else _SPACE_CHARS
         if (ea and a[ea - 1] in chars) or (eb and b[eb - 1] in chars):
-            run = (_WORD_RUN if chars is _WORD_CHARS else _SPACE_RUN).match(a, ea).end() - ea
+            run = _match_end(_WORD_RUN if chars is _WORD_CHARS else _SPACE_RUN, a, ea) - ea
             ea, eb = ea + run, eb + run
     q = ea - 1
     for _ in range(CONTEXT_SPACES):
@@ -171,7 +180,7 @@ def _window_end(a: str, b: str, ea: int, eb: int) -> tuple[int, int]:
             q = len(a)
             break
     else:
-        q = _SPACE_RUN.match(a, q).end()
+        q = _match_end(_SPACE_RUN, a, q)
     cap = _units_forward(a, ea)
     if q > cap:
         for chars in (_WORD_CHARS, _SPACE_CHARS):
@@ -279,7 +288,8 @@ def _refined_ranges(
     the line), a run replaced by one on the other side trimmed by `_trimmed`."""
     edges_a = list(accumulate(map(len, ta), initial=offset))
     edges_b = list(accumulate(map(len, tb), initial=offset))
-    ranges_a, ranges_b = [], []
+    ranges_a: list[tuple[int, int]] = []
+    ranges_b: list[tuple[int, int]] = []
     i = j = 0
     while True:
         i, j = _next_change(changed_a, changed_b, i, j)

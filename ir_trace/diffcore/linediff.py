@@ -165,7 +165,9 @@ def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b, keyed: bool = Fals
                 else:
                     blocks.append([i, mi, j, mj])
             i, j = mi + 1, mj + 1
-    return [tuple(block) for block in blocks if not (keyed and _all_ignored(a_keys, *block[:2], b_keys, *block[2:]))]
+    return [
+        (i0, i1, j0, j1) for i0, i1, j0, j1 in blocks if not (keyed and _all_ignored(a_keys, i0, i1, b_keys, j0, j1))
+    ]
 
 
 def _all_ignored(a_keys: list, a0: int, a1: int, b_keys: list, b0: int, b1: int) -> bool:
@@ -334,11 +336,11 @@ def _trace_pairs(best: list[list[int]], weights: dict, a0: int, b0: int) -> list
     return pairs
 
 
-_profiles: dict[str, tuple] = {}
+_profiles: dict[str, list] = {}
 _operations: dict[str, str | None] = {}
 
 
-def _profile(line: str) -> tuple:
+def _profile(line: str) -> list:
     """(line without indentation, its (word, count) pairs, how many words, its subwords
     or None until needed), memoised: a line deleted by one pass was usually inserted by the
     one before. Words come from bytes.translate + split, C speed; the digits of MLIR value, block
@@ -365,7 +367,7 @@ def _subwords(profile: list) -> frozenset:
     return profile[3]
 
 
-def _similarity(pa: tuple, pb: tuple) -> int:
+def _similarity(pa: list, pb: list) -> int:
     """How alike two lines are, in 2000ths; 0 when they must not pair.
 
     2000 for lines equal but for indentation; else the Dice coefficient of their (word, count)
@@ -391,7 +393,7 @@ def _dice(x: frozenset, y: frozenset) -> int:
     return 4000 * len(x & y) // total
 
 
-def _preference(x: str, y: str, px: tuple, py: tuple) -> int:
+def _preference(x: str, y: str, px: list, py: list) -> int:
     """Tie-breakers: 2 for lines equal but for indentation, 1 for calling the same operation."""
     op_x = _operations[x] if x in _operations else _operations.setdefault(x, operation(px[0]))
     op_y = _operations[y] if y in _operations else _operations.setdefault(y, operation(py[0]))

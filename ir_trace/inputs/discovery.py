@@ -261,12 +261,12 @@ def _open_below(root_fd: int | None, parts: list[str], shown: Path, what: str) -
                 if exc.errno == errno.ENOTDIR and not last and _is_link(part, fd):  # a directory link, O_DIRECTORY
                     return None
                 raise DumpError(f"cannot read {shown}: {exc.strerror or exc}") from None
-            if fd != root_fd:
+            if fd is not None and fd != root_fd:
                 os.close(fd)
             fd = opened
         return fd
     except BaseException:
-        if fd != root_fd:
+        if fd is not None and fd != root_fd:
             os.close(fd)
         raise
 
@@ -380,11 +380,14 @@ def _classify_entries(folder: Path) -> tuple[dict[int, tuple[str, str]], dict[in
                 raise DumpError(f"malformed snapshot name: {_shown_path(folder / file)} ({_EXPECTED})")
             continue
         index = int(match["index"])
-        table = snapshots if match["ext"] == "py" else logs
-        if index in table:
-            first = table[index][0] if match["ext"] == "py" else table[index]
+        is_snapshot = match["ext"] == "py"
+        if index in (snapshots if is_snapshot else logs):
+            first = snapshots[index][0] if is_snapshot else logs[index]
             raise DumpError(f"duplicate snapshot index {index:02d} in {folder}: {first}, {file}")
-        table[index] = (file, match["name"] or "frontend") if match["ext"] == "py" else file
+        if is_snapshot:
+            snapshots[index] = (file, match["name"] or "frontend")
+        else:
+            logs[index] = file
     return snapshots, logs, near_misses
 
 
@@ -445,6 +448,7 @@ def _judge_near_misses(
     strays = []
     for file, nearly in near_misses:
         match = _proper_match(nearly)
+        assert match is not None  # a near miss is the proper name it nearly is
         index, is_log = int(match["index"]), match["ext"] == "log"
         present = logs.get(index) if is_log else snapshots.get(index, (None,))[0]
         shown = _shown_path(folder / file)

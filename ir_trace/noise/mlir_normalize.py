@@ -37,7 +37,8 @@ _PAREN_OR_STRING = re.compile(r'[()"]')
 
 def mlir_ssa_spans(line: str) -> Spans:
     """[start, end) of each value, block and alias number `ssa` removes from an MLIR line, in order."""
-    spans, at = [], 0
+    spans: Spans = []
+    at = 0
     while True:
         match = _SSA_SIGILS.search(line, at)
         if match is None:
@@ -80,7 +81,8 @@ def loc_spans(line: str) -> Spans:
         return []
     if is_loc_alias_line(line):
         return [(0, len(line))]
-    spans, at = [], 0
+    spans: Spans = []
+    at = 0
     while True:
         match = _LOC_OR_STRING.search(line, at)
         if match is None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NoReturn
 
 from ir_trace.noise.mlir_normalize import IGNORED_LINE, is_loc_alias_line, loc_spans, mlir_ssa_spans
 
@@ -253,12 +254,14 @@ class _Translator:
     """One left-to-right pass over the pattern: validates the subset and writes Python syntax."""
 
     def __init__(self, pattern: str):
-        self.p, self.i, self.out = pattern, 0, []
+        self.p, self.i = pattern, 0
+        self.out: list[str] = []
         # per open group: [start index in out, holds a quantifier, position of its '(' in the pattern]
         self.groups: list[list] = [[0, False, 0]]
-        self.atom = None  # (start index in out, is a group holding a quantifier) of the last atom
+        # (start index in out, is a group holding a quantifier) of the last atom
+        self.atom: tuple[int, bool] | None = None
 
-    def fail(self, why: str, at: int | None = None):
+    def fail(self, why: str, at: int | None = None) -> NoReturn:
         """Refuse the pattern; `at` (0-based, default: the current index) is shown 1-based."""
         raise IgnoreRegexError(f"{why} at position {(self.i if at is None else at) + 1}")
 
@@ -340,7 +343,9 @@ class _Translator:
         while self.i < len(p) and p[self.i] != "]":
             c = p[self.i]
             if c == "\\":
-                parts.append(self.escape(in_class=True))
+                text = self.escape(in_class=True)
+                assert text is not None  # in a class, escape returns its text
+                parts.append(text)
             elif c == "[":
                 self.fail("'[' inside a class must be escaped")
             else:
@@ -472,7 +477,7 @@ class IgnoreModes:
     def _steps(self, kind: str) -> list[tuple[Callable[[str], str], Callable[[str], Spans]]]:
         """(strip, spans) per mode on for snapshots printed as `kind` ("pypto" or "mlir").
         Order: the custom regex sees the printed text; whitespace goes last."""
-        steps = []
+        steps: list[tuple[Callable[[str], str], Callable[[str], Spans]]] = []
         if self.regex:
             custom = CustomRegex(self.regex)
             steps.append((custom.strip, custom.spans))

@@ -8,6 +8,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.errors import IRTraceError, one_line
+from ir_trace.runsafety.run_guard import RunGuard
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
 WORK_DONE = "ir_trace.work_done"  # event(batch, item): one diff (DiffPair) or slicing (SliceFunctions) computed
@@ -56,8 +57,17 @@ class PipelineTask(luigi.Task):
         log.error("%s failed: %s", self, message)
         return message
 
+    # Luigi's worker gives a running task these setters; Task.__init__ declares them None, hence the ignores.
+    def report_status(self, message: str) -> None:
+        """The status message luigid shows for this task."""
+        self.set_status_message(message)  # type: ignore[misc]
 
-class GuardParameter(luigi.Parameter):
+    def report_progress(self, percentage: int) -> None:
+        """The progress bar luigid shows for this task."""
+        self.set_progress_percentage(percentage)  # type: ignore[misc]
+
+
+class GuardParameter(luigi.Parameter[RunGuard | None]):
     """The `RunGuard` the caller that builds this task hands down (the command's, or a sweep task's):
     not part of the task's identity, never sent to a scheduler nor taken from a command line (there
     it stays None: the task then writes as a process nobody supervises)."""

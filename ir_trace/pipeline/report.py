@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from itertools import zip_longest
 from pathlib import Path
+from typing import TypeVar
 
 import luigi
 
@@ -55,7 +56,9 @@ def _path(manifest: Manifest, snapshot) -> str:
 
 def chain_work(manifest: Manifest) -> tuple[list[DiffPair], list[SliceFunctions]]:
     """One diff per adjacent pair of distinct snapshots, one slicing per distinct snapshot."""
-    diffs, slices, seen = [], [], set()
+    diffs: list[DiffPair] = []
+    slices: list[SliceFunctions] = []
+    seen: set[tuple[str, str] | str] = set()  # pairs diffed and snapshots sliced
     snapshots = manifest.snapshots
     for position, snapshot in enumerate(snapshots):
         before = snapshots[position - 1] if position else None
@@ -139,7 +142,7 @@ class ReportWriter(PipelineTask):
 
     def dumps_read(self) -> list[str]:
         """The dump directories this report is made from (never to be written into)."""
-        return [self.dump]
+        raise NotImplementedError
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
         """The report's identity from what each required validation found (its traces)."""
@@ -151,8 +154,9 @@ class ReportWriter(PipelineTask):
     def current_fingerprint(self) -> str | None:
         """The fingerprint of the report the dumps' current files make, once they are validated (else None:
         no report can be current before its dump is validated)."""
-        validated = [cached_traces(task) for task in luigi.task.flatten(self.requires())]
-        return self.fingerprint(validated) if None not in validated else None
+        found = [cached_traces(task) for task in luigi.task.flatten(self.requires())]
+        validated = [traces for traces in found if traces is not None]
+        return self.fingerprint(validated) if len(validated) == len(found) else None
 
     def report_target(self, fingerprint: str) -> ReportTarget:
         return ReportTarget(self.report, fingerprint, self.report_flag, self.guard)
@@ -176,6 +180,9 @@ class RenderReport(ReportWriter):
     def requires(self):
         return ValidateDump(dump=self.dump, state=self.state)
 
+    def dumps_read(self) -> list[str]:
+        return [self.dump]
+
     def fingerprint(self, validated: list[list[Trace]]) -> str:
         return report_fingerprint(traces_digest(validated[0]), self.context, self.ignore)
 
@@ -192,6 +199,9 @@ class RenderReport(ReportWriter):
             target.write(render_html(payload), report_summary(payload, self.dump), len(diffs))
 
 
-def unique_items(items: list[WorkItem]) -> list[WorkItem]:
+_Item = TypeVar("_Item", bound=WorkItem)
+
+
+def unique_items(items: list[_Item]) -> list[_Item]:
     """Each work item once (two traces may hold the same snapshot, or the same pair), in first-seen order."""
     return list({item.key: item for item in items}.values())

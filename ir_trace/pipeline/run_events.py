@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 
 class Progress(Protocol):
@@ -33,6 +33,11 @@ class NoProgress:
         pass
 
 
+if TYPE_CHECKING:
+    import multiprocessing.queues
+    import multiprocessing.sharedctypes
+
+
 class RunEvents:
     """Luigi's task events, for one run: the bar's work and progress, rediffed pairs, the failure reason.
 
@@ -50,6 +55,8 @@ class RunEvents:
         from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, PipelineTask
 
         self.bar = bar
+        self._counts: multiprocessing.sharedctypes.SynchronizedArray | _InProcessCounts
+        self._failures: multiprocessing.queues.SimpleQueue | _InProcessQueue
         if forked:
             import multiprocessing
 

@@ -217,7 +217,7 @@ class SliceResult:
     eol: bool
 
     def to_json(self) -> dict:
-        found = {"functions": self.functions} if self.functions is not None else {"functions": None}
+        found: dict = {"functions": self.functions} if self.functions is not None else {"functions": None}
         if self.functions is None:
             found["parse_error"] = self.parse_error
         return {**found, "eol": self.eol}

@@ -77,7 +77,7 @@ from ir_trace.sweep.results import (
 from ir_trace.sweep.summary import SweepTotals
 
 
-class RegexListParameter(luigi.Parameter):
+class RegexListParameter(luigi.Parameter[tuple[str, ...]]):
     """Regexes: one (`--ignore 'kb_inline\\d+'`) or a JSON list of several, on the command line or in luigi.cfg.
 
     Built on Parameter's public parse/serialize/normalize only, so a repeated flag is not a list:
@@ -196,7 +196,7 @@ class SweepDump(PipelineTask):
         return RecordTarget(records_dir(Path(self.out_dir)) / f"{self.name}.json", self.fingerprint())
 
     def run(self):
-        self.set_status_message(f"{self.name}: validating")
+        self.report_status(f"{self.name}: validating")
         self._last_step = -1
         guard = RunGuard()  # a task process nobody supervises: its writes remove their temps on SIGTERM
         with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
@@ -204,8 +204,8 @@ class SweepDump(PipelineTask):
                 return  # another worker wrote it while this one waited
             record = self._build(guard)
             self.output().write(record, guard)
-        self.set_progress_percentage(100)
-        self.set_status_message(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+        self.report_progress(100)
+        self.report_status(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
 
     def _build(self, guard: RunGuard) -> dict:
         report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
@@ -224,17 +224,17 @@ class SweepDump(PipelineTask):
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
         traces = current_traces(self.dump, self.state)
         _keep_texts(traces, text_store(Path(self.out_dir)), guard)
-        report = self.report_path().absolute()
+        report_file = self.report_path().absolute()
         return {
             **valid_record(
                 self.name,
                 self.dump,
-                report.name,
+                report_file.name,
                 written.summary.counts,
                 record_traces(traces, written.summary.trace),
                 self._work(ran, written, before),
             ),
-            "report_file": str(report),
+            "report_file": str(report_file),
             "report_state": list(written.state) if written.state is not None else None,
         }
 
@@ -257,8 +257,8 @@ class SweepDump(PipelineTask):
         step = 10 * done // total  # every tenth, so luigid is not flooded with updates
         if step != self._last_step:
             self._last_step = step
-            self.set_progress_percentage(90 * done // total)
-            self.set_status_message(f"{self.name}: {done}/{total} diffs and function slices")
+            self.report_progress(90 * done // total)
+            self.report_status(f"{self.name}: {done}/{total} diffs and function slices")
 
 
 def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
@@ -360,20 +360,20 @@ class Sweep(PipelineTask):
     def run(self):
         if self.problem():
             raise IRTraceError(self.problem())
-        self.set_status_message("comparing and writing the index")
+        self.report_status("comparing and writing the index")
         with Claim(claims_dir(self.out()) / "sweep.claim") as claim:
             if claim.waited and self.complete():
                 return  # another worker wrote it while this one waited
             totals = self._write(RunGuard())  # a task process nobody supervises
-        self.set_progress_percentage(100)
-        self.set_status_message(totals.describe())
+        self.report_progress(100)
+        self.report_status(totals.describe())
 
     def _write(self, guard: RunGuard) -> SweepTotals:
         inputs = {f.name: f.input for f in self.found()}
         records = [self._record_of(task) for task in self.requires()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
         records = [{**record, "input": inputs[record["name"]]} for record in records]
-        self.set_progress_percentage(50)
+        self.report_progress(50)
         baseline = self._baseline_data
         modes, regexes = self.ignoring()
         options = {

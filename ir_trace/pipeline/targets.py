@@ -104,7 +104,9 @@ class ReportTarget(luigi.Target):
             guard=self.guard,
         )
         state = tuple(written["state"]) if "state" in written else None
-        record = ReportRecord(self.fingerprint, state, size, pairs)
+        fingerprint = self.fingerprint
+        assert fingerprint is not None  # known by the time a task writes: it has read its inputs
+        record = ReportRecord(fingerprint, state, size, pairs)
         cached = {summary_key(record.fingerprint): summary.to_json(), report_key(self.path): record.to_json()}
         shared_cache().put_many(cached)
         return replace(record, summary=summary)

@@ -49,7 +49,7 @@ def build_comparison_payload(run_a: dict, run_b: dict, cross: dict[tuple[str, st
     passes_a, passes_b = run_a["passes"], run_b["passes"]
     matches = []
     for match in match_passes([p["name"] for p in passes_a], [p["name"] for p in passes_b]):
-        entry = {"a": match.a, "b": match.b, "status": match.status, "differs": True}
+        entry: dict = {"a": match.a, "b": match.b, "status": match.status, "differs": True}
         if match.a is not None and match.b is not None:
             sha_a, sha_b = passes_a[match.a]["sha256"], passes_b[match.b]["sha256"]
             diff = EMPTY_DIFF if sha_a == sha_b else cross[(sha_a, sha_b)]

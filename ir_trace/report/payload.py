@@ -210,7 +210,7 @@ def _relative_to(path: str, given: str) -> str:
     return str(relative) if relative.parts else _path_name(given)
 
 
-def _portable_notes(notes: list[str] | None, given: str) -> list[str]:
+def _portable_notes(notes: list[str] | None, given: str) -> list[str] | None:
     """Remarks name files by their absolute path: show them from the given directory's name on."""
     if not notes:
         return [] if notes is not None else notes

@@ -12,41 +12,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ir_trace.report.payload import portable_payload
+from ir_trace.report.scripts import script_order
 
 if TYPE_CHECKING:
     import jinja2
-
-# Inlined in this order, as one script element: each file's namespace is used by the ones after it.
-REPORT_SCRIPTS = (
-    "intraline.js",
-    "linediff.js",
-    "normalize.js",
-    "viewer_dom.js",
-    "viewer_traces.js",
-    "viewer_model.js",
-    "viewer_find.js",
-    "viewer_layout.js",
-    "viewer_fold.js",
-    "viewer_rows.js",
-    "viewer_wraps.js",
-    "viewer_paint.js",
-    "viewer_sidebar.js",
-    "viewer_panels.js",
-    "viewer_ignore.js",
-    "viewer_links.js",
-    "viewer_keys.js",
-    "viewer.js",
-)
-TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
-
-# JSON inside <script type="application/json"> must never close the element or start a comment;
-# U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
-_SCRIPT_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
 
 def templates_dir() -> Path:
     """The page's templates, scripts and styles: package data beside this module."""
     return Path(__file__).parent / "assets"
+
+
+# Inlined in this order, as one script element: viewer.js and what it needs, each script after the ones
+# its `// needs:` line names (scripts.py).
+REPORT_SCRIPTS = script_order(templates_dir(), "viewer.js")
+TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
+
+# JSON inside <script type="application/json"> must never close the element or start a comment;
+# U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
+_SCRIPT_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
 
 @lru_cache(maxsize=1)

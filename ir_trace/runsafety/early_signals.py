@@ -6,6 +6,15 @@ Imported before anything heavy: `runsafety.signals.Supervisor` takes the record 
 from __future__ import annotations
 
 import signal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+    from typing import Any
+
+    # What signal.signal takes and returns (a function, SIG_DFL / SIG_IGN, or None: not set from Python)
+    SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 _NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
 
@@ -15,7 +24,7 @@ class EarlySignals:
 
     def __init__(self):
         self.received: int | None = None
-        self.replaced: dict[int, object] = {}
+        self.replaced: dict[int, SignalHandler] = {}
 
     def install(self) -> EarlySignals:
         for name in _NAMES:

@@ -198,7 +198,7 @@ def _other_processes_of_my_group() -> list[int]:
     if os.getpgid(0) != me or not os.path.isdir("/proc/self"):
         import multiprocessing
 
-        return [process.pid for process in multiprocessing.active_children()]
+        return [process.pid for process in multiprocessing.active_children() if process.pid is not None]
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == me:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from ir_trace.runsafety.run_guard import Announcements, RunGuard, remove_files
 
 if TYPE_CHECKING:
-    from ir_trace.runsafety.early_signals import EarlySignals
+    from ir_trace.runsafety.early_signals import EarlySignals, SignalHandler
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _SUSPEND = getattr(signal, "SIGTSTP", None)  # Ctrl-Z
@@ -53,7 +53,7 @@ class Supervisor:
     def __init__(self):
         self.received: int | None = None
         self._honoured: list[int] = []
-        self._previous: dict[int, object] = {}
+        self._previous: dict[int, SignalHandler] = {}
         self._suspend_asked = False
 
     def install(self, early: EarlySignals | None = None) -> Supervisor:
@@ -86,6 +86,7 @@ class Supervisor:
     def _suspend(self, pid: int) -> None:
         """Ctrl-Z reaches only this process (the work has a group of its own): stop the work too,
         stop here as the shell expects, and let the work go on when this process is continued."""
+        assert _SUSPEND is not None  # asked for only where there is a Ctrl-Z
         self._suspend_asked = False
         _signal_group(pid, signal.SIGSTOP)
         signal.signal(_SUSPEND, signal.SIG_DFL)

@@ -21,6 +21,7 @@ def summary_body(summary: ReportSummary) -> str:
     """What the report shows, in words: "12 passes (5 changed, ...)" or a comparison's counts."""
     if summary.comparison is not None:
         return _comparison_body(summary.comparison)
+    assert summary.counts is not None  # a summary holds a comparison's counts or a report's
     return _report_body(summary.counts, summary.trace)
 
 
@@ -41,7 +42,7 @@ def _ignoring_note(trace: dict) -> str:
     if not trace.get("ignore"):
         return ""
     rows = [PassSummary.from_json(row) for one in trace.get("traces", [trace]) for row in one["passes"]]
-    changed = sum(1 for row in rows if row.ignoring.changed)
+    changed = sum(1 for row in rows if row.ignoring is not None and row.ignoring.changed)
     return f"; {changed} changed when ignoring {IgnoreModes.from_json(trace['ignore']).describe()}"
 
 

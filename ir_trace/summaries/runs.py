@@ -36,7 +36,7 @@ class RunCounts:
     @classmethod
     def from_json(cls, data: dict) -> RunCounts:
         fields = ("passes", "changed", "noop", "warnings", "inserted", "deleted")
-        return cls(*(int(data[name]) for name in fields), traces=data.get("traces"))
+        return cls(**{name: int(data[name]) for name in fields}, traces=data.get("traces"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +91,7 @@ class ReportSummary:
 
     def to_json(self) -> dict:
         counts = self.counts if self.counts is not None else self.comparison
+        assert counts is not None  # __post_init__ holds exactly one
         return {**counts.to_json(), "trace": self.trace}
 
     @classmethod

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -51,10 +51,14 @@ Owner = Callable[[int], "str | None"]  # line index -> key of the function holdi
 class LineSpan(Protocol):
     """A hunk's before lines [a0, a1) and after lines [b0, b1) (`diff.Hunk`, `pass_diff.PayloadHunk`)."""
 
-    a0: int
-    a1: int
-    b0: int
-    b1: int
+    @property
+    def a0(self) -> int: ...
+    @property
+    def a1(self) -> int: ...
+    @property
+    def b0(self) -> int: ...
+    @property
+    def b1(self) -> int: ...
 
 
 def report_summary(payload: dict, given: str | None = None) -> ReportSummary:
@@ -138,7 +142,7 @@ def pass_summaries(payload: dict) -> list[PassSummary]:
     functions = [passes[0].get("functions")]
     for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
         functions.append(entry["functions"] if "functions" in entry else functions[-1])
-    diffs = [None, *(PassDiff.from_json(entry) for entry in passes[1:])]
+    diffs = [PassDiff(), *(PassDiff.from_json(entry) for entry in passes[1:])]  # [0]: the first snapshot has none
     modes = IgnoreModes.from_json(payload.get("ignore"))
     ignoring = _ignoring_hunks(passes, diffs, functions, modes, payload.get("kind", "pypto")) if modes else None
     owners = _owner_lookups(functions)
@@ -161,7 +165,7 @@ def pass_summaries(payload: dict) -> list[PassSummary]:
     return rows
 
 
-def _counts(hunks: list[LineSpan], owner_before: Owner, owner_after: Owner) -> ChangeCounts:
+def _counts(hunks: Sequence[LineSpan], owner_before: Owner, owner_after: Owner) -> ChangeCounts:
     per_function, outside = _count_by_function(hunks, owner_before, owner_after)
     inserted = sum(hunk.b1 - hunk.b0 for hunk in hunks)
     deleted = sum(hunk.a1 - hunk.a0 for hunk in hunks)
@@ -169,8 +173,8 @@ def _counts(hunks: list[LineSpan], owner_before: Owner, owner_after: Owner) -> C
 
 
 def _ignoring_hunks(
-    passes: list[dict], diffs: list[PassDiff | None], functions: list, modes: IgnoreModes, kind: str
-) -> list[list[LineSpan] | None]:
+    passes: list[dict], diffs: list[PassDiff], functions: list, modes: IgnoreModes, kind: str
+) -> list[Sequence[LineSpan]]:
     """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
 
     The snapshots are rebuilt from the payload's exact hunks; the diff keeps the printed lines
@@ -178,8 +182,8 @@ def _ignoring_hunks(
     """
     key = line_key(modes, kind=kind)
     lines, eol = passes[0]["lines"], passes[0]["eol"]
-    result: list[list[LineSpan] | None] = [None]
-    done: dict[tuple[str, str], list[LineSpan]] = {}
+    result: list[Sequence[LineSpan]] = [()]  # [0]: the first snapshot has no diff
+    done: dict[tuple[str, str], Sequence[LineSpan]] = {}
     for k in range(1, len(passes)):
         after = diffs[k].apply(lines)
         pair = (passes[k - 1]["sha256"], passes[k]["sha256"])

@@ -84,7 +84,10 @@ def program_name(path: Path) -> str:
 
 def _walk_for_programs(root: Path) -> list[_Candidate]:
     """Depth-first, following symlinks, each real directory visited once (so loops end)."""
-    found, trees, seen, stack = [], set(), set(), [root]
+    found: list[_Candidate] = []
+    trees: set[Path] = set()
+    seen: set[tuple[int, int]] = set()
+    stack = [root]
     while stack:
         folder = stack.pop()
         try:
@@ -102,11 +105,12 @@ def _walk_for_programs(root: Path) -> list[_Candidate]:
         levels = len(folder.relative_to(root).parts)
         for name in files:  # names only: a Path per file of a large build tree costs more than the walk
             if _is_tree_file(name):  # never a stream, even when its tree reaches above the root
-                trees.add(_tree_root_of(folder, levels, name))
+                tree_root = _tree_root_of(folder, levels, name)
+                if tree_root is not None:
+                    trees.add(tree_root)
             elif name.endswith(STREAM_SUFFIXES) and _is_stream(os.path.join(folder, name)):
                 found.append(_Candidate(folder / name, STREAM_INPUT))
         stack.extend(reversed(subdirectories))
-    trees.discard(None)
     return found + [_Candidate(tree, TREE_INPUT) for tree in sorted(trees) if _is_tree(tree)]
 
 
@@ -207,7 +211,8 @@ def unique_report_names(programs: list[tuple[str, str]]) -> list[str]:
 
 
 def _duplicates(items: Iterable[str]) -> set[str]:
-    seen, repeated = set(), set()
+    seen: set[str] = set()
+    repeated: set[str] = set()
     for item in items:
         (repeated if item in seen else seen).add(item)
     return repeated

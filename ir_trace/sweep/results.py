@@ -254,7 +254,9 @@ class TextSource:
     """Snapshot texts by hash from a sweep's store, normalised and remembered for this run."""
 
     def __init__(self, store: Path, ignores: list[re.Pattern], modes: IgnoreModes | None = None):
-        self.store, self.ignores, self.modes, self._seen, self._memo = store, ignores, modes or IgnoreModes(), {}, {}
+        self.store, self.ignores, self.modes = store, ignores, modes or IgnoreModes()
+        self._seen: dict[str, tuple[list[str], bool] | None] = {}
+        self._memo: dict = {}
 
     @property
     def active(self) -> bool:
@@ -289,7 +291,9 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
     if first is None:
         return TraceDivergence(differing, ignored)
     a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
-    return TraceDivergence(differing, ignored, first, (b or a)["name"], _diff_size(a, b, now_texts, then_texts))
+    named = b or a
+    assert named is not None  # the first differing pass is in one run at least
+    return TraceDivergence(differing, ignored, first, named["name"], _diff_size(a, b, now_texts, then_texts))
 
 
 def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> BaselineComparison:

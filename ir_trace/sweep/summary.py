@@ -225,6 +225,7 @@ def baseline_comparison(per_trace: dict[str, TraceDivergence], passes_now: dict[
     if not diverged:
         return BaselineComparison(*totals)
     key, first = diverged[0], per_trace[diverged[0]]
+    assert first.first_divergent_pass is not None  # a diverged trace names its first divergent pass
     return BaselineComparison(
         *totals,
         first.first_divergent_pass,

@@ -77,7 +77,7 @@ def slice_functions(lines: list[str], structure: Structure | None = None, kind: 
     boundaries = structure.boundaries
     found = []
     for seg in structure.segments:
-        if seg.kind != "function" or (seg.indent and seg.cls is None):
+        if seg.kind != "function" or seg.name is None or (seg.indent and seg.cls is None):
             continue
         key = f"{seg.cls}.{seg.name}" if seg.cls else seg.name
         found.append(Function(key, seg.start, _body_end(lines, seg.start, seg.end, seg.indent, boundaries)))

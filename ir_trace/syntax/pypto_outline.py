@@ -52,11 +52,11 @@ def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segm
             match = _DEF.match(stripped)  # a decorator run continues until its def / class
             if match:
                 current[1], current[2], current[5] = "function", match[1], False
-            elif indent == 0 and _CLASS.match(stripped):
-                current[1], current[2], current[5] = "class", _CLASS.match(stripped)[1], False
+            elif indent == 0 and (cls_match := _CLASS.match(stripped)):
+                current[1], current[2], current[5] = "class", cls_match[1], False
             continue
-        if indent == 0 and current and current[5] and _CLASS.match(stripped):
-            current[1], current[2], current[5] = "class", _CLASS.match(stripped)[1], False
+        if indent == 0 and current and current[5] and (cls_match := _CLASS.match(stripped)):
+            current[1], current[2], current[5] = "class", cls_match[1], False
             cls_name = current[2]
             continue
         kind, name, awaiting = _classify(stripped)

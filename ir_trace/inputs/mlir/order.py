@@ -66,15 +66,15 @@ class _DumpGraph:
         for file in files:
             for level in range(len(file.dirs) - 1):
                 ancestor = file.dirs[: level + 1]
-                chain = by_dir.get(ancestor)
-                if not chain or ancestor not in single:
+                ancestor_chain = by_dir.get(ancestor)
+                if not ancestor_chain or ancestor not in single:
                     continue
-                after = bisect_right(numbers[ancestor], file.numbers[level])
-                if after > 0:
-                    self._edge(chain[after - 1], file)
-                if after < len(chain):
-                    self._edge(file, chain[after])
-                    self.closing.setdefault(file.path, []).append(chain[after])
+                position = bisect_right(numbers[ancestor], file.numbers[level])
+                if position > 0:
+                    self._edge(ancestor_chain[position - 1], file)
+                if position < len(ancestor_chain):
+                    self._edge(file, ancestor_chain[position])
+                    self.closing.setdefault(file.path, []).append(ancestor_chain[position])
 
     def _edge(self, before: TreeFile, after: TreeFile) -> None:
         self.successors[before.path].append(after)
@@ -146,22 +146,23 @@ class _ContentChooser:
     def _visit_position(self, file: TreeFile, previous_dirs: tuple[str, ...]) -> int:
         """Where in the current text the pass manager visits `file`'s op, continuing its walk over
         the siblings of the op dumped last; past the end of the text when it has to start over."""
-        starts = [start for start, _end in self.current_index.regions(file.dirs)]
+        current, index = self._now()
+        starts = [start for start, _end in index.regions(file.dirs)]
         if not starts:
-            return 2 * len(self.current) + 1
+            return 2 * len(current) + 1
         if file.dirs[:-1] != previous_dirs[:-1] or self._inlining(file):  # the inliner walks no module order
             return starts[0]
-        known = self._siblings.which(file, self.current, self.current_index.regions(file.dirs))
+        known = self._siblings.which(file, current, index.regions(file.dirs))
         candidates = [starts[known]] if known is not None else starts
         later = [start for start in candidates if start > self.swept_to]
-        return later[0] if later else len(self.current) + starts[0]
+        return later[0] if later else len(current) + starts[0]
 
     def _changed_sibling(self, file: TreeFile) -> int | None:
         """Which of several siblings sharing `file`'s directory its pass changed, if that shows."""
         text = self.text_of(file)
         if not file.dirs[-1].endswith("_" + NO_SYMBOL) or text == self.current:
             return None
-        mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
+        mine, theirs = self._index(file).regions(file.dirs), self._now()[1].regions(file.dirs)
         if len(mine) < 2 or len(mine) != len(theirs):
             return None
         fits = [i for i, (a, b) in enumerate(zip(mine, theirs)) if self._differs_only_within(text, a, b)]
@@ -174,6 +175,12 @@ class _ContentChooser:
             return min(self._fit(other)[0] for other in ready if other is not first)
         finally:
             self.current, self.current_dirs, self.current_index = None, (), None
+
+    def _now(self) -> tuple[str, OpIndex]:
+        """The text dumped last and its op index: set from the first choice on (and while
+        `_followers_fit` tries a first file)."""
+        assert self.current is not None and self.current_index is not None
+        return self.current, self.current_index
 
     def _index(self, file: TreeFile) -> OpIndex:
         index = self._indexes.get(file.path)
@@ -202,16 +209,17 @@ class _ContentChooser:
         its callers: whether `file`'s op calls the op of another ready sibling."""
         if not self._inlining(file) or self.current_index is None:
             return False
-        mine = self.current_index.regions(file.dirs)
+        current, index = self._now()
+        mine = index.regions(file.dirs)
         if len(mine) > 1:  # siblings sharing a directory: only the one this dump continues, if known
-            known = self._siblings.which(file, self.current, mine)
+            known = self._siblings.which(file, current, mine)
             mine = [mine[known]] if known is not None else []
         for other in self._ready:
             if other.dirs == file.dirs or other.dirs[:-1] != file.dirs[:-1]:
                 continue
-            theirs = self.current_index.region(other.dirs)
-            symbol = symbol_on_line(self.current, theirs[0]) if theirs else ""
-            if symbol and any(references(self.current, start, end, symbol) for start, end in mine):
+            theirs = index.region(other.dirs)
+            symbol = symbol_on_line(current, theirs[0]) if theirs else ""
+            if symbol and any(references(current, start, end, symbol) for start, end in mine):
                 return True
         return False
 
@@ -222,12 +230,12 @@ class _ContentChooser:
     def _fit(self, file: TreeFile) -> tuple:
         text = self.text_of(file)
         if self.current is None:
-            mine = self._index(file).region(file.dirs)
-            return (self._INSIDE, mine[0] if mine else len(text), _path_order(file))
+            region = self._index(file).region(file.dirs)
+            return (self._INSIDE, region[0] if region else len(text), _path_order(file))
         where = self._visit_position(file, self.current_dirs)
         if text == self.current:
             return (self._SAME, where, _path_order(file))
-        mine, theirs = self._index(file).regions(file.dirs), self.current_index.regions(file.dirs)
+        mine, theirs = self._index(file).regions(file.dirs), self._now()[1].regions(file.dirs)
         if not mine or len(mine) != len(theirs):
             return (self._UNKNOWN, where, _path_order(file))
         # siblings sharing a directory: the pass ran on one of them, whichever it was
@@ -236,7 +244,7 @@ class _ContentChooser:
 
     def _differs_only_within(self, text: str, mine: tuple[int, int], theirs: tuple[int, int]) -> bool:
         """`text` equals the current text outside one op (at `mine` in it, `theirs` in the current)."""
-        current = self.current
+        current = self._now()[0]
         return _same_text(text[: mine[0]], current[: theirs[0]]) and _same_text(text[mine[1] :], current[theirs[1] :])
 
 

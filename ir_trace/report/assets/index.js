@@ -1,3 +1,4 @@
+// needs: nothing
 /* pypto-ir-trace sweep index: builds the table from the inline JSON; sorting and filtering.
    Every value is set as text, never as markup: program names and errors are data. */
 (function () {
@@ -9,6 +10,8 @@
   const summary = (key) => (row) => (row.summary ? row.summary[key] : null);
   const compared = (get) => (row) => (row.baseline ? get(row.baseline) : null);
 
+  /** @typedef {{ key: string, label: string, value: (row: any) => any, num?: boolean, cls?: string, wrap?: boolean }} Column */
+  /** @type {Column[]} */
   const COLUMNS = [
     { key: 'name', label: 'Program', value: (row) => row.label.toLowerCase() },
     { key: 'status', label: 'Status', value: (row) => RANK[row.status] },
@@ -143,7 +146,7 @@
     if (column) rows = rows.slice().sort(compareRows(column));
     const body = document.getElementById('rows');
     body.replaceChildren(...rows.map(buildRow));
-    for (const th of document.querySelectorAll('#columns th')) {
+    for (const th of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#columns th'))) {
       const sorted = th.dataset.key === state.key;
       th.setAttribute('aria-sort', sorted ? (state.descending ? 'descending' : 'ascending') : 'none');
     }
@@ -161,7 +164,7 @@
   }
 
   document.getElementById('filter').addEventListener('input', (event) => {
-    state.filter = event.target.value;
+    state.filter = /** @type {HTMLInputElement} */ (event.target).value;
     render();
   });
   showFacts();

@@ -1,3 +1,4 @@
+// needs: nothing
 /* pypto-ir-trace: what changed inside an edited line, a step-for-step port of ir_trace/diffcore/matching.py
  * and ir_trace/diffcore/intraline.py: the same matches and the same emphasised ranges (the tests hold the two
  * to each other). Pure functions on strings and arrays: no DOM. Inlined first, before linediff.js. */

@@ -1,3 +1,4 @@
+// needs: intraline.js
 /* pypto-ir-trace: the line diff behind `Compare with`, a step-for-step port of ir_trace/diffcore/linediff.py:
  * the same hunks, pairs and moves (the tests hold the two to each other on every real sample), the
  * matching and emphasis of intraline.js (IRTraceIntraline). Pure functions on line arrays: no DOM.
@@ -262,6 +263,7 @@ const IRTraceDiff = (() => {
   const emphasis = (linePieces) => (linePieces
     ? (x, y) => changedRangesIgnoring(x, y, linePieces(x), linePieces(y)) : changedRanges);
 
+  /** @param {any} A @param {any} B @param {number[]} block [a0, a1, b0, b1] */
   function hunk(A, B, [a0, a1, b0, b1], pairs, moved, mark) {
     const a = A.lines, b = B.lines;
     const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...mark(a[i], b[j])])];

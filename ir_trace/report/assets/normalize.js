@@ -1,3 +1,4 @@
+// needs: nothing
 /* pypto-ir-trace: ignore modes as line normalisers, the twin of ir_trace/noise/normalize.py.
  * A mode maps a printed line to a key; lines with equal keys count as unchanged. The rules
  * (which SSA suffixes, which memory annotations, which regex subset) are documented there;

@@ -1,11 +1,12 @@
-/* pypto-ir-trace viewer, last part: the controls.
+// needs: linediff.js, viewer_dom.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_keys.js
+/* pypto-ir-trace viewer: the controls, the page's entry script (its needs name the rest).
  * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js, viewer_find.js),
  * the display layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the
  * sidebar (viewer_sidebar.js), the panels (viewer_panels.js), the ignore modes and followed value
  * (viewer_ignore.js) and deep links (viewer_links.js) to the page: selecting a pass, the Find box,
  * layout and wrap, the URL fragment, the keys. Every viewer file (DOM helpers in viewer_dom.js),
- * intraline.js, linediff.js and normalize.js are inlined, in the order render.py lists them, into one script
- * element. */
+ * intraline.js, linediff.js and normalize.js are inlined into one script element, each after the scripts its
+ * `// needs:` line names (ir_trace/report/scripts.py). */
 (() => {
   'use strict';
 

@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, first part: DOM helpers every other part uses (IRTraceDom).
+// needs: nothing
+/* pypto-ir-trace viewer: DOM helpers every other part uses (IRTraceDom).
  * `el` builds an element, `$` finds one by id, `spoken` is text for screen readers only, `unspoken`
  * text for the eyes only, `rowSpeech` what a code row says. Text is
  * only ever set with textContent: snapshot text is data, never markup. */
@@ -13,6 +14,8 @@ const IRTraceDom = (() => {
     return node;
   }
 
+  /** A page element by id; `any`, as whether it is an input, a select or a details is the template's.
+   *  @type {(id: string) => any} */
   const $ = (id) => document.getElementById(id);
 
   /** Text read by screen readers, not shown (and not copied with a selection: see .sr-only). */

@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 2 of 9: Find's match counts per snapshot (IRTraceFind).
+// needs: nothing
+/* pypto-ir-trace viewer: Find's match counts per snapshot (IRTraceFind).
  * A query compiled once, then counted over the delta-encoded runs of a model (viewer_model.js):
  * per snapshot, per function, and how the count changes at each entry. No DOM; the viewer's
  * state is passed in through `set` and `setScope`, never read. */
@@ -10,6 +11,7 @@ const IRTraceFind = (() => {
     const { runs, entries, against } = model;
     const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
     let memos = new Map(), series = [], scoped = [];   // memos: a line key -> (line -> its count)
+    /** @type {(r: number) => (string | null)} */
     let keyOfRun = () => null;   // run r -> its line key under the ignore modes (viewer_model.js), null: none
 
     /** Count matches in each line's key under the ignore modes, each run in its own language's key

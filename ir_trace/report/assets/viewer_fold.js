@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, between parts 3 and 4: what a long line shows (IRTraceFold).
+// needs: nothing
+/* pypto-ir-trace viewer: what a long line shows (IRTraceFold).
  * EXPLICIT IR lines run to hundreds of columns, a pane shows about fifty. A line wider than its
  * pane folds its long unchanged runs into chips, so the changed text sits near the start of the
  * line; a line past HUGE_LINE characters shows only its start; invisible and bidi control

@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 8 of 9: ignore modes and following a value (IRTraceIgnore).
+// needs: normalize.js, viewer_traces.js
+/* pypto-ir-trace viewer: ignore modes and following a value (IRTraceIgnore).
  * The ignore checkboxes and regex field, the modes a link or the last visit names, applying them
  * (the current pass at once, the other entries in slices) and the note above the panes; the value
  * a click in a pane follows, its highlights, its count and its hand-over to Find. viewer.js creates
@@ -8,6 +9,7 @@ const IRTraceIgnore = (() => {
   'use strict';
 
   const NORM = IRTraceNormalize;
+  /** @type {(id: string) => any} (see viewer_dom.js) */
   const $ = (id) => document.getElementById(id);
 
   /** ctx: the model, the viewer's state, sidebar and painter, the timing trace and afterPaint,
@@ -171,7 +173,7 @@ const IRTraceIgnore = (() => {
       let offset = 0;
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         if (node === range.startContainer) return offset + range.startOffset;
-        offset += node.data.length;
+        offset += /** @type {Text} */ (node).data.length;
       }
       return -1;
     }

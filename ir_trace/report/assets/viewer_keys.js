@@ -1,3 +1,4 @@
+// needs: viewer_dom.js
 /* pypto-ir-trace viewer, the keys (IRTraceKeys), before the controls (viewer.js).
  * Single keys (j / k, ] / [, /, f, n / N, v, ?, Esc), the keys typed into the text boxes, and the
  * Tab order's shortcuts: the skip link to the code, and the buttons inside a code pane (folds,
@@ -95,7 +96,7 @@ const IRTraceKeys = (() => {
     for (const toolbar of document.querySelectorAll('[role="toolbar"]')) {
       settleToolbar(toolbar);
       toolbar.addEventListener('keydown', (event) => onToolbarKey(event, toolbar));
-      toolbar.addEventListener('focusin', (event) => { if (event.target.matches(TOOL_ITEMS)) settleToolbar(toolbar, event.target); });
+      toolbar.addEventListener('focusin', (event) => { if (/** @type {Element} */ (event.target).matches(TOOL_ITEMS)) settleToolbar(toolbar, event.target); });
       new MutationObserver(() => settleToolbar(toolbar))
         .observe(toolbar, { subtree: true, attributes: true, attributeFilter: ['hidden', 'disabled'] });
     }

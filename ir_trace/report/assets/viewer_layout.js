@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 3 of 9: pure display-row layout (IRTraceLayout).
+// needs: viewer_model.js
+/* pypto-ir-trace viewer: pure display-row layout (IRTraceLayout).
  * What the painter draws, computed without the DOM: the Unified layout's rows, the change
  * blocks that `]` / `[` walk, the hunk headers folded runs carry, the function a pane's context
  * line names, and where a long line wraps.
@@ -73,7 +74,7 @@ const IRTraceLayout = (() => {
     return blocks;
   }
 
-  /** Give every fold that leads into a hunk the hunk's header, as git's `@@ -a,n +b,m @@ fn`:
+  /** Give every fold that leads into a hunk the hunk's header, as git's `\@@ -a,n +b,m \@@ fn`:
    *  { a, an, b, bn, fn } with 1-based first lines, line counts, and the function (key) enclosing
    *  the hunk's first change (After side, else Before side; '' outside any function). `rows` are
    *  the rows the folds index, for the line a hunk follows on a side it leaves empty. */

@@ -1,3 +1,4 @@
+// needs: viewer_traces.js
 /* pypto-ir-trace viewer, deep links (IRTraceLinks), before the controls (viewer.js).
  * The URL fragment a view writes (#pass=12&change=5&fn=...&filter=conv) and how a fragment is read
  * back: which entry, change, filters and comparison it names, and the sentence the link notice says

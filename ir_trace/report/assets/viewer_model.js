@@ -1,10 +1,11 @@
-/* pypto-ir-trace viewer, part 1 of 9: the model (IRTraceModel).
+// needs: normalize.js, viewer_traces.js
+/* pypto-ir-trace viewer: the model (IRTraceModel).
  * Everything the page shows, computed from the payload (schema 1, see ir_trace/report/payload.py; the
  * run-against-run form is ir_trace/report/against.py) with no DOM: snapshots rebuilt lazily by replaying
  * hunks, the sidebar's entries, which two snapshots a view compares, aligned and folded rows,
  * per-function change (Find's match counts are viewer_find.js's). The viewer's state is passed
  * in, never read.
- * Inlined after linediff.js (IRTraceDiff) and before the other viewer files in one script element. */
+ * viewer.js hands it linediff.js's diff (IRTraceDiff). */
 const IRTraceModel = (() => {
   'use strict';
 

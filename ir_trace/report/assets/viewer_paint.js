@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 5 of 9: the panes (IRTracePainter).
+// needs: viewer_model.js, viewer_layout.js, viewer_fold.js, viewer_rows.js, viewer_wraps.js
+/* pypto-ir-trace viewer: the panes (IRTracePainter).
  * Paints a view's rows (viewer_rows.js) into the Before and After panes, or into one pane in the
  * Unified layout: pane geometry (width, wrapped heights known in advance), virtual scrolling (only
  * rows near the viewport are in the DOM), the panes kept in sync, walking the changes of a pass,

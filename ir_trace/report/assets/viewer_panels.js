@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 7 of 9: what surrounds the panes (IRTracePanels).
+// needs: viewer_dom.js, viewer_traces.js, viewer_model.js, viewer_sidebar.js
+/* pypto-ir-trace viewer: what surrounds the panes (IRTracePanels).
  * The pass header and its notes, the warnings panel, the Function / Compare with selects, the run
  * view buttons, Copy full source, banners, theme and the help overlay. Each paints from the model
  * and the viewer's state; actions go back through callbacks. */
@@ -339,6 +340,7 @@ const IRTracePanels = (() => {
       $('warn-list').addEventListener('scroll', showMoreWarnings, { passive: true });
     }
 
+    /** @type {(entry: object) => void} */
     let followLevel = () => {};   // (entry) -> the CONCISE notice shows for the entry's trace; set when there is one
 
     /** The CONCISE notice: one line, dismissed for good (remembered); the CONCISE tag brings it back.
@@ -406,8 +408,8 @@ const IRTracePanels = (() => {
       $('label-noop').textContent = 'Same';
       $('label-noop').parentElement.title = 'Passes where both runs printed the same snapshot (the No-op filter)';
       $('label-fn').textContent = 'Only passes where this function differs';
-      for (const node of document.querySelectorAll('.help-pass')) node.hidden = true;
-      for (const node of document.querySelectorAll('.help-against')) node.hidden = false;
+      for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.help-pass'))) node.hidden = true;
+      for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.help-against'))) node.hidden = false;
     }
 
     return {
@@ -437,7 +439,7 @@ const IRTracePanels = (() => {
 
   function setSidebarWidth(px) {
     const width = Math.round(Math.max(SIDE_MIN, Math.min(px, window.innerWidth * 0.6)));
-    document.querySelector('.app').style.setProperty('--side-w', `${width}px`);
+    /** @type {HTMLElement} */ (document.querySelector('.app')).style.setProperty('--side-w', `${width}px`);
     $('side-resize').setAttribute('aria-valuenow', String(width));
     return width;
   }
@@ -447,7 +449,7 @@ const IRTracePanels = (() => {
     const sidebar = document.querySelector('.sidebar'), list = document.querySelector('.pass-list');
     list.classList.add('measuring');   // rows at their natural width, names uncut: one layout for all
     let need = 0;
-    for (const button of list.querySelectorAll('.pass-btn')) need = Math.max(need, button.offsetWidth);
+    for (const button of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll('.pass-btn'))) need = Math.max(need, button.offsetWidth);
     list.classList.remove('measuring');
     const extra = sidebar.clientWidth - list.clientWidth;   // the list's scrollbar
     // At most 27% of the window (30% comparing runs, whose names a `differs` badge must not cut).

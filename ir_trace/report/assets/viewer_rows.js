@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 4 of 9: one display row as DOM (IRTraceRows).
+// needs: viewer_dom.js, viewer_model.js, viewer_layout.js, viewer_fold.js
+/* pypto-ir-trace viewer: one display row as DOM (IRTraceRows).
  * Syntax colouring, changed-range emphasis, find hits, wrapped continuation lines, fold bars with
  * their hunk header, fillers and warning markers. A row is built from its item alone (see
  * viewer_layout.js); the panes and scrolling are viewer_paint.js's. Text is only ever inserted with

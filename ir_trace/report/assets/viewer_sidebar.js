@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, part 6 of 9: the pass list and the overview strip (IRTraceSidebar).
+// needs: normalize.js, viewer_dom.js, viewer_model.js
+/* pypto-ir-trace viewer: the pass list and the overview strip (IRTraceSidebar).
  * One sidebar button and one overview bar per entry; the filters that hide entries; the function
  * history and Find marks on each entry. Reads the viewer's state, changes only the selection
  * (through `select`). */
@@ -152,7 +153,8 @@ const IRTraceSidebar = (() => {
       $('filter-state-text').textContent = active ? `Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.` : '';
     }
 
-    /** The next (delta > 0) or previous visible entry after the selection that `accept`s, if any. */
+    /** The next (delta > 0) or previous visible entry after the selection that `accept`s, if any.
+     *  @param {number} delta @param {(k: number) => unknown} [accept] */
     function neighbour(delta, accept = () => true) {
       const visible = visiblePasses().filter(accept);
       return delta > 0 ? visible.find((k) => k > state.sel) : visible.reverse().find((k) => k < state.sel);

@@ -1,3 +1,4 @@
+// needs: nothing
 /* pypto-ir-trace viewer: several traces in one report, and MLIR pass headers (IRTraceTraces).
  * A report of a program output directory holds PyPTO's trace, then each ptoas unit's (payload.py:
  * "traces"). Each trace is one run of the model (viewer_model.js), so no diff crosses a trace
@@ -7,6 +8,7 @@
 const IRTraceTraces = (() => {
   'use strict';
 
+  /** @type {(id: string) => any} (see viewer_dom.js) */
   const $ = (id) => document.getElementById(id);
   const STAGE_NAMES = { pypto: 'PyPTO', ptoas: 'ptoas', mlir: 'MLIR' };
 

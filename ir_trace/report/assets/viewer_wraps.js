@@ -1,4 +1,5 @@
-/* pypto-ir-trace viewer, between parts 4 and 5: which rows wrap, and how tall they are (IRTraceWraps).
+// needs: viewer_model.js, viewer_layout.js, viewer_rows.js
+/* pypto-ir-trace viewer: which rows wrap, and how tall they are (IRTraceWraps).
  * With Wrap every row wraps; without it, a changed row whose emphasis still reaches past the pane
  * once folded wraps on its own, on both sides so they keep sharing rows: every change on screen is
  * then in sight at scrollLeft 0. Heights come from computed breaks, never measured, so virtual
