@@ -47,7 +47,9 @@ def read_tree(
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
     loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
     if _module_scope(loaded.values()):
-        ordered = order_tree(files, lambda file: loaded[file.path].text)
+        ordered = order_tree(
+            files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
+        )
         warnings = tuple(_overwrite_warning(root, d, n) for d, n in shared_directories(files, _text(loaded)))
         return [("", _manifest(root, root.name, [loaded[f.path] for f in ordered], warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
