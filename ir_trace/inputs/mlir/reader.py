@@ -18,7 +18,7 @@ from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
-from ir_trace.inputs.mlir.tree import TreeFile, scan_tree, shared_directories
+from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, scan_tree
 from ir_trace.syntax.mlir_opline import read_op_line
 
 TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
@@ -50,7 +50,7 @@ def read_tree(
         ordered = order_tree(
             files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
         )
-        warnings = tuple(_overwrite_warning(root, d, n) for d, n in shared_directories(files, _text(loaded)))
+        warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
         return [("", _manifest(root, root.name, [loaded[f.path] for f in ordered], warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):
@@ -142,10 +142,10 @@ def _manifest(folder: Path, title: str, dumps: list[_Loaded], warnings: tuple[st
     return Manifest(str(folder.absolute()), title, snapshots, kind="mlir", warnings=warnings)
 
 
-def _overwrite_warning(root: Path, directory: str, count: int) -> str:
+def _overwrite_warning(root: Path, directory: str, count: int, lost: int) -> str:
     return (
-        f"{count} sibling ops without a symbol share {root / directory}: MLIR gave their dumps the same "
-        "names, so each file holds only the last op's dump and the others' are lost"
+        f"{count} sibling ops without a symbol share {root / directory}: MLIR gave {lost} of their dumps "
+        "names another one's dump took, so those files hold only the last op's dump and the others' are lost"
     )
 
 
