@@ -51,6 +51,19 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
     assert summary["traces"][1]["passes"][1]["deleted"] >= 1  # symbol-dce dropped a line
 
 
+def test_a_warning_on_one_trace_of_several_reaches_stderr(tmp_path):
+    program = write_program(tmp_path)
+    module = "module {\n  util.initializer {\n    // x\n  }\n  util.initializer {\n    // y\n  }\n}\n"
+    shared = program / "ptoas_passes" / "kernel_a" / MODULE / "util_initializer_no-symbol-name"
+    shared.mkdir()
+    header = "// -----// IR Dump After Canonicalizer (canonicalize) ('util.initializer' operation) //----- //"
+    (shared / "2_0_canonicalize.mlir").write_text(f"{header}\n{module}\n\n", "utf-8")
+    result, _payload, summary = build(program, tmp_path)
+    [warning] = summary["traces"][1]["warnings"]
+    assert "2 sibling ops without a symbol share" in warning
+    assert f"warning: {warning}" in result.stderr
+
+
 def test_a_rerun_reuses_the_report_and_an_edit_deep_in_a_unit_is_seen(tmp_path):
     program = write_program(tmp_path)
     build(program, tmp_path)

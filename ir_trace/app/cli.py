@@ -28,6 +28,7 @@ from ir_trace.runsafety.signals import Supervisor
 from ir_trace.runsafety.standard_streams import clear_terminal_line, guard_standard_streams, say
 from ir_trace.runsafety.writes import OutputError, shown_path, write_all, write_output
 from ir_trace.summaries.runs import RunOutcome
+from ir_trace.summaries.trace import summary_warnings
 
 if TYPE_CHECKING:
     from ir_trace.cache.report_record import ReportRecord
@@ -209,7 +210,7 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
             follow_inner_symlinks=args.follow_inner_symlinks,
             guard=guard,
         )
-        for remark in outcome.summary.trace.get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
+        for remark in summary_warnings(outcome.summary.trace):  # on a dump as a whole (overwritten MLIR dumps)
             logging.getLogger("ir_trace").warning("%s", remark)
         if args.json:
             write_json_summary(args.json, outcome.summary.trace, guard)

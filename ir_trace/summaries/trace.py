@@ -104,6 +104,14 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
     }
 
 
+def summary_warnings(summary: dict) -> list[str]:
+    """Every reader's warning of a `--json` document: the trace's, or each trace's in a report of several."""
+    found = list(summary.get("warnings", []))
+    for trace in summary.get("traces", []):
+        found += trace.get("warnings", [])
+    return found
+
+
 def _document(payload: dict, rows: list[PassSummary], dump: str) -> dict:
     """The `--json` document of a one-trace report."""
     return {
