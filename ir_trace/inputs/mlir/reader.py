@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ir_trace.errors import DumpError
@@ -35,6 +35,7 @@ class _Loaded:
     text: str
     sha256: str
     header_index: int | None = None
+    diagnostics: str = ""
 
 
 def read_tree(
@@ -99,7 +100,8 @@ def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow
 
 
 def _load_stream_dump(path: Path, data: bytes, dump: Dump, on_text: TextSink | None) -> _Loaded:
-    return _decoded(path.name, path, data, dump.header, dump.span, dump.header_index, on_text)
+    loaded = _decoded(path.name, path, data, dump.header, dump.span, dump.header_index, on_text)
+    return replace(loaded, diagnostics=dump.diagnostics)
 
 
 def _decoded(
@@ -127,12 +129,18 @@ def _text(loaded: dict[str, _Loaded]) -> Callable[[TreeFile], str]:
 
 
 def _manifest(folder: Path, title: str, dumps: list[_Loaded], warnings: tuple[str, ...] = ()) -> Manifest:
+    if len(dumps) == 1 and dumps[0].header.failed:
+        # --mlir-print-ir-after-failure alone: the IR the failed pass left is both the base and that
+        # pass, so the failure is listed (with its diagnostics), and shows no change it did not make
+        dumps = [replace(dumps[0], diagnostics=""), dumps[0]]
     snapshots = tuple(
         Snapshot(
             index,
             d.header.display_name,
             d.file,
             d.sha256,
+            log_file=f"{d.file} (diagnostics)" if d.diagnostics else None,
+            log=d.diagnostics or None,
             header=d.header,
             span=d.span,
             header_index=d.header_index,
