@@ -180,6 +180,54 @@ func.func @scale(%A: tensor<64x64xf64, #CSR>) -> tensor<64x64xf64, #CSR> {
 }
 """
 
+MLP = """
+util.global private @w1 = dense<0.5> : tensor<16x32xf32>
+util.global private @w2 = dense<0.25> : tensor<32x8xf32>
+func.func @mlp(%x: tensor<4x16xf32>) -> tensor<4x8xf32> {
+  %w1 = util.global.load @w1 : tensor<16x32xf32>
+  %w2 = util.global.load @w2 : tensor<32x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4x32xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<4x16xf32>, tensor<16x32xf32>) outs(%f1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<4x32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x32xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = linalg.matmul ins(%r, %w2 : tensor<4x32xf32>, tensor<32x8xf32>) outs(%f2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+func.func @scale(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c = arith.constant dense<3.0> : tensor<8xf32>
+  %0 = arith.mulf %x, %c : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+
+SOFTMAX = """
+func.func @softmax(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %0 : tensor<4x64xf32>
+}
+"""
+
+IREE_TARGETS = {
+    "llvm_cpu": [
+        "--iree-hal-target-device=local",
+        "--iree-hal-local-target-device-backends=llvm-cpu",
+        "--iree-llvmcpu-target-cpu=generic",
+        "--iree-llvmcpu-target-triple=x86_64-unknown-linux-gnu",
+    ],
+    "vmvx": ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"],
+}
+IREE_PROGRAMS = {"mlp": MLP, "softmax": SOFTMAX}
+
 FN = "func.func(canonicalize,cse)"
 PIPELINES: dict[str, tuple[str, str]] = {
     "calls_decls": (CALLS, f"builtin.module({FN},inline,{FN},symbol-dce,func.func(canonicalize))"),
@@ -221,15 +269,16 @@ VARIANTS = {
 }
 
 
-def run(opt: str, out: Path, name: str, program: str, pipeline: str, variant: list[str]) -> str:
-    """One dump: tree under strace, then the stream. Returns a summary line."""
+def run(tool: list[str], out: Path, name: str, program: str, variant: list[str]) -> str:
+    """One dump of `tool` (the driver and its pipeline options): the tree under strace, then the
+    stream. Returns a summary line."""
     sample = out / name
     shutil.rmtree(sample, ignore_errors=True)
     sample.mkdir(parents=True)
     source = sample / "input.mlir"
     source.write_text(program)
     printing = ["--mlir-print-ir-after-all", *variant]
-    command = [opt, str(source), f"--pass-pipeline={pipeline}", *printing, "-o", "/dev/null"]
+    command = [tool[0], str(source), *tool[1:], *printing, "-o", "/dev/null"]
     raw = sample / "strace.raw"
     tree = sample / "tree"
     traced = ["strace", "-f", "-qq", "-s", "4096", "-e", "trace=openat", "-e", "signal=none", "-o", str(raw)]
@@ -253,16 +302,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--mlir-opt", default=DEFAULT_OPT)
-    parser.add_argument("--only", help="one pipeline name")
+    parser.add_argument("--iree-compile", help="also IREE's full pipelines (pip install iree-base-compiler)")
+    parser.add_argument("--only", help="dumps whose name starts so")
     args = parser.parse_args()
     if shutil.which("strace") is None or shutil.which(args.mlir_opt) is None:
         print("error: needs strace and mlir-opt (apt-get install strace mlir-19-tools)", file=sys.stderr)
         return 2
     for name, (program, pipeline) in PIPELINES.items():
-        if args.only and name != args.only:
-            continue
         for variant, flags in VARIANTS.items():
-            print(run(args.mlir_opt, args.out, f"{name}_{variant}", program, pipeline, flags))
+            if not args.only or f"{name}_{variant}".startswith(args.only):
+                tool = [args.mlir_opt, f"--pass-pipeline={pipeline}"]
+                print(run(tool, args.out, f"{name}_{variant}", program, flags))
+    for target, options in IREE_TARGETS.items() if args.iree_compile else ():
+        for program_name, program in IREE_PROGRAMS.items():
+            for variant in ("ms", "op"):
+                name = f"iree_{target}_{program_name}_{variant}"
+                if not args.only or name.startswith(args.only):
+                    print(run([args.iree_compile, *options], args.out, name, program, VARIANTS[variant]))
     return 0
 
 

@@ -57,7 +57,9 @@ def test_a_failure_only_dump_shows_the_failed_pass(tmp_path, mlir_opt):
     stream.write_text(done.stderr, encoding="utf-8")
     result = run_cli(stream, "-o", tmp_path / "r.html", "--json", tmp_path / "s.json", "--cache-dir", tmp_path / "c")
     assert result.returncode == 0, result.stderr
-    [failed] = json.loads((tmp_path / "s.json").read_text("utf-8"))["passes"]
+    summary = json.loads((tmp_path / "s.json").read_text("utf-8"))
+    [failed] = summary["passes"]
+    assert summary["base"]["sha256"] == failed["sha256"] and summary["base"]["index"] == 0
     assert failed["header"]["failed"] is True and failed["header"]["argument"] == "test-pass-failure"
     assert failed["changed"] is False and failed["warning"] is True
     assert "remark: symbol has 1 uses" in failed["warning_text"]

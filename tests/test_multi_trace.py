@@ -43,6 +43,13 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
     assert files[0] == ["passes_dump/01_after_OutlineKernels.py", "passes_dump/02_after_Simplify.py"]
     unit_a = f"ptoas_passes/kernel_a/{MODULE}"
     assert files[1] == [f"{unit_a}/1_cse.mlir", f"{unit_a}/2_symbol-dce.mlir"]
+    bases = [t["base"] for t in summary["traces"]]  # each trace's base, listed as the page lists it
+    assert [b["file"] for b in bases] == [
+        "passes_dump/00_frontend.py",
+        f"{unit_a}/0_canonicalize.mlir",
+        f"ptoas_passes/kernel_b/{MODULE}/0_canonicalize.mlir",
+    ]
+    assert [b["sha256"] for b in bases] == [t["passes"][0]["sha256"] for t in payload["traces"]]
     for trace_files in files:
         assert all((program / file).is_file() for file in trace_files)
     failing = summary["traces"][2]["passes"][-1]
