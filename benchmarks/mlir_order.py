@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import json
+import os
 import statistics
 import sys
 import time
@@ -29,7 +30,7 @@ from ir_trace.inputs.mlir.stream import ir_length  # noqa: E402
 from ir_trace.inputs.mlir.tree import scan_tree  # noqa: E402
 from ir_trace.inputs.traces import discover_traces  # noqa: E402
 
-DEFAULT_SAMPLES = REPO.parent / "shared" / "samples" / "mlir"
+DEFAULT_SAMPLES = Path(os.environ.get("IR_TRACE_SHARED", REPO.parent / "shared")) / "samples" / "mlir"
 
 
 def write_order(sample: Path) -> list[str]:

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import MLIR_SAMPLES, mlir_sample
 
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import read_snapshot_text
@@ -157,6 +158,31 @@ def test_shared_directory_is_a_warning(tmp_path):
     root = write_tree(tmp_path / "tree", [(path, header("C", "canonicalize", "util.initializer"), two)])
     [(_unit, manifest)] = read_tree(root)
     assert len(manifest.warnings) == 1 and "2 sibling ops without a symbol" in manifest.warnings[0]
+    assert "MLIR gave 1 of their dumps" in manifest.warnings[0]  # two ops, one canonicalize dump between
+
+
+def test_shared_directory_without_a_lost_dump_warns_nothing(tmp_path):
+    # the second initializer appears after the first one's dump: their counters differ, no name is reused
+    one = "module {\n  util.initializer {\n    // x\n  }\n}\n"
+    two = "module {\n  util.initializer {\n    // x\n  }\n  util.initializer {\n    // y\n  }\n}\n"
+    shared = f"{ROOT}/util_initializer_no-symbol-name"
+    writes = [
+        (f"{shared}/0_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), one),
+        (f"{ROOT}/1_add.mlir", header("A", "add"), two),
+        (f"{shared}/1_1_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
+        (f"{shared}/1_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
+    ]
+    [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
+    assert manifest.warnings == () and len(manifest.snapshots) == 4
+
+
+@pytest.mark.samples
+def test_overwrites_counted_as_strace_saw_them():
+    # b3 wrote 740 files to 717 names (write_order.txt): 23 dumps lost, all in the initializers' directory
+    b3 = MLIR_SAMPLES / "b3_full_ireecompile_conv"
+    [(_unit, manifest)] = read_tree(mlir_sample(b3 if b3.is_dir() else None) / "tree")
+    [warning] = manifest.warnings
+    assert "util_initializer_no-symbol-name" in warning and "MLIR gave 23 of their dumps" in warning
 
 
 def test_hostile_lines_are_read_in_linear_time(tmp_path):

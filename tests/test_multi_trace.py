@@ -43,12 +43,32 @@ def test_a_program_directory_makes_one_report_of_every_trace(tmp_path):
     assert files[0] == ["passes_dump/01_after_OutlineKernels.py", "passes_dump/02_after_Simplify.py"]
     unit_a = f"ptoas_passes/kernel_a/{MODULE}"
     assert files[1] == [f"{unit_a}/1_cse.mlir", f"{unit_a}/2_symbol-dce.mlir"]
+    bases = [t["base"] for t in summary["traces"]]  # each trace's base, listed as the page lists it
+    assert [b["file"] for b in bases] == [
+        "passes_dump/00_frontend.py",
+        f"{unit_a}/0_canonicalize.mlir",
+        f"ptoas_passes/kernel_b/{MODULE}/0_canonicalize.mlir",
+    ]
+    assert [b["sha256"] for b in bases] == [t["passes"][0]["sha256"] for t in payload["traces"]]
     for trace_files in files:
         assert all((program / file).is_file() for file in trace_files)
     failing = summary["traces"][2]["passes"][-1]
     assert failing["header"]["failed"] is True and failing["header"]["argument"] == "test-pass-failure"
     assert "max-iterations=10" in summary["traces"][2]["passes"][0]["header"]["options"]
     assert summary["traces"][1]["passes"][1]["deleted"] >= 1  # symbol-dce dropped a line
+
+
+def test_a_warning_on_one_trace_of_several_reaches_stderr(tmp_path):
+    program = write_program(tmp_path)
+    module = "module {\n  util.initializer {\n    // x\n  }\n  util.initializer {\n    // y\n  }\n}\n"
+    shared = program / "ptoas_passes" / "kernel_a" / MODULE / "util_initializer_no-symbol-name"
+    shared.mkdir()
+    header = "// -----// IR Dump After Canonicalizer (canonicalize) ('util.initializer' operation) //----- //"
+    (shared / "2_0_canonicalize.mlir").write_text(f"{header}\n{module}\n\n", "utf-8")
+    result, _payload, summary = build(program, tmp_path)
+    [warning] = summary["traces"][1]["warnings"]
+    assert "2 sibling ops without a symbol share" in warning
+    assert f"warning: {warning}" in result.stderr
 
 
 def test_a_rerun_reuses_the_report_and_an_edit_deep_in_a_unit_is_seen(tmp_path):

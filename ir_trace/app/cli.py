@@ -24,6 +24,7 @@ from ir_trace.runsafety.signals import Supervisor
 from ir_trace.runsafety.standard_streams import clear_terminal_line, guard_standard_streams, say
 from ir_trace.runsafety.writes import OutputError, shown_path, write_all, write_output
 from ir_trace.summaries.runs import RunOutcome
+from ir_trace.summaries.trace import summary_warnings
 
 if TYPE_CHECKING:
     from ir_trace.runsafety.early_signals import EarlySignals
@@ -187,7 +188,7 @@ def run_command(args: argparse.Namespace, options: RunOptions, guard: RunGuard) 
     try:
         show_progress = not (args.quiet or args.verbose)  # no bar amid Luigi's own log lines
         outcome = api.run(options, guard, lambda: ProgressBar(show_progress), args.verbose)
-        for remark in outcome.summary.trace.get("warnings", []):  # on the dump as a whole (overwritten MLIR dumps)
+        for remark in summary_warnings(outcome.summary.trace):  # on a dump as a whole (overwritten MLIR dumps)
             logging.getLogger("ir_trace").warning("%s", remark)
         if options.json:
             write_json_summary(options.json, outcome.summary.trace, guard)

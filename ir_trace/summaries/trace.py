@@ -4,6 +4,7 @@
   "schema": 1, "generator": "pypto-ir-trace 0.1.0",
   "title": "...", "dump": "/abs/passes_dump", "kind": "pypto" | "mlir", "warnings": [...],
   "level": "CONCISE", "context": 3,
+  "base": {"index": 0, "name": "frontend", "file": "00_frontend.py", "sha256": "..."},  # what pass 1 is compared with
   "passes": [
     {"index": 1, "name": "ConvertToSSA", "file": "01_after_ConvertToSSA.py",
      "sha256": "...",            # of this pass's output snapshot
@@ -24,6 +25,7 @@ whether it failed). A report of several traces (PyPTO, then each ptoas unit) has
 
   "traces": [{"stage": "pypto" | "ptoas" | "mlir", "unit": "...", "dump": "/abs/dir", "level": "...",
               "warnings": ["..."],     # the reader's notes on the trace (overwritten dumps, ...)
+              "base": {...},           # the trace's own base snapshot, as above
               "passes": [...]}]        # each pass as above; "file" is relative to the top "dump",
                                        # the path given (passes_dump/01_after_X.py, ptoas_passes/...)
 """
@@ -91,12 +93,16 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
         # "dump" is what the files are named from: the path given (a stream's file, whose snapshots
         # are header indices in it; a ptoas_passes/ around its one unit)
         dump = given or payload["dump"]
-        return _document(payload, _files_relative_to(pass_summaries(payload), payload["dump"], dump), dump)
+        document = _document(payload, _files_relative_to(pass_summaries(payload), payload["dump"], dump), dump)
+        return {**document, "base": base_snapshot(payload, payload["dump"], dump)}
     traces = []
     for trace in trace_payloads(payload):
         rows = _files_relative_to(pass_summaries(trace), trace["dump"], given or payload["dump"])
         shown = {key: trace[key] for key in ("stage", "unit", "dump", "level")}
-        traces.append({**shown, "warnings": trace.get("warnings", []), "passes": [row.to_json() for row in rows]})
+        base = base_snapshot(trace, trace["dump"], given or payload["dump"])
+        traces.append(
+            {**shown, "warnings": trace.get("warnings", []), "base": base, "passes": [row.to_json() for row in rows]}
+        )
     return {
         "schema": SUMMARY_SCHEMA,
         "generator": payload["generator"],
@@ -106,6 +112,24 @@ def trace_summary(payload: dict, given: str | None = None) -> dict:
         "traces": traces,
         "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
     }
+
+
+def base_snapshot(trace: dict, dump: str, given: str) -> dict:
+    """The snapshot the trace's first pass is compared with (the page lists it first, as its base):
+    index, name, file (relative to `given`, as the passes' are) and sha256."""
+    first = trace["passes"][0]
+    file = first["file"]
+    if isinstance(file, str) and dump != given:
+        file = os.path.normpath(os.path.join(os.path.relpath(dump, given), file))
+    return {"index": first["index"], "name": first["name"], "file": file, "sha256": first["sha256"]}
+
+
+def summary_warnings(summary: dict) -> list[str]:
+    """Every reader's warning of a `--json` document: the trace's, or each trace's in a report of several."""
+    found = list(summary.get("warnings", []))
+    for trace in summary.get("traces", []):
+        found += trace.get("warnings", [])
+    return found
 
 
 def _document(payload: dict, rows: list[PassSummary], dump: str) -> dict:

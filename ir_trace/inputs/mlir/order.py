@@ -17,12 +17,57 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex, references, symbol_on_line
+from ir_trace.inputs.mlir.pass_manager import replay
 from ir_trace.inputs.mlir.tree import TreeFile
 
 
-def order_tree(files: list[TreeFile], text_of: Callable[[TreeFile], str] | None = None) -> list[TreeFile]:
+def order_tree(
+    files: list[TreeFile],
+    text_of: Callable[[TreeFile], str] | None = None,
+    is_before: Callable[[TreeFile], bool] | None = None,
+) -> list[TreeFile]:
     """`files` in write order. `text_of(file)` gives a file's IR when every file is the whole module
-    (module scope): content then picks among siblings the counters leave unordered."""
+    (module scope): the pass manager's walk is then replayed (pass_manager.py), or where the dump
+    leaves its model, content picks among siblings the counters leave unordered. `is_before(file)`
+    tells Before dumps."""
+    if text_of is None:
+        return _merge(files, text_of)
+    replayed = replay(files, text_of, is_before)
+    if replayed is None:
+        return _merge(files, text_of)
+    breaks = content_breaks(replayed, text_of)
+    if not breaks:
+        return replayed
+    merged = _merge(files, text_of)  # content contradicts the replay: the order that fits it better wins
+    return merged if len(content_breaks(merged, text_of)) < len(breaks) else replayed
+
+
+def content_breaks(ordered: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[TreeFile]:
+    """The nested dumps whose text differs from the one placed before them outside their own op (a
+    pass on an op changes that op alone): each is evidence against the order."""
+    indexes: dict[str, OpIndex] = {}
+
+    def index(file: TreeFile) -> OpIndex:
+        if file.path not in indexes:
+            indexes[file.path] = OpIndex(text_of(file))
+        return indexes[file.path]
+
+    found = []
+    for before, file in zip(ordered, ordered[1:]):
+        text, previous = text_of(file), text_of(before)
+        if len(file.dirs) < 2 or text == previous:
+            continue
+        mine, theirs = index(file).regions(file.dirs), index(before).regions(file.dirs)
+        if len(mine) != len(theirs) or not any(
+            _same_text(text[: a[0]], previous[: b[0]]) and _same_text(text[a[1] :], previous[b[1] :])
+            for a, b in zip(mine, theirs)
+        ):
+            found.append(file)
+    return found
+
+
+def _merge(files: list[TreeFile], text_of: Callable[[TreeFile], str] | None) -> list[TreeFile]:
+    """The counters' constraints merged, siblings ranked by content (`_ContentChooser`)."""
     graph = _DumpGraph(files)
     chooser = _ContentChooser(text_of, graph.closing) if text_of is not None else None
     ordered: list[TreeFile] = []

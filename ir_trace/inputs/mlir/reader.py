@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ir_trace.errors import DumpError
@@ -18,7 +18,7 @@ from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
-from ir_trace.inputs.mlir.tree import TreeFile, scan_tree, shared_directories
+from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, scan_tree
 from ir_trace.syntax.mlir_opline import read_op_line
 
 TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
@@ -35,6 +35,7 @@ class _Loaded:
     text: str
     sha256: str
     header_index: int | None = None
+    diagnostics: str = ""
 
 
 def read_tree(
@@ -47,8 +48,10 @@ def read_tree(
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
     loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
     if _module_scope(loaded.values()):
-        ordered = order_tree(files, lambda file: loaded[file.path].text)
-        warnings = tuple(_overwrite_warning(root, d, n) for d, n in shared_directories(files, _text(loaded)))
+        ordered = order_tree(
+            files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
+        )
+        warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
         return [("", _manifest(root, root.name, [loaded[f.path] for f in ordered], warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):
@@ -97,7 +100,8 @@ def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow
 
 
 def _load_stream_dump(path: Path, data: bytes, dump: Dump, on_text: TextSink | None) -> _Loaded:
-    return _decoded(path.name, path, data, dump.header, dump.span, dump.header_index, on_text)
+    loaded = _decoded(path.name, path, data, dump.header, dump.span, dump.header_index, on_text)
+    return replace(loaded, diagnostics=dump.diagnostics)
 
 
 def _decoded(
@@ -125,12 +129,18 @@ def _text(loaded: dict[str, _Loaded]) -> Callable[[TreeFile], str]:
 
 
 def _manifest(folder: Path, title: str, dumps: list[_Loaded], warnings: tuple[str, ...] = ()) -> Manifest:
+    if len(dumps) == 1 and dumps[0].header.failed:
+        # --mlir-print-ir-after-failure alone: the IR the failed pass left is both the base and that
+        # pass, so the failure is listed (with its diagnostics), and shows no change it did not make
+        dumps = [replace(dumps[0], diagnostics=""), dumps[0]]
     snapshots = tuple(
         Snapshot(
             index,
             d.header.display_name,
             d.file,
             d.sha256,
+            log_file=f"{d.file} (diagnostics)" if d.diagnostics else None,
+            log=d.diagnostics or None,
             header=d.header,
             span=d.span,
             header_index=d.header_index,
@@ -140,10 +150,10 @@ def _manifest(folder: Path, title: str, dumps: list[_Loaded], warnings: tuple[st
     return Manifest(str(folder.absolute()), title, snapshots, kind="mlir", warnings=warnings)
 
 
-def _overwrite_warning(root: Path, directory: str, count: int) -> str:
+def _overwrite_warning(root: Path, directory: str, count: int, lost: int) -> str:
     return (
-        f"{count} sibling ops without a symbol share {root / directory}: MLIR gave their dumps the same "
-        "names, so each file holds only the last op's dump and the others' are lost"
+        f"{count} sibling ops without a symbol share {root / directory}: MLIR gave {lost} of their dumps "
+        "names another one's dump took, so those files hold only the last op's dump and the others' are lost"
     )
 
 

@@ -1,6 +1,9 @@
 """Splitting MLIR dump text into snapshots: the header line, then the IR up to the next header.
 
-A tree file holds one dump, a `--mlir-print-ir-after-all` stream (stderr) many. A snapshot's
+A tree file holds one dump, a `--mlir-print-ir-after-all` stream (stderr) many. In a stream the
+printer ends each dump's IR with two blank lines; what follows up to the next header is no IR but
+what the next pass wrote while it ran (diagnostics: `loc: error: ...`, the source line, the caret,
+`note:`s, an op printed by a note), which is that pass's `diagnostics`, never part of a snapshot. A snapshot's
 text is the IR without its header (which differs from pass to pass and would show in every diff)
 and without the trailing blank lines the printer adds, so a tree file and the same dump in a
 stream have the same text and the same sha256.
@@ -22,6 +25,7 @@ class Dump:
     header: PassHeader
     span: tuple[int, int]
     header_index: int  # its position among the file's headers
+    diagnostics: str = ""  # what the pass printed on the stream while it ran, before its dump
 
 
 def split_dumps(data: bytes) -> list[Dump]:
@@ -37,11 +41,25 @@ def split_dumps(data: bytes) -> list[Dump]:
             headers.append((position, line_end, header))
         position = _next_header(data, line_end)
     dumps = []
+    pending = data[: headers[0][0]] if headers else b""  # printed before the first dump: by its pass
     for number, (_start, line_end, header) in enumerate(headers):
         end = headers[number + 1][0] if number + 1 < len(headers) else len(data)
         ir_start = min(line_end + 1, end)
-        dumps.append(Dump(header, (ir_start, ir_length(data, ir_start, end)), number))
+        ir_end = data.find(_IR_END, ir_start, end)
+        ir_end = end if ir_end < 0 else ir_end + len(_IR_END)
+        after = data[ir_end:end]
+        last = number + 1 == len(headers)
+        notes = pending + after if last else pending  # after the last dump: nothing follows to own it
+        dumps.append(Dump(header, (ir_start, ir_length(data, ir_start, ir_end)), number, _diagnostics(notes)))
+        pending = after
     return dumps
+
+
+_IR_END = b"\n\n\n"  # the printer's close of a dump (a blank line alone separates ops within one)
+
+
+def _diagnostics(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace").strip("\n")
 
 
 def _next_header(data: bytes, start: int) -> int:

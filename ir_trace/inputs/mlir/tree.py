@@ -109,13 +109,34 @@ def counters_per_depth(name: str) -> int:
     return count
 
 
-def shared_directories(files: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[tuple[str, int]]:
-    """(directory, op count) for each directory several sibling ops without a symbol write to
-    (IREE's `util.initializer`): their same-named dumps overwrite each other."""
-    shared: dict[tuple[str, ...], int] = {}
+def lost_dumps(files: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[tuple[str, int, int]]:
+    """(directory, op count, dumps lost) for each directory where sibling ops without a symbol (IREE's
+    `util.initializer`) provably overwrote each other's dumps. Between two dumps of their parent an
+    adaptor runs its pipeline (a repeating run of pass arguments) once on each of them; when the
+    directory holds fewer runs there than the parent's text has such ops, two of them counted alike
+    and wrote the same names. Ops whose counters differ leave every dump, and no warning."""
+    gaps: dict[tuple[tuple[str, ...], tuple[int, ...]], list[TreeFile]] = {}
     for file in files:
         if len(file.dirs) > 1 and file.dirs[-1].endswith("_" + NO_SYMBOL):
-            count = len(OpIndex(text_of(file)).regions(file.dirs))
-            if count > 1:
-                shared[file.dirs] = max(count, shared.get(file.dirs, 0))
-    return [("/".join(dirs), count) for dirs, count in sorted(shared.items())]
+            gaps.setdefault((file.dirs, file.numbers[:-1]), []).append(file)
+    ops: dict[tuple[str, ...], int] = {}
+    lost: dict[tuple[str, ...], int] = {}
+    for (dirs, _counters), gap in gaps.items():
+        gap.sort(key=lambda file: file.own_number)
+        count = max(len(OpIndex(text_of(file)).regions(dirs)) for file in gap)
+        ops[dirs] = max(count, ops.get(dirs, 0))
+        run = _period([file.argument for file in gap])
+        if len(gap) % run == 0 and count * run > len(gap):
+            lost[dirs] = lost.get(dirs, 0) + count * run - len(gap)
+    return [("/".join(dirs), ops[dirs], number) for dirs, number in sorted(lost.items())]
+
+
+def _period(values: list[str]) -> int:
+    """The shortest p with values[i] == values[i - p] throughout (the KMP failure function: linear)."""
+    failure = [0] * len(values)
+    for position in range(1, len(values)):
+        length = failure[position - 1]
+        while length and values[position] != values[length]:
+            length = failure[length - 1]
+        failure[position] = length + 1 if values[position] == values[length] else 0
+    return len(values) - failure[-1] if values else 1

@@ -1,0 +1,1 @@
+/usr/lib/llvm-19/bin/mlir-opt input.mlir --pass-pipeline=builtin.module(async-parallel-for,func.func(canonicalize),async-to-async-runtime,async-runtime-ref-counting,async-runtime-ref-counting-opt,func.func(canonicalize,cse),convert-async-to-llvm,canonicalize) --mlir-print-ir-after-all --mlir-print-ir-module-scope --mlir-disable-threading -o /dev/null --mlir-print-ir-tree-dir=OUT

@@ -1,0 +1,146 @@
+// -----// IR Dump After Canonicalizer (canonicalize) ('func.func' operation: @par) //----- //
+module {
+  func.func private @sink(memref<?xf32>)
+  func.func @par(%arg0: memref<?xf32>, %arg1: index) {
+    %c32 = arith.constant 32 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1000 = arith.constant 1000 : index
+    %0 = arith.cmpi eq, %arg1, %c0 : index
+    scf.if %0 {
+    } else {
+      %1 = arith.ceildivsi %arg1, %c32 : index
+      %2 = arith.maxsi %1, %c1000 : index
+      %3 = arith.minsi %arg1, %2 : index
+      %4 = arith.ceildivsi %arg1, %3 : index
+      %5 = arith.cmpi eq, %4, %c1 : index
+      scf.if %5 {
+        func.call @parallel_compute_fn_0(%c0, %3, %arg1, %c0, %arg1, %c1, %arg0) : (index, index, index, index, index, index, memref<?xf32>) -> ()
+      } else {
+        %6 = arith.subi %4, %c1 : index
+        %7 = async.create_group %6 : !async.group
+        func.call @async_dispatch_fn_0(%7, %c0, %4, %3, %arg1, %c0, %arg1, %c1, %arg0) : (!async.group, index, index, index, index, index, index, index, memref<?xf32>) -> ()
+        async.await_all %7
+      }
+    }
+    call @sink(%arg0) : (memref<?xf32>) -> ()
+    return
+  }
+  func.func @par2(%arg0: memref<?x?xf32>, %arg1: index, %arg2: index) {
+    %c32 = arith.constant 32 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1000 = arith.constant 1000 : index
+    %0 = arith.muli %arg1, %arg2 : index
+    %1 = arith.cmpi eq, %0, %c0 : index
+    scf.if %1 {
+    } else {
+      %2 = arith.ceildivsi %0, %c32 : index
+      %3 = arith.maxsi %2, %c1000 : index
+      %4 = arith.minsi %0, %3 : index
+      %5 = arith.ceildivsi %0, %4 : index
+      %6 = arith.cmpi eq, %5, %c1 : index
+      scf.if %6 {
+        func.call @parallel_compute_fn(%c0, %4, %arg1, %arg2, %c0, %c0, %arg1, %arg2, %c1, %c1, %arg0) : (index, index, index, index, index, index, index, index, index, index, memref<?x?xf32>) -> ()
+      } else {
+        %7 = arith.subi %5, %c1 : index
+        %8 = async.create_group %7 : !async.group
+        func.call @async_dispatch_fn(%8, %c0, %5, %4, %arg1, %arg2, %c0, %c0, %arg1, %arg2, %c1, %c1, %arg0) : (!async.group, index, index, index, index, index, index, index, index, index, index, index, memref<?x?xf32>) -> ()
+        async.await_all %8
+      }
+    }
+    return
+  }
+  func.func private @parallel_compute_fn(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: memref<?x?xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %0 = arith.muli %arg2, %arg3 : index
+    %1 = arith.muli %arg0, %arg1 : index
+    %2 = arith.addi %1, %arg1 : index
+    %3 = arith.minsi %2, %0 : index
+    %4 = arith.subi %3, %c1 : index
+    %5 = arith.remsi %1, %arg3 : index
+    %6 = arith.divsi %1, %arg3 : index
+    %7 = arith.remsi %6, %arg2 : index
+    %8 = arith.remsi %4, %arg3 : index
+    %9 = arith.divsi %4, %arg3 : index
+    %10 = arith.remsi %9, %arg2 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.addi %8, %c1 : index
+    scf.for %arg11 = %7 to %11 step %c1 {
+      %13 = arith.cmpi eq, %arg11, %7 : index
+      %14 = arith.cmpi eq, %arg11, %10 : index
+      %15 = arith.select %13, %5, %c0 : index
+      %16 = arith.select %14, %12, %arg3 : index
+      scf.for %arg12 = %15 to %16 step %c1 {
+        %17 = memref.load %arg10[%arg11, %arg12] : memref<?x?xf32>
+        %18 = arith.mulf %17, %17 : f32
+        memref.store %18, %arg10[%arg11, %arg12] : memref<?x?xf32>
+      }
+    }
+    return
+  }
+  func.func private @async_dispatch_fn(%arg0: !async.group, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: memref<?x?xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %0:2 = scf.while (%arg13 = %arg1, %arg14 = %arg2) : (index, index) -> (index, index) {
+      %1 = arith.subi %arg14, %arg13 : index
+      %2 = arith.cmpi sgt, %1, %c1 : index
+      scf.condition(%2) %arg13, %arg14 : index, index
+    } do {
+    ^bb0(%arg13: index, %arg14: index):
+      %1 = arith.subi %arg14, %arg13 : index
+      %2 = arith.divsi %1, %c2 : index
+      %3 = arith.addi %arg13, %2 : index
+      %token = async.execute {
+        func.call @async_dispatch_fn(%arg0, %3, %arg14, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %arg9, %arg10, %arg11, %arg12) : (!async.group, index, index, index, index, index, index, index, index, index, index, index, memref<?x?xf32>) -> ()
+        async.yield
+      }
+      %4 = async.add_to_group %token, %arg0 : !async.token
+      scf.yield %arg13, %3 : index, index
+    }
+    call @parallel_compute_fn(%arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %arg9, %arg10, %arg11, %arg12) : (index, index, index, index, index, index, index, index, index, index, memref<?x?xf32>) -> ()
+    return
+  }
+  func.func private @parallel_compute_fn_0(%arg0: index, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: memref<?xf32>) {
+    %cst = arith.constant 1.000000e+00 : f32
+    %c1 = arith.constant 1 : index
+    %0 = arith.muli %arg0, %arg1 : index
+    %1 = arith.addi %0, %arg1 : index
+    %2 = arith.minsi %1, %arg2 : index
+    %3 = arith.subi %2, %c1 : index
+    %4 = arith.remsi %0, %arg2 : index
+    %5 = arith.remsi %3, %arg2 : index
+    %6 = arith.addi %5, %c1 : index
+    scf.for %arg7 = %4 to %6 step %c1 {
+      %7 = memref.load %arg6[%arg7] : memref<?xf32>
+      %8 = arith.addf %7, %cst : f32
+      memref.store %8, %arg6[%arg7] : memref<?xf32>
+    }
+    return
+  }
+  func.func private @async_dispatch_fn_0(%arg0: !async.group, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %0:2 = scf.while (%arg9 = %arg1, %arg10 = %arg2) : (index, index) -> (index, index) {
+      %1 = arith.subi %arg10, %arg9 : index
+      %2 = arith.cmpi sgt, %1, %c1 : index
+      scf.condition(%2) %arg9, %arg10 : index, index
+    } do {
+    ^bb0(%arg9: index, %arg10: index):
+      %1 = arith.subi %arg10, %arg9 : index
+      %2 = arith.divsi %1, %c2 : index
+      %3 = arith.addi %arg9, %2 : index
+      %token = async.execute {
+        func.call @async_dispatch_fn_0(%arg0, %3, %arg10, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!async.group, index, index, index, index, index, index, index, memref<?xf32>) -> ()
+        async.yield
+      }
+      %4 = async.add_to_group %token, %arg0 : !async.token
+      scf.yield %arg9, %3 : index, index
+    }
+    call @parallel_compute_fn_0(%arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (index, index, index, index, index, index, memref<?xf32>) -> ()
+    return
+  }
+}
+
+

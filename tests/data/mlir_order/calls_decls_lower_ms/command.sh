@@ -1,0 +1,1 @@
+/usr/lib/llvm-19/bin/mlir-opt input.mlir --pass-pipeline=builtin.module(func.func(canonicalize,cse),convert-arith-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,canonicalize,cse) --mlir-print-ir-after-all --mlir-print-ir-module-scope --mlir-disable-threading -o /dev/null --mlir-print-ir-tree-dir=OUT

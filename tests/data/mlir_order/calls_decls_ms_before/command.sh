@@ -1,0 +1,1 @@
+/usr/lib/llvm-19/bin/mlir-opt input.mlir --pass-pipeline=builtin.module(func.func(canonicalize,cse),inline,func.func(canonicalize,cse),symbol-dce,func.func(canonicalize)) --mlir-print-ir-after-all --mlir-print-ir-module-scope --mlir-disable-threading --mlir-print-ir-before-all -o /dev/null --mlir-print-ir-tree-dir=OUT
