@@ -11,7 +11,6 @@ Every problem a user can fix is raised as `IRTraceError`, with the one line the 
 from __future__ import annotations
 
 import contextlib
-import html
 import logging
 import os
 import shutil
@@ -56,6 +55,8 @@ class RenderResult:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the summary in one line, a link to the report, the report in a frame."""
+        import html  # here: the command never shows a notebook view
+
         from ir_trace.summaries.line import summary_body
 
         where = html.escape(_link(self.output), quote=True)

@@ -54,7 +54,7 @@ class RunOptions:
         output: str | os.PathLike | None = None,
         *,
         context: int = DEFAULT_CONTEXT,
-        ignore: str | list[str] | tuple[str, ...] | frozenset[str] = (),
+        ignore: str | list[str] | tuple[str, ...] | frozenset[str] | None = (),
         ignore_regex: str | None = None,
         against: str | os.PathLike | None = None,
         cache_dir: str | os.PathLike | None = None,
@@ -64,7 +64,7 @@ class RunOptions:
     ) -> RunOptions:
         """Options from Python values, checked as the command line checks its arguments (IRTraceError)."""
         try:
-            modes = IgnoreModes.parse(ignore, ignore_regex)
+            modes = IgnoreModes.parse(ignore or (), ignore_regex)
         except ValueError as exc:
             raise IRTraceError(f"ignore: {exc}") from None
         if against is not None and modes:

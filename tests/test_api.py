@@ -114,5 +114,6 @@ def test_the_context_default_is_declared_once():
     from ir_trace.pipeline import RenderReport, Sweep, SweepDump
 
     assert build_parser().parse_args(["d"]).context == DEFAULT_CONTEXT == RunOptions("d").report.context
-    for task in (RenderReport, Sweep, SweepDump):
+    for task in (RenderReport, Sweep):
         assert task.context._default not in (_no_value, None) and task.context._default == DEFAULT_CONTEXT
+    assert SweepDump.options._default.context == DEFAULT_CONTEXT

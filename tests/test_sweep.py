@@ -26,7 +26,9 @@ from test_cli import payload_of
 
 from ir_trace.cache.fingerprints import dump_state
 from ir_trace.errors import IRTraceError
-from ir_trace.pipeline import Sweep
+from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.options import ReportOptions
+from ir_trace.pipeline import Sweep, SweepDump
 from ir_trace.runsafety.claims import Claim
 from ir_trace.summaries.passes import LineCounts
 from ir_trace.sweep.results import (
@@ -783,3 +785,14 @@ def test_sweeps_refuse_links_out_of_a_dump_and_follow_inner_ones_only_when_confi
     assert len(found["linked"]["passes"]) == 3  # the frontend and two passes
     stored = b"".join(gzip.decompress(p.read_bytes()) for p in (out / ".sweep" / "text").glob("*.txt.gz"))
     assert b"hunter2" not in stored and b"hunter2" not in (out / "index.html").read_bytes()
+
+
+def test_a_dump_task_takes_the_report_options_as_one_value():
+    """SweepDump's options travel as one canonical JSON text: parsed back equal, one task id, one fingerprint."""
+    options = ReportOptions(2, IgnoreModes(frozenset({"whitespace", "ssa"}), r"kb\d+"))
+    task = SweepDump(dump="/d", out_dir="/o", name="n", state="s", options=options)
+    assert task.to_str_params()["options"] == r'{"context": 2, "ignore": "ssa,whitespace|kb\\d+"}'
+    again = SweepDump.from_str_params(task.to_str_params())
+    assert (again.options, again.task_id, again.fingerprint()) == (options, task.task_id, task.fingerprint())
+    other = SweepDump(dump="/d", out_dir="/o", name="n", state="s", options=ReportOptions(3, options.ignore))
+    assert other.task_id != task.task_id and other.fingerprint() != task.fingerprint()

@@ -8,6 +8,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.errors import IRTraceError, one_line
+from ir_trace.options import ReportOptions
 from ir_trace.runsafety.run_guard import RunGuard
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
@@ -37,6 +38,20 @@ class AbsolutePath(luigi.Parameter):
 
     def normalize(self, x):
         return str(Path(x).absolute()) if x else ""
+
+
+class ReportOptionsParameter(luigi.Parameter[ReportOptions]):
+    """A report's options (`ReportOptions`: context and initial ignore modes) as one value, its
+    canonical JSON on a command line or to a scheduler, so equal options are one task."""
+
+    def parse(self, x):
+        return ReportOptions.from_json(x)
+
+    def normalize(self, x):
+        return self.parse(x) if isinstance(x, str) else x
+
+    def serialize(self, x):
+        return x.to_json()
 
 
 def explain(exception: BaseException) -> str:

@@ -38,8 +38,8 @@ from ir_trace.cache.fingerprints import file_state, sweep_dump_fingerprint, swee
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.traces import Trace
-from ir_trace.options import DEFAULT_CONTEXT
-from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask
+from ir_trace.options import DEFAULT_CONTEXT, ReportOptions
+from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask, ReportOptionsParameter
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state
 from ir_trace.pipeline.report import RenderReport
 from ir_trace.pipeline.snapshots import DiffPair, WorkItem, current_traces
@@ -68,7 +68,7 @@ from ir_trace.sweep.results import (
     prune_texts,
     records_dir,
     referenced_texts,
-    report_ignore_spec,
+    report_ignore_modes,
     split_ignore_options,
     text_store,
     valid_record,
@@ -182,12 +182,13 @@ class SweepDump(PipelineTask):
     dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
     name = luigi.Parameter(description="report name (NAME.html)")
-    context = luigi.IntParameter(default=DEFAULT_CONTEXT, description="unchanged lines kept around each change")
     state = luigi.Parameter(description="names, sizes and mtimes of the dump's files, hashed (see fingerprints)")
-    ignore = luigi.Parameter(default="", description="the report's initial ignore modes (IgnoreModes.spec())")
+    options = ReportOptionsParameter(
+        default=ReportOptions(), description="the report's context and initial ignore modes, one JSON value"
+    )
 
     def fingerprint(self) -> str:
-        return sweep_dump_fingerprint(self.state, self.dump, self.context, self.ignore)
+        return sweep_dump_fingerprint(self.state, self.dump, self.options.context, self.options.ignore.spec())
 
     def report_path(self) -> Path:
         return Path(self.out_dir) / f"{self.name}.html"
@@ -209,7 +210,8 @@ class SweepDump(PipelineTask):
 
     def _build(self, guard: RunGuard) -> dict:
         report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
-        options = dict(report=report, report_flag="", context=self.context, ignore=self.ignore, guard=guard)
+        context, ignore = self.options.context, self.options.ignore.spec()
+        options = dict(report=report, report_flag="", context=context, ignore=ignore, guard=guard)
         render = RenderReport(dump=self.dump, state=self.state, **options)
         ran: list = []
         before = render.output().written_state()
@@ -334,14 +336,14 @@ class Sweep(PipelineTask):
 
     def requires(self):
         if not hasattr(self, "_dump_tasks"):
+            options = ReportOptions(self.context, report_ignore_modes(*self.ignoring()))
             self._dump_tasks = [
                 SweepDump(
                     dump=str(f.dump),
                     out_dir=str(self.out()),
                     name=f.name,
-                    context=self.context,
                     state=observed_state(str(f.dump)),
-                    ignore=report_ignore_spec(*self.ignoring()),
+                    options=options,
                 )
                 for f in self.found()
                 if f.utf8

@@ -181,10 +181,15 @@ def regex_in_ignore_deprecated(value: str) -> str:
     )
 
 
-def report_ignore_spec(modes: IgnoreModes, regexes: list[str]) -> str:
+def report_ignore_modes(modes: IgnoreModes, regexes: list[str]) -> IgnoreModes:
     """The reports' initial modes: several regexes become one alternation (the page has one field)."""
     regex = regexes[0] if len(regexes) == 1 else "|".join(f"(?:{r})" for r in regexes) or None
-    return IgnoreModes(modes.modes, regex).spec()
+    return IgnoreModes(modes.modes, regex)
+
+
+def report_ignore_spec(modes: IgnoreModes, regexes: list[str]) -> str:
+    """`report_ignore_modes` in its text form (`IgnoreModes.spec()`)."""
+    return report_ignore_modes(modes, regexes).spec()
 
 
 def compile_ignores(patterns: Iterable[str]) -> list[re.Pattern]:
