@@ -89,3 +89,13 @@ def test_json_counts_the_unchanged_function_of_a_swap_as_untouched(tmp_path):
     functions = json.loads(summary.read_text("utf-8"))["passes"][0]["functions"]
     assert "alpha" not in functions
     assert functions["beta"] == {"inserted": 3, "deleted": 3}
+
+
+def test_a_line_of_a_function_in_place_is_never_paired_with_a_new_function_before_it():
+    # ExpandMixedKernel (real qwen3 dump): new `_aiv` kernels inserted right before a kept function whose
+    # decorator changed; the blocks touch, and the kept decorator must pair with its own new text.
+    decorator = "    @pl.function(type=pl.FunctionType.{}, level=pl.Level.{}, role=pl.Role.{})".format
+    old = ["class P:", decorator("InCore", "CHIP_DIE", "SubWorker"), "    def main(self, x):", "        return x"]
+    new = ["class P:", decorator("AIV", "CHIP_DIE", "SubWorker"), "    def main_aiv(self, x):", "        return x"]
+    new += [decorator("Group", "CORE_GROUP", "Orchestrator"), "    def main(self, x):", "        return x"]
+    assert paired_texts(old, new) == [(old[1], new[4])]

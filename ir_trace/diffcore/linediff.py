@@ -118,7 +118,7 @@ def diff_snapshots(
     fns_b = _functions(b) if b_functions is _COMPUTE else b_functions
     layout = _layout(len(a), len(b), a_keys, b_keys, fns_a, fns_b)
     blocks = _changed_blocks(layout.a_keys, layout.b_keys, layout.segments, keyed=line_key is not None)
-    paired = [(block, _pair_apart(a, b, block, layout)) for block in blocks]
+    paired = [(block[:4], [p for piece in block[4] for p in _pair_apart(a, b, piece, layout)]) for block in blocks]
     moves = sorted(_moves(a, b, layout.a_keys, layout.b_keys, paired) + layout.moved_lines)
     emphasis = _emphasis(line_pieces)
     return [_hunk(a, b, a_eol, b_eol, block, pairs, moves, emphasis) for block, pairs in paired]
@@ -154,11 +154,12 @@ def _functions(lines: list[str]) -> list[tuple[str, int, int]] | None:
     return _sliced[key]
 
 
-def _changed_blocks(a_keys: list, b_keys: list, segments, keyed: bool = False) -> list[tuple[int, int, int, int]]:
-    """Non-equal blocks, touching ones merged: lines matched within each segment (a function in
-    place, a stretch between). `keyed` (lines compared by an ignore mode's keys): a block of lines
-    the modes ignore whole is left out."""
-    blocks: list[list[int]] = []
+def _changed_blocks(a_keys: list, b_keys: list, segments, keyed: bool = False) -> list[tuple]:
+    """Non-equal blocks (a0, a1, b0, b1, pieces), touching ones merged: lines matched within each
+    segment (a function in place, a stretch between). `pieces`: the block's part in each segment, paired
+    apart (a function's line is never paired with a line of the text around it). `keyed` (lines compared
+    by an ignore mode's keys): a block of lines the modes ignore whole is left out."""
+    blocks: list[list] = []
     for a0, a1, b0, b1 in segments:
         if a_keys[a0:a1] == b_keys[b0:b1]:
             continue
@@ -167,10 +168,11 @@ def _changed_blocks(a_keys: list, b_keys: list, segments, keyed: bool = False) -
             if mi > i or mj > j:
                 if blocks and blocks[-1][1] == i and blocks[-1][3] == j:
                     blocks[-1][1], blocks[-1][3] = mi, mj
+                    blocks[-1][4].append((i, mi, j, mj))
                 else:
-                    blocks.append([i, mi, j, mj])
+                    blocks.append([i, mi, j, mj, [(i, mi, j, mj)]])
             i, j = mi + 1, mj + 1
-    return [tuple(block) for block in blocks if not (keyed and _all_ignored(a_keys, *block[:2], b_keys, *block[2:]))]
+    return [tuple(block) for block in blocks if not (keyed and _all_ignored(a_keys, *block[:2], b_keys, *block[2:4]))]
 
 
 def _all_ignored(a_keys: list, a0: int, a1: int, b_keys: list, b0: int, b1: int) -> bool:

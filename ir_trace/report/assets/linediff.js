@@ -301,7 +301,9 @@ const IRTraceDiff = (() => {
         const mi = t < matches.length ? matches[t] : a1, mj = t < matches.length ? matches[t + 1] : b1;
         if (mi > i || mj > j) {
           const last = blocks[blocks.length - 1];
-          if (last && last[1] === i && last[3] === j) { last[1] = mi; last[3] = mj; } else blocks.push([i, mi, j, mj]);
+          // diff.py's pieces: the block's part in each segment, paired apart
+          if (last && last[1] === i && last[3] === j) { last[1] = mi; last[3] = mj; last[4].push([i, mi, j, mj]); }
+          else blocks.push([i, mi, j, mj, [[i, mi, j, mj]]]);
         }
         i = mi + 1; j = mj + 1;
       }
@@ -380,7 +382,8 @@ const IRTraceDiff = (() => {
   function diffSnapshots(A, B, options = {}) {
     if (options.lineKey) [A, B] = keyedIds(A, B, options.lineKey);
     const L = layout(A, B);
-    const paired = changedBlocks(L.A, L.B, L.segments).map((block) => [block, pairApart(A, B, block, L)]);
+    const paired = changedBlocks(L.A, L.B, L.segments)
+      .map((block) => [block.slice(0, 4), block[4].flatMap((piece) => pairApart(A, B, piece, L))]);
     const moved = moves(L.A, L.B, paired).concat(L.movedLines).sort((x, y) => x[0] - y[0]);
     const emphasise = emphasis(options.linePieces);
     // options.lazyMarks (the viewer): a pair's ranges are null and its fifth element works them
