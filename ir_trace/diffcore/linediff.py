@@ -23,6 +23,7 @@ MLIR's `#loc3 = loc(...)` under `loc`) is no change.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -119,7 +120,7 @@ def diff_snapshots(
     layout = _layout(len(a), len(b), a_keys, b_keys, fns_a, fns_b)
     blocks = _changed_blocks(layout.a_keys, layout.b_keys, layout.segments, keyed=line_key is not None)
     paired = [(block[:4], [p for piece in block[4] for p in _pair_apart(a, b, piece, layout)]) for block in blocks]
-    moves = sorted(_moves(a, b, layout.a_keys, layout.b_keys, paired) + layout.moved_lines)
+    moves = _MovesByEnd(sorted(_moves(a, b, layout.a_keys, layout.b_keys, paired) + layout.moved_lines))
     emphasis = _emphasis(line_pieces)
     return [_hunk(a, b, a_eol, b_eol, block, pairs, moves, emphasis) for block, pairs in paired]
 
@@ -555,13 +556,28 @@ def _moves(a: list[str], b: list[str], a_keys: list, b_keys: list, paired: list)
     return sorted((i, come[key]) for key, i in gone.items() if i >= 0 and come.get(key, -1) >= 0)
 
 
+class _MovesByEnd:
+    """Moved lines found by either end with two bisections: a hunk's own moves without a scan of all."""
+
+    def __init__(self, moves: list[tuple[int, int]]):
+        self.by_a = moves  # sorted by before line
+        self.by_b = sorted(moves, key=lambda m: m[1])
+        self.a_ends, self.b_ends = [m[0] for m in self.by_a], [m[1] for m in self.by_b]
+
+    def touching(self, a0: int, a1: int, b0: int, b1: int) -> tuple[tuple[int, int], ...]:
+        """The moves with their before line in [a0, a1) or their after line in [b0, b1), by before line."""
+        found = set(self.by_a[bisect_left(self.a_ends, a0) : bisect_left(self.a_ends, a1)])
+        found.update(self.by_b[bisect_left(self.b_ends, b0) : bisect_left(self.b_ends, b1)])
+        return tuple(sorted(found))
+
+
 def _substantial(line: str) -> bool:
     return len(line) - line.count(" ") - line.count("\t") >= 3
 
 
 def _hunk(a, b, a_eol: bool, b_eol: bool, block, pairs, moves, emphasis) -> Hunk:
     a0, a1, b0, b1 = block
-    moved = tuple(m for m in moves if a0 <= m[0] < a1 or b0 <= m[1] < b1)
+    moved = moves.touching(a0, a1, b0, b1)
     a_open = a1 == len(a) and a1 > a0 and not a_eol
     b_open = b1 == len(b) and b1 > b0 and not b_eol
     bom_a, bom_b = bool(a) and a[0].startswith("\ufeff"), bool(b) and b[0].startswith("\ufeff")

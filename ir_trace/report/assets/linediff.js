@@ -340,6 +340,22 @@ const IRTraceDiff = (() => {
     return found.sort((x, y) => x[0] - y[0]);
   }
 
+  /** diff.py's _MovesByEnd: a hunk's own moves found by either end with two bisections. */
+  function movesByEnd(moves) {
+    const byA = moves, byB = moves.slice().sort((x, y) => x[1] - y[1]);
+    const from = (list, side, value) => {
+      let lo = 0, hi = list.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (list[mid][side] < value) lo = mid + 1; else hi = mid; }
+      return lo;
+    };
+    const touching = (a0, a1, b0, b1) => {
+      const found = new Set(byA.slice(from(byA, 0, a0), from(byA, 0, a1)));
+      for (const m of byB.slice(from(byB, 1, b0), from(byB, 1, b1))) found.add(m);
+      return [...found].sort((x, y) => x[0] - y[0]);
+    };
+    return { touching };
+  }
+
   /** Changed ranges of a paired line: exact, or skipping what linePieces(line) leaves out. */
   const emphasis = (linePieces) => (linePieces
     ? (x, y) => changedRangesIgnoring(x, y, linePieces(x), linePieces(y)) : changedRanges);
@@ -348,7 +364,7 @@ const IRTraceDiff = (() => {
     const a = A.lines, b = B.lines;
     const row = [a0, a1, b0, b1, b.slice(b0, b1), pairs.map(([i, j]) => [i, j, ...mark(a[i], b[j])])];
     const extras = {};
-    const mine = moved.filter(([i, j]) => (a0 <= i && i < a1) || (b0 <= j && j < b1));
+    const mine = moved.touching(a0, a1, b0, b1);
     if (mine.length) extras.moved = mine;
     const aOpen = a1 === a.length && a1 > a0 && A.eol === false, bOpen = b1 === b.length && b1 > b0 && B.eol === false;
     if (aOpen || bOpen) extras.no_eol = [aOpen, bOpen];
@@ -384,7 +400,7 @@ const IRTraceDiff = (() => {
     const L = layout(A, B);
     const paired = changedBlocks(L.A, L.B, L.segments)
       .map((block) => [block.slice(0, 4), block[4].flatMap((piece) => pairApart(A, B, piece, L))]);
-    const moved = moves(L.A, L.B, paired).concat(L.movedLines).sort((x, y) => x[0] - y[0]);
+    const moved = movesByEnd(moves(L.A, L.B, paired).concat(L.movedLines).sort((x, y) => x[0] - y[0]));
     const emphasise = emphasis(options.linePieces);
     // options.lazyMarks (the viewer): a pair's ranges are null and its fifth element works them
     // out, so only the rows shown pay for their emphasis.
