@@ -1,6 +1,8 @@
 """The report payload: plain JSON data the viewer turns into rows in the browser.
 
-Schema (version 1). Nothing here is HTML: the page builds every row itself, so the payload
+Schema (version 1). The page carries it through `portable_payload`: every "dump" below is then the
+path's name (a trace's: its path relative to the path given), so a shared page names no directory of
+the machine that made it; the `--json` summary is made from the payload as built here. Nothing here is HTML: the page builds every row itself, so the payload
 grows with the changes, not with passes x lines. In the page it travels as gzip + base64
 (`render.encode_payload`; `render.read_payload` reads it back).
 
