@@ -2,8 +2,9 @@
 
 Schema (version 1). The page carries it through `portable_payload`: every "dump" below is then the
 path's name (a trace's: its path relative to the path given), so a shared page names no directory of
-the machine that made it; the `--json` summary is made from the payload as built here. Nothing here is HTML: the page builds every row itself, so the payload
-grows with the changes, not with passes x lines. In the page it travels as gzip + base64
+the machine that made it; the `--json` summary is made from the payload as built here. Nothing here
+is HTML: the page builds every row itself, so the payload grows with the changes, not with passes x
+lines. In the page it travels as gzip + base64
 (`render.encode_payload`; `render.read_payload` reads it back).
 
     {
