@@ -29,7 +29,12 @@ lines' tokens (indentation removed), order and repetition counted.
    such edge is a misplaced slide (`pl.Mem[Ref(...), pl.Mem].Vec`). An edge beside a `_` is a
    long name's changed part (intraline trims a replaced name at its separators), not a slide.
 
-Targets: 0, 0, <= 1.05, 0. Exit status 1 when one is missed.
+5. cross_function_pairs: pairs whose two lines lie in functions (or MLIR symbol ops) of different
+   keys, one of which is in both snapshots: a line of one function shown as an edit of another's
+   (issue 28: functions swapped by a pass). A function renamed or converted (`func.func @f` lowered
+   to `llvm.func @f`) keys only one side, and its lines pair with its new self's.
+
+Targets: 0, 0, <= 1.05, 0, 0. Exit status 1 when one is missed.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from bisect import bisect_right
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -167,7 +173,7 @@ def mlir_traces(tree: Path) -> list[list[tuple[str, str]]]:
 
 def judge_dump(traces: list[list[tuple[str, str]]], diff, kind: str) -> dict:
     totals = {"pairs_of_snapshots": 0, "hunks": 0, "paired_lines": 0, "better_partner": 0, "similar_unpaired": 0}
-    totals.update(shown=0, minimal=0, in_word_edges=0, examples=[])
+    totals.update(shown=0, minimal=0, in_word_edges=0, cross_function_pairs=0, examples=[])
     cache: dict = {}
     for trace in traces:
         for (_before_name, before), (name, after) in zip(trace, trace[1:]):
@@ -181,6 +187,7 @@ def judge_pair_of_snapshots(before: str, after: str, name: str, diff, kind: str,
     fns_a, fns_b = functions_of(a, kind), functions_of(b, kind)
     ref_a, ref_b = (a, b) if kind == "pypto" else (list(map(unnumbered, a)), list(map(unnumbered, b)))
     totals["pairs_of_snapshots"] += 1
+    owner_a, owner_b = owner_lookup(fns_a), owner_lookup(fns_b)
     for hunk in diff(a, b, a_eol, b_eol, fns_a, fns_b):
         totals["hunks"] += 1
         found = judge_hunk(ref_a, ref_b, hunk, cache)
@@ -193,6 +200,22 @@ def judge_pair_of_snapshots(before: str, after: str, name: str, diff, kind: str,
             totals["shown"] += shown
             totals["minimal"] += minimal
             totals["in_word_edges"] += edges
+            key_a, key_b = owner_a(pair.a), owner_b(pair.b)
+            both = key_a in owner_b.keys or key_b in owner_a.keys
+            totals["cross_function_pairs"] += key_a is not None and key_b is not None and key_a != key_b and both
+
+
+def owner_lookup(functions):
+    """line -> key of the function holding it, or None; `.keys`: every key of the snapshot."""
+    functions = functions or []
+    starts = [start for _key, start, _end in functions]
+
+    def owner(line: int):
+        at = bisect_right(starts, line) - 1
+        return functions[at][0] if at >= 0 and line < functions[at][2] else None
+
+    owner.keys = {key for key, _start, _end in functions}
+    return owner
 
 
 def unnumbered(line: str) -> str:
@@ -228,30 +251,34 @@ def verdicts(t: dict) -> dict:
         "similar_unpaired": (t["similar_unpaired"], t["similar_unpaired"] == 0),
         "emphasis_ratio": (round(ratio, 3), ratio <= 1.05),
         "in_word_edges": (t["in_word_edges"], t["in_word_edges"] == 0),
+        "cross_function_pairs": (t["cross_function_pairs"], t["cross_function_pairs"] == 0),
     }
 
 
 def report(name: str, per_dump: dict[str, dict]) -> bool:
     print(f"\n{name}")
     columns = "pairs | hunks | paired lines | better partner | similar unpaired | emphasis ratio | in-word edges"
-    print(f"| dump | {columns} |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(f"| dump | {columns} | cross-function pairs |")
+    print("|---|---|---|---|---|---|---|---|---|")
     total = {key: 0 for key in ("pairs_of_snapshots", "hunks", "paired_lines", "better_partner")}
-    total.update(similar_unpaired=0, shown=0, minimal=0, in_word_edges=0)
+    total.update(similar_unpaired=0, shown=0, minimal=0, in_word_edges=0, cross_function_pairs=0)
     for dump, t in per_dump.items():
         v = verdicts(t)
         print(
             f"| {dump} | {t['pairs_of_snapshots']} | {t['hunks']} | {t['paired_lines']} | {v['better_partner'][0]} | "
-            f"{v['similar_unpaired'][0]} | {v['emphasis_ratio'][0]} | {v['in_word_edges'][0]} |"
+            f"{v['similar_unpaired'][0]} | {v['emphasis_ratio'][0]} | {v['in_word_edges'][0]} | "
+            f"{v['cross_function_pairs'][0]} |"
         )
         for key in total:
             total[key] += t[key]
     v = verdicts(total)
     print(
         f"| **all** | {total['pairs_of_snapshots']} | {total['hunks']} | {total['paired_lines']} | "
-        f"{v['better_partner'][0]} | {v['similar_unpaired'][0]} | {v['emphasis_ratio'][0]} | {v['in_word_edges'][0]} |"
+        f"{v['better_partner'][0]} | {v['similar_unpaired'][0]} | {v['emphasis_ratio'][0]} | {v['in_word_edges'][0]} | "
+        f"{v['cross_function_pairs'][0]} |"
     )
     targets = {"better_partner": "0", "similar_unpaired": "0", "emphasis_ratio": "<= 1.05", "in_word_edges": "0"}
+    targets["cross_function_pairs"] = "0"
     for key, (value, ok) in v.items():
         print(f"{key}: {value} (target {targets[key]}) {'PASS' if ok else 'FAIL'}")
     return all(ok for _, ok in v.values())

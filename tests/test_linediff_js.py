@@ -257,3 +257,34 @@ def test_a_change_made_only_of_ignored_lines_is_none_in_both_languages(js_page):
     script = f"(line) => line.startsWith('#loc') ? {json.dumps(IGNORED_LINE)} + line : line"
     assert js_diff(js_page, before, after, script) == expected
     assert len(js_diff(js_page, before, after)) == 3  # as printed, every table line counts
+
+
+def shuffled_program(rng: random.Random, names: list[str]) -> list[str]:
+    """Functions in a random order, some edited, some dropped, a new one now and then (issue 28)."""
+    lines = ["import pypto.language as pl", ""]
+    order = names[:]
+    rng.shuffle(order)
+    for name in order:
+        if rng.random() < 0.15:
+            continue
+        value = rng.choice(["1", "1", "1", "2"])
+        lines += ["", f"def {name}(x):", f"    y = pl.add(x, {value})", f'    return "{name}"']
+    if rng.random() < 0.3:
+        lines += ["", "def fresh():", "    return 0"]
+    return lines
+
+
+def test_same_hunks_as_python_when_functions_are_reordered(js_page):
+    rng = random.Random(28)
+    names = [f"f{k}" for k in range(6)]
+    for _ in range(60):
+        a, b = shuffled_program(rng, names), shuffled_program(rng, names)
+        fns_a, fns_b = functions_of(a), functions_of(b)
+        expected = python_hunks(a, b, True, True, (fns_a, fns_b))
+        assert js_snapshot_hunks(js_page, a, b, True, True, fns_a, fns_b) == expected
+    mlir_a = ["module {", "  func.func @a() {", "    return", "  }", "  func.func @b() {", "    %0 = x", "  }", "}"]
+    mlir_b = ["module {", "  func.func @b() {", "    %0 = y", "  }", "  func.func @a() {", "    return", "  }", "}"]
+    fns_a, fns_b = mlir_functions_of(mlir_a), mlir_functions_of(mlir_b)
+    expected = python_hunks(mlir_a, mlir_b, True, True, (fns_a, fns_b))
+    assert any(len(hunk) > 6 and hunk[6].get("moved") for hunk in expected)
+    assert js_snapshot_hunks(js_page, mlir_a, mlir_b, True, True, fns_a, fns_b) == expected

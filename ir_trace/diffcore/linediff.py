@@ -4,8 +4,12 @@
 pairs, ranges and moves; `tests/test_linediff_js.py` holds the two to each other on every
 real sample. The steps, each bounded so any input diffs in near-linear time:
 
-1. Top-level functions are matched by key (`Class.method`) and lines are matched only inside
-   matched functions and the stretches between them (`matching.match_sequences`).
+1. Top-level functions (and MLIR symbol ops) are matched by key (`Class.method`, `@f`) whatever
+   their order. The heaviest set of them still in order (by size, unchanged ones first) stays in
+   place; lines are matched only inside those and in the stretches between them
+   (`matching.match_sequences`). A function matched by key but out of that order moved: its lines
+   are deleted where it was and inserted where it is, never matched or paired with another's, and
+   its lines equal in both copies are moved lines.
 2. In each replaced block, lines are paired to maximise their total similarity without
    crossing (a dynamic programme); among equally similar pairings, lines equal but for their
    indentation, then lines calling the same qualified operation, are preferred.
@@ -19,9 +23,10 @@ MLIR's `#loc3 = loc(...)` under `loc`) is no change.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 
 from ir_trace.diffcore.intraline import changed_ranges, changed_ranges_ignoring
@@ -112,9 +117,10 @@ def diff_snapshots(
         return []
     fns_a = _functions(a) if a_functions is _COMPUTE else a_functions
     fns_b = _functions(b) if b_functions is _COMPUTE else b_functions
-    blocks = _changed_blocks(a_keys, b_keys, fns_a, fns_b, keyed=line_key is not None)
-    paired = [(block, _pair_block(a, b, *block)) for block in blocks]
-    moves = _moves(a, b, a_keys, b_keys, paired)
+    layout = _layout(len(a), len(b), a_keys, b_keys, fns_a, fns_b)
+    blocks = _changed_blocks(layout.a_keys, layout.b_keys, layout.segments, keyed=line_key is not None)
+    paired = [(block[:4], [p for piece in block[4] for p in _pair_apart(a, b, piece, layout)]) for block in blocks]
+    moves = _MovesByEnd(sorted(_moves(a, b, layout.a_keys, layout.b_keys, paired) + layout.moved_lines))
     emphasis = _emphasis(line_pieces)
     return [_hunk(a, b, a_eol, b_eol, block, pairs, moves, emphasis) for block, pairs in paired]
 
@@ -149,12 +155,13 @@ def _functions(lines: list[str]) -> list[tuple[str, int, int]] | None:
     return _sliced[key]
 
 
-def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b, keyed: bool = False) -> list[tuple[int, int, int, int]]:
-    """Non-equal blocks, touching ones merged: lines matched within matched functions and the
-    stretches between them. `keyed` (lines compared by an ignore mode's keys): a block of lines
-    the modes ignore whole is left out."""
-    blocks: list[list[int]] = []
-    for a0, a1, b0, b1 in _segment_ranges(len(a_keys), len(b_keys), fns_a, fns_b):
+def _changed_blocks(a_keys: list, b_keys: list, segments, keyed: bool = False) -> list[tuple]:
+    """Non-equal blocks (a0, a1, b0, b1, pieces), touching ones merged: lines matched within each
+    segment (a function in place, a stretch between). `pieces`: the block's part in each segment, paired
+    apart (a function's line is never paired with a line of the text around it). `keyed` (lines compared
+    by an ignore mode's keys): a block of lines the modes ignore whole is left out."""
+    blocks: list[list] = []
+    for a0, a1, b0, b1 in segments:
         if a_keys[a0:a1] == b_keys[b0:b1]:
             continue
         i, j = a0, b0
@@ -162,12 +169,16 @@ def _changed_blocks(a_keys: list, b_keys: list, fns_a, fns_b, keyed: bool = Fals
             if mi > i or mj > j:
                 if blocks and blocks[-1][1] == i and blocks[-1][3] == j:
                     blocks[-1][1], blocks[-1][3] = mi, mj
+                    blocks[-1][4].append((i, mi, j, mj))
                 else:
-                    blocks.append([i, mi, j, mj])
+                    blocks.append([i, mi, j, mj, [(i, mi, j, mj)]])
             i, j = mi + 1, mj + 1
-    return [
-        (i0, i1, j0, j1) for i0, i1, j0, j1 in blocks if not (keyed and _all_ignored(a_keys, i0, i1, b_keys, j0, j1))
+    kept = [
+        block
+        for block in blocks
+        if not (keyed and _all_ignored(a_keys, block[0], block[1], b_keys, block[2], block[3]))
     ]
+    return [tuple(block) for block in kept]
 
 
 def _all_ignored(a_keys: list, a0: int, a1: int, b_keys: list, b0: int, b1: int) -> bool:
@@ -179,8 +190,95 @@ def _ignored(key) -> bool:
     return isinstance(key, str) and key.startswith(IGNORED_LINE)
 
 
-def _segment_ranges(n: int, m: int, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
+@dataclass(frozen=True)
+class _Layout:
+    """How two snapshots' functions line up. `segments`: the (a0, a1, b0, b1) ranges lines are matched
+    in; `a_keys` / `b_keys`: the line keys, those of moved functions' lines made unique to their side
+    (so they match nothing); `moved_a` / `moved_b`: those lines; `moved_lines`: (i, j) of the lines
+    equal in both copies of a moved function."""
+
+    segments: list[tuple[int, int, int, int]]
+    a_keys: list
+    b_keys: list
+    moved_a: frozenset[int] = frozenset()
+    moved_b: frozenset[int] = frozenset()
+    moved_lines: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _layout(n: int, m: int, a_keys: list, b_keys: list, fns_a, fns_b) -> _Layout:
     if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
+        return _Layout([(0, n, 0, m)], a_keys, b_keys)
+    moved = _moved_functions(a_keys, b_keys, fns_a, fns_b)
+    moved_a = frozenset(i for fi, _fj in moved for i in range(fns_a[fi][1], fns_a[fi][2]))
+    moved_b = frozenset(j for _fi, fj in moved for j in range(fns_b[fj][1], fns_b[fj][2]))
+    moved_lines = []
+    for fi, fj in moved:
+        (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
+        moved_lines += match_sequences(a_keys, b_keys, MAX_LINE_EDITS, sa, ea, sb, eb)
+    if moved:  # a moved function's lines match nothing where they are
+        a_keys = [(_MOVED, 0, i) if i in moved_a else key for i, key in enumerate(a_keys)]
+        b_keys = [(_MOVED, 1, j) if j in moved_b else key for j, key in enumerate(b_keys)]
+    gone_a, gone_b = {fi for fi, _ in moved}, {fj for _, fj in moved}
+    kept_a = [f for k, f in enumerate(fns_a) if k not in gone_a]
+    kept_b = [f for k, f in enumerate(fns_b) if k not in gone_b]
+    return _Layout(_segment_ranges(n, m, kept_a, kept_b), a_keys, b_keys, moved_a, moved_b, moved_lines)
+
+
+_MOVED = "\0moved"  # first item of the key given to a moved function's line
+
+
+def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int]]:
+    """(index in fns_a, index in fns_b) of the functions matched by key (a key once on each side)
+    that are out of order: all but the heaviest set still in order. A function weighs its lines, an
+    unchanged one its lines times more than all lines together: as many unchanged lines as can be stay
+    in place (of two swapped functions the edited one moves, so the other counts no change)."""
+    once_a, once_b = _once(fns_a), _once(fns_b)
+    by_key = [(fi, once_b[key]) for key, fi in once_a.items() if fi >= 0 and once_b.get(key, -1) >= 0]
+    by_key.sort()
+    weights, unchanged = [], len(a_keys) + len(b_keys) + 1
+    for fi, fj in by_key:
+        (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
+        size = ea - sa + eb - sb
+        weights.append(size * unchanged if a_keys[sa:ea] == b_keys[sb:eb] else size)
+    kept = set(_heaviest_increasing([fj for _fi, fj in by_key], weights, len(fns_b)))
+    return [pair for k, pair in enumerate(by_key) if k not in kept]
+
+
+def _once(fns) -> dict[str, int]:
+    """Each key's function index, -1 for a key held by several functions."""
+    where: dict[str, int] = {}
+    for k, f in enumerate(fns):
+        where[f[0]] = -1 if f[0] in where else k
+    return where
+
+
+def _heaviest_increasing(values: list[int], weights: list[int], size: int) -> list[int]:
+    """Indices of the subsequence of `values` (distinct, in [0, size)) that increases and has the
+    largest total weight: a Fenwick tree of prefix maxima, O(k log k)."""
+    tree_best, tree_at = [0] * (size + 1), [-1] * (size + 1)
+    total, before = [0] * len(values), [-1] * len(values)
+    for k, value in enumerate(values):
+        best, at, p = 0, -1, value  # the best run ending below `value`
+        while p > 0:
+            if tree_best[p] > best:
+                best, at = tree_best[p], tree_at[p]
+            p -= p & -p
+        total[k], before[k] = best + weights[k], at
+        p = value + 1
+        while p <= size:
+            if total[k] > tree_best[p]:
+                tree_best[p], tree_at[p] = total[k], k
+            p += p & -p
+    k = max(range(len(values)), key=lambda t: (total[t], -t), default=-1)
+    run = []
+    while k >= 0:
+        run.append(k)
+        k = before[k]
+    return run[::-1]
+
+
+def _segment_ranges(n: int, m: int, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
+    if not fns_a or not fns_b:
         return [(0, n, 0, m)]
     keys_a, keys_b = [f[0] for f in fns_a], [f[0] for f in fns_b]
     ranges, pa, pb = [], 0, 0
@@ -196,6 +294,17 @@ def _ordered(fns) -> bool:
 
 
 # ---------- pairing inside a replaced block ----------
+
+
+def _pair_apart(a: list[str], b: list[str], block, layout: _Layout) -> list[tuple[int, int]]:
+    """A block's pairs, a moved function's lines left out (they belong to no line here)."""
+    a0, a1, b0, b1 = block
+    if not any(i in layout.moved_a for i in range(a0, a1)) and not any(j in layout.moved_b for j in range(b0, b1)):
+        return _pair_block(a, b, a0, a1, b0, b1)
+    rows_a = [i for i in range(a0, a1) if i not in layout.moved_a]
+    rows_b = [j for j in range(b0, b1) if j not in layout.moved_b]
+    pairs = _pair_block([a[i] for i in rows_a], [b[j] for j in rows_b], 0, len(rows_a), 0, len(rows_b))
+    return [(rows_a[i], rows_b[j]) for i, j in pairs]
 
 
 def align_replace_block(a: list[str], b: list[str]) -> list[tuple[int, int]]:
@@ -452,13 +561,28 @@ def _moves(a: list[str], b: list[str], a_keys: list, b_keys: list, paired: list)
     return sorted((i, come[key]) for key, i in gone.items() if i >= 0 and come.get(key, -1) >= 0)
 
 
+class _MovesByEnd:
+    """Moved lines found by either end with two bisections: a hunk's own moves without a scan of all."""
+
+    def __init__(self, moves: list[tuple[int, int]]):
+        self.by_a = moves  # sorted by before line
+        self.by_b = sorted(moves, key=lambda m: m[1])
+        self.a_ends, self.b_ends = [m[0] for m in self.by_a], [m[1] for m in self.by_b]
+
+    def touching(self, a0: int, a1: int, b0: int, b1: int) -> tuple[tuple[int, int], ...]:
+        """The moves with their before line in [a0, a1) or their after line in [b0, b1), by before line."""
+        found = set(self.by_a[bisect_left(self.a_ends, a0) : bisect_left(self.a_ends, a1)])
+        found.update(self.by_b[bisect_left(self.b_ends, b0) : bisect_left(self.b_ends, b1)])
+        return tuple(sorted(found))
+
+
 def _substantial(line: str) -> bool:
     return len(line) - line.count(" ") - line.count("\t") >= 3
 
 
 def _hunk(a, b, a_eol: bool, b_eol: bool, block, pairs, moves, emphasis) -> Hunk:
     a0, a1, b0, b1 = block
-    moved = tuple(m for m in moves if a0 <= m[0] < a1 or b0 <= m[1] < b1)
+    moved = moves.touching(a0, a1, b0, b1)
     a_open = a1 == len(a) and a1 > a0 and not a_eol
     b_open = b1 == len(b) and b1 > b0 and not b_eol
     bom_a, bom_b = bool(a) and a[0].startswith("\ufeff"), bool(b) and b[0].startswith("\ufeff")

@@ -1,7 +1,10 @@
 """The report payload: plain JSON data the viewer turns into rows in the browser.
 
-Schema (version 1). Nothing here is HTML: the page builds every row itself, so the payload
-grows with the changes, not with passes x lines. In the page it travels as gzip + base64
+Schema (version 1). The page carries it through `portable_payload`: every "dump" below is then the
+path's name (a trace's: its path relative to the path given), so a shared page names no directory of
+the machine that made it; the `--json` summary is made from the payload as built here. Nothing here
+is HTML: the page builds every row itself, so the payload grows with the changes, not with passes x
+lines. In the page it travels as gzip + base64
 (`render.encode_payload`; `render.read_payload` reads it back).
 
     {
@@ -181,8 +184,9 @@ def portable_payload(payload: dict) -> dict:
     attached to bugs and CI artifacts, so each "dump" becomes the given path's name, a trace's its path
     relative to the path given, and a run's (run against run) its own name. The `--json` summary is made
     from the full payload and keeps the paths it documents."""
-    if payload.get("mode") == "against":
-        return {**payload, "runs": [portable_payload(run) for run in payload["runs"]]}
+    if payload.get("mode") == "against":  # each run named as the page calls it (`run_names`)
+        runs = [{**portable_payload(run), "dump": name} for run, name in zip(payload["runs"], payload["names"])]
+        return {**payload, "runs": runs}
     given = payload["dump"]
     portable = {**payload, "dump": _path_name(given), "warnings": _portable_notes(payload.get("warnings"), given)}
     if "traces" in payload:

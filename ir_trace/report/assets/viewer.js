@@ -90,7 +90,7 @@
       onCursor: showChangePosition,
       unfold: unfoldLine,
     });
-    const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k));
+    const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k), (none) => showNoPass(none));
     const tracePicker = IRTraceTraces.createPicker(model, (k) => selectPass(k));   // several traces (viewer_traces.js)
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
     // Ignore modes and the followed value (viewer_ignore.js). The view goes as a getter: buildView
@@ -124,6 +124,18 @@
         announceView();
         afterPaint((t) => trace.switches.push(t - started));
       }
+    }
+
+    // What acts on the selected pass: off while the filters hide every pass (the rest reset in buildView).
+    const PASS_CONTROLS = ['copy-before', 'copy-after', 'change-prev', 'change-next', 'fn-select', 'fn-filter',
+      'from-select', 'wrap-toggle', 'expand-all', 'collapse-all'];
+
+    /** The filters hide every pass (none) or show one again: no pane keeps a pass no longer listed. */
+    function showNoPass(none) {
+      $('panes').hidden = none;
+      $('panes-empty').hidden = !none;
+      for (const id of PASS_CONTROLS) $(id).disabled = none;
+      if (none) $('pass-title').textContent = 'No pass shown';
     }
 
     /** Rebuild the row model of the current entry, spec and function, then render. */

@@ -197,7 +197,8 @@ const IRTracePainter = (() => {
       const text = (which === 'a' ? view.before : view.after)[line];
       const open = opened.get(key);
       const role = ranges ? 'changed' : item.kind === EQ ? 'context' : 'whole';
-      const fold = mode.inlineFolds && !(open && open.whole);
+      // Wrap lines shows a changed line whole: chips would cut it into fragments (`… %10 … arg2 …`).
+      const fold = mode.inlineFolds && !(open && open.whole) && !(mode.wrap && role === 'changed');
       const plan = planFolds(text, ranges, role, metrics.cols,
         { limit: open ? open.limit : HUGE_LINE, fold, tokensOf: tokenize, highlightIndent: !mode.markIndent });
       const shown = displayLine(text, plan);

@@ -16,7 +16,9 @@ const IRTraceSidebar = (() => {
   }
 
   /** The sidebar and overview of a model; `state` is the viewer's, `select(k)` shows entry k. */
-  function createSidebar(model, finder, state, select) {
+  /** `showNoPass(none)`: told when the filters come to hide every pass (none) and when one shows again. */
+  /** @param {(none: boolean) => void} [showNoPass] */
+  function createSidebar(model, finder, state, select, showNoPass = (_none) => {}) {
     const { entries, runs, against, firstEntry, lastEntry, fnChange } = model;
     const passButtons = [];     // by entry k
     const markNodes = [];       // by entry k: { box, fn, find }
@@ -139,12 +141,16 @@ const IRTraceSidebar = (() => {
       for (let k = firstEntry; k <= lastEntry; k++) passButtons[k].parentElement.hidden = !shown.has(k);
       $('pass-empty').hidden = visible.length > 0;
       showFilterState(visible.length);
-      if (visible.length && !shown.has(state.sel)) {
+      const wasNone = noneShown;
+      noneShown = visible.length === 0;
+      if (noneShown !== wasNone) showNoPass(noneShown);
+      if (visible.length && (!shown.has(state.sel) || wasNone)) {
         let best = visible[0];
         for (const k of visible) if (Math.abs(k - state.sel) < Math.abs(best - state.sel)) best = k;
-        select(best);
+        select(best);   // after every pass was hidden, even the kept selection is painted anew
       }
     }
+    let noneShown = false;
 
     /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred. */
     function showFilterState(shown) {
