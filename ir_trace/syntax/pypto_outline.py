@@ -9,6 +9,7 @@ segments to compare only what changed; `functions.slice_functions` names them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -33,11 +34,19 @@ class Segment:
 def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segment]:
     """Segments of `lines`; `boundaries[i]` False forbids a segment starting at line i
     (a line inside brackets or a string), None allows any line."""
+    indents = list(map(statement_indent, lines))
+    return outline_of_candidates(lines, _candidate_lines(lines, indents, boundaries), indents)
+
+
+def outline_of_candidates(
+    lines: list[str], candidates: list[int], indents: Mapping[int, int] | list[int]
+) -> list[Segment]:
+    """Segments of `lines` from the lines that may start one (`_candidate_lines`) and their indents
+    (`indents[i]` is read only for those lines, so a caller that found them otherwise passes a dict)."""
     segments: list[list] = []  # [start, kind, name, cls, indent, awaiting_def]
     cls_name: str | None = None
     body_indent: int | None = None
-    indents = list(map(_statement_indent, lines))
-    for i in _candidate_lines(lines, indents, boundaries):
+    for i in candidates:
         line, indent = lines[i], indents[i]
         stripped = line[indent:]
         if indent == 0:
@@ -89,10 +98,14 @@ def _candidate_lines(lines: list[str], indents: list[int], boundaries: list[bool
 
 
 @lru_cache(maxsize=1 << 16)
-def _statement_indent(line: str) -> int:
+def statement_indent(line: str) -> int:
     """Indentation of a line that holds code; -1 for blank and comment lines (memoised per line)."""
     stripped = line.lstrip(" \t")
     return -1 if not stripped or stripped.startswith("#") else len(line) - len(stripped)
+
+
+def starts_class(line: str) -> bool:
+    return _CLASS.match(line) is not None
 
 
 def _classify(stripped: str) -> tuple[str, str | None, bool]:
