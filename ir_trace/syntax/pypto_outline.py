@@ -57,18 +57,18 @@ def outline_of_candidates(
             continue
         owner = cls_name if indent else None
         current = segments[-1] if segments else None
-        if current and current[5] and current[4] == indent and (stripped.startswith("@") or _DEF.match(stripped)):
-            match = _DEF.match(stripped)  # a decorator run continues until its def / class
-            if match:
-                current[1], current[2], current[5] = "function", match[1], False
-            elif indent == 0 and _CLASS.match(stripped):
-                current[1], current[2], current[5] = "class", _CLASS.match(stripped)[1], False
+        decorator, def_name, class_name = _line_facts(stripped)
+        if current and current[5] and current[4] == indent and (decorator or def_name):
+            if def_name:  # a decorator run continues until its def / class
+                current[1], current[2], current[5] = "function", def_name, False
+            elif indent == 0 and class_name:
+                current[1], current[2], current[5] = "class", class_name, False
             continue
-        if indent == 0 and current and current[5] and _CLASS.match(stripped):
-            current[1], current[2], current[5] = "class", _CLASS.match(stripped)[1], False
+        if indent == 0 and current and current[5] and class_name:
+            current[1], current[2], current[5] = "class", class_name, False
             cls_name = current[2]
             continue
-        kind, name, awaiting = _classify(stripped)
+        kind, name, awaiting = _classify(decorator, def_name, class_name)
         segments.append([i, kind, name, owner, indent, awaiting])
         if kind == "class" and indent == 0:
             cls_name = name
@@ -108,13 +108,19 @@ def starts_class(line: str) -> bool:
     return _CLASS.match(line) is not None
 
 
-def _classify(stripped: str) -> tuple[str, str | None, bool]:
-    if stripped.startswith("@"):
+@lru_cache(maxsize=1 << 16)
+def _line_facts(stripped: str) -> tuple[bool, str | None, str | None]:
+    """Does a statement (indent removed) start a decorator, a def (its name), a class (its name)?
+    Memoised: the same def and decorator lines come back in every snapshot."""
+    def_match, class_match = _DEF.match(stripped), _CLASS.match(stripped)
+    return stripped.startswith("@"), def_match and def_match[1], class_match and class_match[1]
+
+
+def _classify(decorator: bool, def_name: str | None, class_name: str | None) -> tuple[str, str | None, bool]:
+    if decorator:
         return "statement", None, True
-    match = _DEF.match(stripped)
-    if match:
-        return "function", match[1], False
-    match = _CLASS.match(stripped)
-    if match:
-        return "class", match[1], False
+    if def_name:
+        return "function", def_name, False
+    if class_name:
+        return "class", class_name, False
     return "statement", None, False
