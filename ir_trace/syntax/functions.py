@@ -204,7 +204,10 @@ def slice_functions(lines: list[str], structure: Structure | None = None, kind: 
         if seg.kind != "function" or (seg.indent and seg.cls is None):
             continue
         key = f"{seg.cls}.{seg.name}" if seg.cls else seg.name
-        found.append(Function(key, seg.start, _body_end(lines, seg.start, seg.end, seg.indent, boundaries)))
+        end = seg.end  # a body that ends in code (nearly all) keeps its end: no trailing lines to drop
+        if statement_indent(lines[end - 1]) < 0:
+            end = _body_end(lines, seg.start, end, seg.indent, boundaries)
+        found.append(Function(key, seg.start, end))
     return Slices(tuple(found))
 
 
