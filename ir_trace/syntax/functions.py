@@ -120,12 +120,13 @@ def _structure_by_chunks(lines: list[str]) -> Structure | None:
 def _chunks_at_top(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
     """The chunks when each starts at the top level (outside brackets and strings), as chunks of printed
     IR nearly always do: looked up all at once, only the new ones scanned. None when one does not."""
-    found = list(map(_chunks.get, zip(pieces, repeat(_TOP))))
-    for k, chunk in enumerate(found):
-        if chunk is None:
-            found[k] = chunk = _chunk(pieces[k], _TOP)
-        if chunk is None or chunk.end != _TOP and k + 1 < len(found):
+    remembered = list(map(_chunks.get, zip(pieces, repeat(_TOP))))
+    found = []
+    for k, chunk in enumerate(remembered):
+        chunk = chunk or _chunk(pieces[k], _TOP)
+        if chunk is None or chunk.end != _TOP and k + 1 < len(remembered):
             return None
+        found.append(chunk)
     return found
 
 
@@ -201,7 +202,7 @@ def slice_functions(lines: list[str], structure: Structure | None = None, kind: 
     boundaries = structure.boundaries
     found = []
     for seg in structure.segments:
-        if seg.kind != "function" or (seg.indent and seg.cls is None):
+        if seg.kind != "function" or seg.name is None or (seg.indent and seg.cls is None):
             continue
         key = f"{seg.cls}.{seg.name}" if seg.cls else seg.name
         end = seg.end  # a body that ends in code (nearly all) keeps its end: no trailing lines to drop
