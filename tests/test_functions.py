@@ -6,7 +6,16 @@ import pytest
 from conftest import FRONTEND, real_dumps
 
 from ir_trace.diffcore.linediff import split_lines
-from ir_trace.syntax.functions import Function, slice_functions, slice_with_ast
+from ir_trace.syntax.functions import (
+    Function,
+    Structure,
+    UnsafeToSlice,
+    analyse_structure,
+    slice_functions,
+    slice_with_ast,
+    statement_boundaries,
+)
+from ir_trace.syntax.pypto_outline import outline
 
 
 def keys(text: str) -> list[str]:
@@ -53,3 +62,38 @@ def test_agrees_with_ast_on_real_snapshots(dump):
     for path in sorted(dump.glob("*.py"))[::4]:
         text = path.read_text(encoding="utf-8")
         assert slice_functions(split_lines(text)[0]) == slice_with_ast(text), path.name
+
+
+CHUNKY = (
+    "@pl.program\nclass P:\n    @pl.function\n    def a(self):\n        x = '''\ndef not_a_method():\n'''\n"
+    "        return (\n    1)\n\n    def b(self): \\\n        pass\n    # note\n    y = [\n1]\nz = 1\n"
+    "class Deep:\n        def m(self):\n            pass\n\tdef t(self):\n\t\tpass\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text", [CHUNKY, CHUNKY.replace("z = 1", "z = (1"), FRONTEND], ids=["ok", "unclosed", "frontend"]
+)
+def test_chunked_structure_matches_a_plain_scan(text):
+    # Snapshots are analysed chunk by chunk, reusing chunks seen before; the result must be the plain scan's.
+    lines = split_lines(text)[0]
+    try:
+        boundaries = statement_boundaries(lines)
+        plain = Structure(boundaries, outline(lines, boundaries))
+    except UnsafeToSlice as exc:
+        plain = str(exc)
+    for _twice in range(2):  # the second time every chunk is remembered
+        try:
+            assert analyse_structure(lines) == plain
+        except UnsafeToSlice as exc:
+            assert str(exc) == plain
+
+
+def test_a_remembered_chunk_is_reused_only_from_the_same_state():
+    # The same lines start a string in one snapshot and are code in another.
+    body = ["    def f(self):", "        return 1"]
+    inside = split_lines('class A:\n    x = """\n' + "\n".join(body) + '\n"""\n')[0]
+    outside = split_lines("class A:\n" + "\n".join(body) + "\n")[0]
+    assert keys("\n".join(outside)) == ["A.f"]
+    assert [f.key for f in slice_functions(inside).functions] == []
+    assert [f.key for f in slice_functions(outside).functions] == ["A.f"]

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, compress, repeat
+from operator import attrgetter, not_
 
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_ops
-from ir_trace.syntax.pypto_outline import Segment, outline
+from ir_trace.syntax.pypto_outline import Segment, outline, outline_of_candidates, starts_class, statement_indent
 
 _STRING_OR_BRACKET = re.compile(r"\"\"\"|'''|[\"'#()\[\]{}]")
 _OPENERS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
@@ -55,9 +58,131 @@ class Structure:
 
 
 def analyse_structure(lines: list[str]) -> Structure:
-    """Raises UnsafeToSlice when brackets or strings do not balance."""
+    """Raises UnsafeToSlice when brackets or strings do not balance.
+
+    The work goes chunk by chunk (`_structure_by_chunks`), so what the snapshots before this one
+    already had (all but the regions a pass changed) costs a lookup, not a scan."""
+    structure = _structure_by_chunks(lines)
+    if structure is not None:
+        return structure
     boundaries = statement_boundaries(lines)
     return Structure(boundaries, outline(lines, boundaries))
+
+
+State = tuple[int, str | None, bool]  # at a line's start: bracket depth, the open string, continued by "\\"
+_TOP: State = (0, None, False)
+
+# A chunk starts at each line not indented by 5 spaces (so at every line with code in its first 5
+# columns): one statement of the module or of a class body as PyPTO prints them (a method, a decorator),
+# so a pass that edits one function changes a few chunks. Found with C-level iterators: no Python
+# bytecode runs per line.
+_DEEP = " " * 5
+_CHUNK_MAX_INDENT = 4
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """What a chunk's lines do from a given state: their boundaries, the state after them, the
+    indent of the first line (-1: blank or comment) and whether a later line is code at a boundary."""
+
+    boundaries: list[bool]
+    end: State
+    first_indent: int
+    inner_code: bool
+
+
+_chunks: dict[tuple[tuple[str, ...], State], _Chunk] = {}
+_CHUNK_CHARS_LIMIT = 1 << 24  # characters of chunk text kept; past it the memo starts again
+_chunk_chars = 0
+
+
+def _structure_by_chunks(lines: list[str]) -> Structure | None:
+    """The structure of `lines` put together from memoised chunks; None where the plain scan must decide
+    (an error, whose message names its line, or a class body indented deeper than a chunk start)."""
+    if not lines:
+        return None
+    starts = list(compress(range(len(lines)), map(not_, map(str.startswith, lines, repeat(_DEEP)))))
+    if not starts or starts[0]:
+        starts.insert(0, 0)
+    pieces = list(map(tuple, map(lines.__getitem__, map(slice, starts, starts[1:] + [len(lines)]))))
+    found = _chunks_at_top(pieces) or _chunks_in_order(pieces)
+    if found is None or found[-1].end[:2] != (0, None):
+        return None
+    firsts = [(start, c.first_indent) for start, c in zip(starts, found) if c.first_indent >= 0 and c.boundaries[0]]
+    inner = [start for start, c in zip(starts, found) if c.inner_code]
+    candidates = _chunk_candidates(lines, firsts, inner)
+    if candidates is None:
+        return None
+    boundaries = list(chain.from_iterable(map(attrgetter("boundaries"), found)))
+    return Structure(boundaries, outline_of_candidates(lines, candidates, dict(firsts)))
+
+
+def _chunks_at_top(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
+    """The chunks when each starts at the top level (outside brackets and strings), as chunks of printed
+    IR nearly always do: looked up all at once, only the new ones scanned. None when one does not."""
+    remembered = list(map(_chunks.get, zip(pieces, repeat(_TOP))))
+    found = []
+    for k, chunk in enumerate(remembered):
+        chunk = chunk or _chunk(pieces[k], _TOP)
+        if chunk is None or chunk.end != _TOP and k + 1 < len(remembered):
+            return None
+        found.append(chunk)
+    return found
+
+
+def _chunks_in_order(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
+    """The chunks, each scanned from the state the one before it left."""
+    found, state = [], _TOP
+    for piece in pieces:
+        chunk = _chunk(piece, state)
+        if chunk is None:
+            return None
+        found.append(chunk)
+        state = chunk.end
+    return found
+
+
+def _chunk(lines: tuple[str, ...], state: State) -> _Chunk | None:
+    global _chunk_chars
+    found = _chunks.get((lines, state))
+    if found is None:
+        try:
+            boundaries, end = _scan_lines(lines, state, 1)
+        except UnsafeToSlice:
+            return None
+        code = [statement_indent(line) >= 0 for line in lines]
+        inner = any(b and c for b, c in zip(boundaries[1:], code[1:]))
+        found = _Chunk(boundaries, end, statement_indent(lines[0]), inner)
+        size = sum(map(len, lines))
+        if _chunk_chars + size > _CHUNK_CHARS_LIMIT:
+            _chunks.clear()
+            _chunk_chars = 0
+        _chunks[lines, state] = found
+        _chunk_chars += size
+    return found
+
+
+def _chunk_candidates(lines: list[str], firsts: list[tuple[int, int]], inner: list[int]) -> list[int] | None:
+    """`pypto_outline._candidate_lines` from the chunks' first lines alone: every code line indented at most
+    _CHUNK_MAX_INDENT columns starts a chunk, so a class body at that indent is all first lines. None when
+    a class's first body line is deeper (inside a chunk, perhaps): the plain outline decides."""
+    positions = [line for line, _indent in firsts]
+    tops = [line for line, indent in firsts if indent == 0]
+    found = []
+    for k, top in enumerate(tops):
+        found.append(top)
+        if not starts_class(lines[top]):
+            continue
+        end = tops[k + 1] if k + 1 < len(tops) else len(lines)
+        members = firsts[bisect_right(positions, top) : bisect_left(positions, end)]
+        body_start = members[0][0] if members else end
+        if bisect_left(inner, top) != bisect_left(inner, body_start):
+            return None
+        body = members[0][1] if members else None
+        if body is not None and body > _CHUNK_MAX_INDENT:
+            return None  # lines at that indent need not start chunks
+        found += [line for line, indent in members if indent == body]
+    return found
 
 
 KINDS = ("pypto", "mlir")  # the languages a snapshot can be printed in
@@ -80,7 +205,10 @@ def slice_functions(lines: list[str], structure: Structure | None = None, kind: 
         if seg.kind != "function" or seg.name is None or (seg.indent and seg.cls is None):
             continue
         key = f"{seg.cls}.{seg.name}" if seg.cls else seg.name
-        found.append(Function(key, seg.start, _body_end(lines, seg.start, seg.end, seg.indent, boundaries)))
+        end = seg.end  # a body that ends in code (nearly all) keeps its end: no trailing lines to drop
+        if statement_indent(lines[end - 1]) < 0:
+            end = _body_end(lines, seg.start, end, seg.indent, boundaries)
+        found.append(Function(key, seg.start, end))
     return Slices(tuple(found))
 
 
@@ -94,11 +222,19 @@ def _slice_mlir(lines: list[str]) -> Slices:
 
 def statement_boundaries(lines: list[str]) -> list[bool]:
     """For each line: does it start outside any bracket, string or backslash continuation?"""
-    depth = 0
-    quote: str | None = None
-    continued = False
+    result, (depth, quote, _continued) = _scan_lines(lines, _TOP, 1)
+    if quote is not None:
+        raise UnsafeToSlice(f"unterminated string {quote} at end of file")
+    if depth:
+        raise UnsafeToSlice(f"{depth} unclosed bracket(s) at end of file")
+    return result
+
+
+def _scan_lines(lines: list[str] | tuple[str, ...], state: State, first_number: int) -> tuple[list[bool], State]:
+    """Each line's boundary flag from `state` at the first (numbered `first_number`), and the state after."""
+    depth, quote, continued = state
     result = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, first_number):
         result.append(depth == 0 and quote is None and not continued)
         if quote is None:
             effect = _line_effect(line)
@@ -111,11 +247,7 @@ def statement_boundaries(lines: list[str]) -> list[bool]:
         if depth < 0:
             raise UnsafeToSlice(f"line {number}: unbalanced closing bracket")
         continued = quote is None and line.endswith("\\")
-    if quote is not None:
-        raise UnsafeToSlice(f"unterminated string {quote} at end of file")
-    if depth:
-        raise UnsafeToSlice(f"{depth} unclosed bracket(s) at end of file")
-    return result
+    return result, (depth, quote, continued)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -9,6 +9,7 @@ segments to compare only what changed; `functions.slice_functions` names them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -33,11 +34,19 @@ class Segment:
 def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segment]:
     """Segments of `lines`; `boundaries[i]` False forbids a segment starting at line i
     (a line inside brackets or a string), None allows any line."""
+    indents = list(map(statement_indent, lines))
+    return outline_of_candidates(lines, _candidate_lines(lines, indents, boundaries), indents)
+
+
+def outline_of_candidates(
+    lines: list[str], candidates: list[int], indents: Mapping[int, int] | list[int]
+) -> list[Segment]:
+    """Segments of `lines` from the lines that may start one (`_candidate_lines`) and their indents
+    (`indents[i]` is read only for those lines, so a caller that found them otherwise passes a dict)."""
     segments: list[list] = []  # [start, kind, name, cls, indent, awaiting_def]
     cls_name: str | None = None
     body_indent: int | None = None
-    indents = list(map(_statement_indent, lines))
-    for i in _candidate_lines(lines, indents, boundaries):
+    for i in candidates:
         line, indent = lines[i], indents[i]
         stripped = line[indent:]
         if indent == 0:
@@ -48,18 +57,18 @@ def outline(lines: list[str], boundaries: list[bool] | None = None) -> list[Segm
             continue
         owner = cls_name if indent else None
         current = segments[-1] if segments else None
-        if current and current[5] and current[4] == indent and (stripped.startswith("@") or _DEF.match(stripped)):
-            match = _DEF.match(stripped)  # a decorator run continues until its def / class
-            if match:
-                current[1], current[2], current[5] = "function", match[1], False
-            elif indent == 0 and (cls_match := _CLASS.match(stripped)):
-                current[1], current[2], current[5] = "class", cls_match[1], False
+        decorator, def_name, class_name = _line_facts(stripped)
+        if current and current[5] and current[4] == indent and (decorator or def_name):
+            if def_name:  # a decorator run continues until its def / class
+                current[1], current[2], current[5] = "function", def_name, False
+            elif indent == 0 and class_name:
+                current[1], current[2], current[5] = "class", class_name, False
             continue
-        if indent == 0 and current and current[5] and (cls_match := _CLASS.match(stripped)):
-            current[1], current[2], current[5] = "class", cls_match[1], False
+        if indent == 0 and current and current[5] and class_name:
+            current[1], current[2], current[5] = "class", class_name, False
             cls_name = current[2]
             continue
-        kind, name, awaiting = _classify(stripped)
+        kind, name, awaiting = _classify(decorator, def_name, class_name)
         segments.append([i, kind, name, owner, indent, awaiting])
         if kind == "class" and indent == 0:
             cls_name = name
@@ -89,19 +98,29 @@ def _candidate_lines(lines: list[str], indents: list[int], boundaries: list[bool
 
 
 @lru_cache(maxsize=1 << 16)
-def _statement_indent(line: str) -> int:
+def statement_indent(line: str) -> int:
     """Indentation of a line that holds code; -1 for blank and comment lines (memoised per line)."""
     stripped = line.lstrip(" \t")
     return -1 if not stripped or stripped.startswith("#") else len(line) - len(stripped)
 
 
-def _classify(stripped: str) -> tuple[str, str | None, bool]:
-    if stripped.startswith("@"):
+def starts_class(line: str) -> bool:
+    return _CLASS.match(line) is not None
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_facts(stripped: str) -> tuple[bool, str | None, str | None]:
+    """Does a statement (indent removed) start a decorator, a def (its name), a class (its name)?
+    Memoised: the same def and decorator lines come back in every snapshot."""
+    def_match, class_match = _DEF.match(stripped), _CLASS.match(stripped)
+    return stripped.startswith("@"), def_match and def_match[1], class_match and class_match[1]
+
+
+def _classify(decorator: bool, def_name: str | None, class_name: str | None) -> tuple[str, str | None, bool]:
+    if decorator:
         return "statement", None, True
-    match = _DEF.match(stripped)
-    if match:
-        return "function", match[1], False
-    match = _CLASS.match(stripped)
-    if match:
-        return "class", match[1], False
+    if def_name:
+        return "function", def_name, False
+    if class_name:
+        return "class", class_name, False
     return "statement", None, False
