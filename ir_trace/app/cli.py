@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ir_trace import __version__
 from ir_trace.app.progress import MessageHandler, ProgressBar
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import IRTraceError, unexpected_message
 from ir_trace.noise.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.runsafety.output_paths import CommandPaths, check_command_paths, check_printable
 from ir_trace.runsafety.signals import Supervisor
@@ -222,7 +222,7 @@ def run_command(args: argparse.Namespace, guard: RunGuard) -> int:
     except Exception as exc:  # a bug or an unforeseen environment: still one line, never a traceback
         if args.verbose:
             traceback.print_exc()
-        say(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)", guard)
+        say(f"{PROG}: error: {unexpected_message(exc)} (rerun with --verbose for the traceback)", guard)
         return 1
     finally:
         if scratch:

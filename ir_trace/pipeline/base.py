@@ -7,7 +7,7 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.errors import IRTraceError, one_line
+from ir_trace.errors import IRTraceError, one_line, unexpected_message
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
 WORK_DONE = "ir_trace.work_done"  # event(batch, item): one diff (DiffPair) or slicing (SliceFunctions) computed
@@ -41,7 +41,7 @@ class AbsolutePath(luigi.Parameter):
 def explain(exception: BaseException) -> str:
     """One line for a failure: our own errors say what to do; anything else names its type."""
     known = isinstance(exception, IRTraceError)
-    return one_line(str(exception) if known else f"unexpected {type(exception).__name__}: {exception}")
+    return one_line(str(exception) if known else unexpected_message(exception))
 
 
 class PipelineTask(luigi.Task):
