@@ -9,7 +9,6 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import demo_dump
 from hostile_support import assert_error_line, command, temp_files
 
 OTHER, DIRECTORY_OWNER = 12345, 23456
