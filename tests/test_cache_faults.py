@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,13 @@ def test_an_entry_another_run_keeps_replacing_is_never_read_as_missing(tmp_path)
     finally:
         replacer.wait(timeout=300)
     assert missing == 0 and cache.get("report")["run"] == 399
+
+
+def test_damaged_diffs_recomputed_are_counted_as_rediffed_not_from_cache(tmp_path, demo_dump):
+    cache = tmp_path / "cache"
+    assert run_cli(demo_dump, "-o", tmp_path / "r.html", "--cache-dir", cache).returncode == 0
+    with sqlite3.connect(cache / "cache.db") as database:  # every diff's stored text altered: checksums fail
+        assert database.execute("UPDATE Cache SET value = 'damaged' WHERE key LIKE 'diff/%'").rowcount > 0
+    result = run_cli(demo_dump, "-o", tmp_path / "r2.html", "--cache-dir", cache)
+    assert result.returncode == 0 and "damaged entries" in result.stderr
+    assert "· 2 pairs rediffed, 0 from cache ·" in result.stderr, result.stderr

@@ -10,6 +10,7 @@ import luigi
 from ir_trace.errors import IRTraceError, one_line, unexpected_message
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
+WORK_REDONE = "ir_trace.work_redone"  # event(task, item): an item whose cached result was damaged, recomputed
 WORK_DONE = "ir_trace.work_done"  # event(batch, item): one diff (DiffPair) or slicing (SliceFunctions) computed
 
 log = logging.getLogger("luigi-interface")

@@ -61,9 +61,9 @@ class RenderComparison(ReportWriter):
         target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
         if target.exists():
             return
-        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)
-        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
-        cross_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in cross}
+        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
+        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
+        cross_results = {(item.before_sha, item.after_sha): cached_result(item, self).to_json() for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
         target.write(render_html(payload), comparison_summary(payload), len(diffs))
 
