@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from ir_trace.errors import one_line
@@ -25,3 +31,37 @@ def test_an_unexpected_error_without_a_message_says_so():
     with pytest.raises(ValueError) as info:
         one_line(type("Odd", (str,), {"isprintable": lambda self: (_ for _ in ()).throw(ValueError())})("x"))
     assert explain(info.value) == "unexpected ValueError: no message in errors.one_line"
+
+
+IMPORT_ONLY = """
+import json, signal, sys
+before = set(sys.modules)
+import ir_trace.app.launch
+print(signal.getsignal(signal.SIGINT) == ir_trace.app.launch._ON_IMPORT._record)
+print(json.dumps(sorted(m for m in set(sys.modules) - before if m.startswith("ir_trace"))))
+"""
+
+
+def test_importing_the_entry_records_ctrl_c_before_anything_else_is_imported():
+    """The console script's wrapper imports `ir_trace.app.launch` before calling main: a Ctrl-C in
+    those imports must be recorded (one line, exit 130), not Python's KeyboardInterrupt traceback."""
+    result = subprocess.run([sys.executable, "-c", IMPORT_ONLY], capture_output=True, text=True, timeout=60)
+    installed, modules = result.stdout.splitlines()
+    assert installed == "True", result.stderr
+    expected = [
+        "ir_trace",
+        "ir_trace.app",
+        "ir_trace.app.launch",
+        "ir_trace.runsafety",
+        "ir_trace.runsafety.early_signals",
+    ]
+    assert json.loads(modules) == expected
+
+
+@pytest.mark.parametrize(
+    "package", ["ir_trace/__init__.py", "ir_trace/app/__init__.py", "ir_trace/runsafety/__init__.py"]
+)
+def test_what_runs_before_the_recorder_stays_tiny(package):
+    source = (Path(__file__).resolve().parent.parent / package).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    assert not [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
