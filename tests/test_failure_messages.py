@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
+from hostile_support import assert_error_line
+from multi_trace_support import CONST, DEAD, LOAD, mlir_header, mlir_module
 
 from ir_trace.errors import one_line
 from ir_trace.pipeline.base import explain
@@ -65,3 +68,38 @@ def test_what_runs_before_the_recorder_stays_tiny(package):
     source = (Path(__file__).resolve().parent.parent / package).read_text(encoding="utf-8")
     tree = ast.parse(source)
     assert not [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
+def write_stream(path: Path, cut: bool) -> Path:
+    """A --mlir-print-ir-after-all stream of two dumps; with `cut`, the second stops mid-print."""
+    first = mlir_module([CONST, LOAD])
+    second = mlir_module([CONST, DEAD, LOAD])
+    if cut:
+        second = second[: second.index(DEAD)]
+    path.write_text(
+        f"{mlir_header('After', 'CSE (cse)')}\n{first}\n\n\n{mlir_header('After', 'Canonicalizer (canonicalize)')}\n"
+        f"{second}"
+    )
+    return path
+
+
+def test_a_stream_whose_last_dump_was_cut_off_says_it_is_truncated(tmp_path):
+    stream = write_stream(tmp_path / "cut.mlir", cut=True)
+    result = run_cli(stream, "-o", tmp_path / "r.html", "--no-cache")
+    assert result.returncode == 0, result.stderr
+    assert f"warning: the last dump in {stream} (Canonicalizer (canonicalize)) is truncated" in result.stderr
+
+
+def test_a_whole_stream_is_not_called_truncated(tmp_path):
+    stream = write_stream(tmp_path / "whole.mlir", cut=False)
+    result = run_cli(stream, "-o", tmp_path / "r.html", "--no-cache")
+    assert result.returncode == 0 and "truncated" not in result.stderr, result.stderr
+
+
+def test_against_between_an_mlir_trace_and_a_pypto_dump_is_refused(tmp_path, demo_dump):
+    stream = write_stream(tmp_path / "run.mlir", cut=False)
+    report = tmp_path / "r.html"
+    for a, b in ((demo_dump, stream), (stream, demo_dump)):
+        result = run_cli(a, "--against", b, "-o", report, "--no-cache")
+        assert_error_line(result, "--against:", str(a), str(b), "same kind")
+    assert not report.exists()
