@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,27 @@ def test_against_between_an_mlir_trace_and_a_pypto_dump_is_refused(tmp_path, dem
         result = run_cli(a, "--against", b, "-o", report, "--no-cache")
         assert_error_line(result, "--against:", str(a), str(b), "same kind")
     assert not report.exists()
+
+
+DYING_TASK = """
+import os, signal
+import luigi
+from ir_trace.pipeline.base import PipelineTask
+
+class Dying(PipelineTask):
+    def output(self):
+        return luigi.LocalTarget("never-written")
+
+    def run(self):
+        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer or `kill -9` ends a worker
+"""
+
+
+def test_a_killed_worker_fails_the_run_with_exit_3_and_a_reason_line(tmp_path):
+    (tmp_path / "dying_task.py").write_text(DYING_TASK)
+    repo = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(repo), str(tmp_path)])}
+    command = [sys.executable, "-m", "luigi", "--module", "dying_task", "Dying", "--local-scheduler", "--workers", "2"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert result.returncode == 3, result.stderr[-2000:]
+    assert "Dying() failed: its worker process was killed by signal 9" in result.stderr, result.stderr[-2000:]

@@ -58,6 +58,15 @@ class PipelineTask(luigi.Task):
         return message
 
 
+@PipelineTask.event_handler(luigi.Event.PROCESS_FAILURE)
+def _say_the_worker_died(task: luigi.Task, message: str) -> None:
+    """A worker process killed under a task (SIGKILL, the OOM killer) fails the run with exit 3;
+    Luigi says why only at INFO, so the one line is said here, as for any failure."""
+    code = message.rsplit(" ", 1)[-1]
+    how = f"was killed by signal {code[1:]}" if code.startswith("-") and code[1:].isdigit() else f"died ({message})"
+    log.error("%s failed: its worker process %s; nothing it was doing was kept, run again", task, how)
+
+
 class GuardParameter(luigi.Parameter):
     """The `RunGuard` the caller that builds this task hands down (the command's, or a sweep task's):
     not part of the task's identity, never sent to a scheduler nor taken from a command line (there
