@@ -209,89 +209,9 @@ const IRTraceDiff = (() => {
     return ranges;
   }
 
-  /** diff.py's _layout: the segments lines are matched in, both snapshots with their moved functions'
-   *  lines given ids unique to their side (negative), those lines (movedA / movedB: flags), and the
-   *  [i, j] of the lines equal in both copies of a moved function. */
-  function layout(A, B) {
-    const n = A.ids.length, m = B.ids.length, fnsA = A.fns, fnsB = B.fns;
-    const plain = { A, B, movedA: null, movedB: null, movedLines: [] };
-    if (!fnsA || !fnsB || !fnsA.length || !fnsB.length || !ordered(fnsA) || !ordered(fnsB)) {
-      return { ...plain, segments: [[0, n, 0, m]] };
-    }
-    const moved = movedFunctions(A, B);
-    if (!moved.length) return { ...plain, segments: segmentRanges(n, m, fnsA, fnsB) };
-    const idsA = Int32Array.from(A.ids), idsB = Int32Array.from(B.ids);
-    const movedA = new Uint8Array(n), movedB = new Uint8Array(m), movedLines = [];
-    const goneA = new Set(), goneB = new Set();
-    for (const [fi, fj] of moved) {
-      const fa = fnsA[fi], fb = fnsB[fj];
-      const matches = matchSeq(A.ids, B.ids, fa[1], fa[2], fb[1], fb[2], MAX_LINE_EDITS, []);
-      for (let t = 0; t < matches.length; t += 2) movedLines.push([matches[t], matches[t + 1]]);
-      for (let i = fa[1]; i < fa[2]; i++) { movedA[i] = 1; idsA[i] = -1 - i; }
-      for (let j = fb[1]; j < fb[2]; j++) { movedB[j] = 1; idsB[j] = -1 - n - j; }
-      goneA.add(fi); goneB.add(fj);
-    }
-    const segments = segmentRanges(n, m, fnsA.filter((_f, k) => !goneA.has(k)), fnsB.filter((_f, k) => !goneB.has(k)));
-    return { A: { ...A, ids: idsA }, B: { ...B, ids: idsB }, movedA, movedB, movedLines, segments };
-  }
-
-  /** diff.py's _once: each key's function index, -1 for a key held by several functions. */
-  function once(fns) {
-    const where = new Map();
-    fns.forEach((f, k) => where.set(f[0], where.has(f[0]) ? -1 : k));
-    return where;
-  }
-
-  /** diff.py's _moved_functions: functions matched by key but out of the heaviest in-order set. */
-  function movedFunctions(A, B) {
-    const onceA = once(A.fns), onceB = once(B.fns), byKey = [];
-    for (const [key, fi] of onceA) {
-      const fj = onceB.has(key) ? onceB.get(key) : -1;
-      if (fi >= 0 && fj >= 0) byKey.push([fi, fj]);
-    }
-    byKey.sort((x, y) => x[0] - y[0]);
-    const unchanged = A.ids.length + B.ids.length + 1;
-    const weights = byKey.map(([fi, fj]) => {
-      const fa = A.fns[fi], fb = B.fns[fj], size = fa[2] - fa[1] + fb[2] - fb[1];
-      let same = fa[2] - fa[1] === fb[2] - fb[1];
-      for (let t = 0; same && t < fa[2] - fa[1]; t++) same = A.ids[fa[1] + t] === B.ids[fb[1] + t];
-      return same ? size * unchanged : size;
-    });
-    const kept = new Set(heaviestIncreasing(byKey.map((p) => p[1]), weights, B.fns.length));
-    return byKey.filter((_p, k) => !kept.has(k));
-  }
-
-  /** diff.py's _heaviest_increasing: the increasing subsequence of largest total weight (Fenwick tree). */
-  function heaviestIncreasing(values, weights, size) {
-    const treeBest = new Array(size + 1).fill(0), treeAt = new Array(size + 1).fill(-1);
-    const total = [], before = [];
-    values.forEach((value, k) => {
-      let best = 0, at = -1;
-      for (let p = value; p > 0; p -= p & -p) if (treeBest[p] > best) { best = treeBest[p]; at = treeAt[p]; }
-      total.push(best + weights[k]); before.push(at);
-      for (let p = value + 1; p <= size; p += p & -p) if (total[k] > treeBest[p]) { treeBest[p] = total[k]; treeAt[p] = k; }
-    });
-    let k = -1;
-    for (let t = 0; t < values.length; t++) if (k < 0 || total[t] > total[k]) k = t;
-    const run = [];
-    for (; k >= 0; k = before[k]) run.push(k);
-    return run.reverse();
-  }
-
-  /** diff.py's _pair_apart: a block's pairs, a moved function's lines left out. */
-  function pairApart(A, B, [a0, a1, b0, b1], L) {
-    const anyIn = (flags, start, end) => { for (let t = start; t < end; t++) if (flags[t]) return true; return false; };
-    if (!L.movedA || (!anyIn(L.movedA, a0, a1) && !anyIn(L.movedB, b0, b1))) return pairBlock(A.lines, B.lines, a0, a1, b0, b1);
-    const rowsA = [], rowsB = [];
-    for (let i = a0; i < a1; i++) if (!L.movedA[i]) rowsA.push(i);
-    for (let j = b0; j < b1; j++) if (!L.movedB[j]) rowsB.push(j);
-    const pairs = pairBlock(rowsA.map((i) => A.lines[i]), rowsB.map((j) => B.lines[j]), 0, rowsA.length, 0, rowsB.length);
-    return pairs.map(([i, j]) => [rowsA[i], rowsB[j]]);
-  }
-
-  function changedBlocks(A, B, segments) {
+  function changedBlocks(A, B) {
     const blocks = [];
-    for (const [a0, a1, b0, b1] of segments) {
+    for (const [a0, a1, b0, b1] of segmentRanges(A.ids.length, B.ids.length, A.fns, B.fns)) {
       let same = a1 - a0 === b1 - b0;
       for (let t = 0; same && t < a1 - a0; t++) same = A.ids[a0 + t] === B.ids[b0 + t];
       if (same) continue;
@@ -379,10 +299,8 @@ const IRTraceDiff = (() => {
    *  ignored text. */
   function diffSnapshots(A, B, options = {}) {
     if (options.lineKey) [A, B] = keyedIds(A, B, options.lineKey);
-    const L = layout(A, B);
-    const paired = changedBlocks(L.A, L.B, L.segments).map((block) => [block, pairApart(A, B, block, L)]);
-    const moved = moves(L.A, L.B, paired).concat(L.movedLines).sort((x, y) => x[0] - y[0]);
-    const emphasise = emphasis(options.linePieces);
+    const paired = changedBlocks(A, B).map((block) => [block, pairBlock(A.lines, B.lines, ...block)]);
+    const moved = moves(A, B, paired), emphasise = emphasis(options.linePieces);
     // options.lazyMarks (the viewer): a pair's ranges are null and its fifth element works them
     // out, so only the rows shown pay for their emphasis.
     const mark = options.lazyMarks ? (x, y) => [null, null, () => emphasise(x, y)] : emphasise;
