@@ -156,9 +156,9 @@ def test_a_unit_name_two_traces_share_is_linked_with_its_stage(page):
 
 
 def test_a_before_dump_is_merged_only_into_the_after_of_the_same_pass_on_the_same_op(page):
-    page.set_content(
-        f"<script>{(REPO / 'ir_trace' / 'report' / 'assets' / 'viewer_traces.js').read_text('utf-8')}</script>"
-    )
+    assets = REPO / "ir_trace" / "report" / "assets"
+    scripts = ("viewer_fold.js", "viewer_traces.js")  # names are shown inert by viewer_fold.js's inertText
+    page.set_content("".join(f"<script>{(assets / name).read_text('utf-8')}</script>" for name in scripts))
     entries = page.evaluate(
         """() => {
           const h = (kind, argument, symbol) => ({ kind, pass_name: argument.toUpperCase(), argument, options: '',

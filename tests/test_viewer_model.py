@@ -17,6 +17,7 @@ TRACES_JS = (
     REPO / "ir_trace" / "report" / "assets" / "viewer_traces.js"
 )  # the model builds several traces' entries with it
 FIND_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_find.js"
+FOLD_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_fold.js"  # names shown inert (inertText)
 
 
 def page_of_scripts(page, *paths: Path, title: str):
@@ -28,7 +29,7 @@ def page_of_scripts(page, *paths: Path, title: str):
 
 @pytest.fixture
 def model_page(page):
-    page_of_scripts(page, TRACES_JS, MODEL_JS, FIND_JS, title="model")
+    page_of_scripts(page, FOLD_JS, TRACES_JS, MODEL_JS, FIND_JS, title="model")
     assert page.evaluate("() => typeof IRTraceModel + typeof IRTraceFind") == "objectobject"
     return page
 
@@ -254,7 +255,7 @@ LAYOUT_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_layout.js"
 
 @pytest.fixture
 def layout_page(page):
-    page_of_scripts(page, TRACES_JS, MODEL_JS, LAYOUT_JS, title="layout")
+    page_of_scripts(page, FOLD_JS, TRACES_JS, MODEL_JS, LAYOUT_JS, title="layout")
     assert page.evaluate("() => typeof IRTraceLayout") == "object"
     return page
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ir_trace import __version__, api
 from ir_trace.app.progress import MessageHandler, ProgressBar
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import IRTraceError, unexpected_message
 from ir_trace.noise.normalize import MODES, IgnoreModes, IgnoreRegexError, check_regex
 from ir_trace.options import DEFAULT_CONTEXT, DEFAULT_OUTPUT, ReportOptions, RunOptions
 from ir_trace.runsafety.signals import Supervisor
@@ -201,7 +201,7 @@ def run_command(args: argparse.Namespace, options: RunOptions, guard: RunGuard) 
     except Exception as exc:  # a bug or an unforeseen environment: still one line, never a traceback
         if args.verbose:
             traceback.print_exc()
-        say(f"{PROG}: error: unexpected {type(exc).__name__}: {exc} (rerun with --verbose for the traceback)", guard)
+        say(f"{PROG}: error: {unexpected_message(exc)} (rerun with --verbose for the traceback)", guard)
         return 1
     if not args.quiet:
         from ir_trace.summaries.line import summary_line  # with the pipeline's modules, loaded by now

@@ -13,6 +13,8 @@ value files.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import errno
 import glob
 import hashlib
 import json
@@ -29,6 +31,11 @@ from pathlib import Path
 
 import diskcache
 from diskcache.core import DEFAULT_SETTINGS, METADATA, MODE_BINARY, MODE_RAW, MODE_TEXT, UNKNOWN
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None  # type: ignore[assignment]
 
 log = logging.getLogger("ir_trace")
 # Said even under -q (the command keeps this logger at WARNING): a cache moved aside is a folder
@@ -101,20 +108,24 @@ def default_cache_dir() -> Path:
 
 
 class ResultCache:
-    """JSON values by string key, on disk, safe to share between processes."""
+    """JSON values by string key, on disk, safe to share between processes.
 
-    def __init__(self, directory: Path):
+    A value the disk would not take (a full or quota-limited file system, `ulimit -f`) is kept in
+    memory for the rest of the run, with one warning that results are not kept: the run's own
+    checks (Luigi's completeness, the report's record) then still see what it computed, so a full
+    disk never costs the report nor makes the run call its own results missing."""
+
+    def __init__(self, directory: Path, cache: diskcache.Cache | None = None):
         self.directory = directory
-        self._cache = _open(directory)
+        self._cache = cache if cache is not None else _open(directory)
+        self._unkept: dict[str, str] = {}  # key -> stored text the disk refused
 
     def get(self, key: str):
         """The stored value, or None when absent or damaged (a damaged entry is dropped)."""
+        stored = self._unkept.get(key)
         try:
-            stored = self._cache.get(key)
-            if stored is None and key in self._cache:  # the row is there, its value file is not
-                stored = self._cache.get(key)  # unless another process replaced the entry just now
-                if stored is None:
-                    raise UnsafeEntry("value file missing")
+            if stored is None:
+                stored = self._read(key)
         except (sqlite3.Error, OSError, UnsafeEntry, UnicodeDecodeError) as exc:
             return self._drop(key, exc)
         if stored is None:
@@ -127,26 +138,36 @@ class ResultCache:
         except (AttributeError, ValueError) as exc:
             return self._drop(key, exc)
 
+    def _read(self, key: str):
+        """The stored text; a row whose value file is missing is damage only when it stays so: another
+        process replacing the entry deletes the old value file between our reading its row and its file."""
+        for _attempt in range(_REREADS):
+            stored = self._cache.get(key)
+            if stored is not None or key not in self._cache:
+                return stored
+        raise UnsafeEntry("value file missing")
+
     def put(self, key: str, value) -> None:
-        body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        try:
-            self._cache.set(key, f"{_checksum(body)}\n{body}", retry=True)
-        except (sqlite3.Error, OSError) as exc:
-            warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
+        self.put_many({key: value})
 
     def put_many(self, values: dict) -> None:
-        """`put` each value, in one transaction: one commit (one sync) for the lot, not one each."""
+        """Store each value, in one transaction: one commit (one sync) for the lot, not one each."""
+        entries = {key: _entry(value) for key, value in values.items()}
         try:
             with self._cache.transact(retry=True):
-                for key, value in values.items():
-                    self.put(key, value)
+                for key, text in entries.items():
+                    self._cache.set(key, text, retry=True)
         except (sqlite3.Error, OSError) as exc:
-            warn_once(f"cannot write to the cache {self.directory} ({exc}); results are not kept")
+            self._unkept.update(entries)
+            warn_once(f"cannot write to the cache {self.directory} ({_reason(exc)}); results are not kept")
+            return
+        for key in entries:
+            self._unkept.pop(key, None)
 
     def present(self, keys: list[str]) -> set[str]:
         """Which of `keys` the cache holds (presence only, as `in`), asked in a few queries rather than one each:
         a thousand-pass dump has thousands of results to check on every run."""
-        found: set[str] = set()
+        found = {key for key in keys if key in self._unkept}
         try:
             for start in range(0, len(keys), _KEYS_PER_QUERY):
                 chunk = keys[start : start + _KEYS_PER_QUERY]
@@ -160,6 +181,8 @@ class ResultCache:
 
     def __contains__(self, key: str) -> bool:
         """Presence only (cheap, for Luigi's completeness checks); `get` validates the value."""
+        if key in self._unkept:
+            return True
         try:
             return key in self._cache
         except (sqlite3.Error, OSError, UnsafeEntry):
@@ -170,11 +193,67 @@ class ResultCache:
 
     def _drop(self, key: str, reason: Exception) -> None:
         warn_once(f"ignored damaged entries in the cache {self.directory} (first: {reason}); they are rebuilt")
+        self._unkept.pop(key, None)
         try:
             self._cache.delete(key, retry=True)
         except (sqlite3.Error, OSError, UnsafeEntry):
             pass
         return None
+
+
+_REREADS = 3  # reads of an entry whose value file vanished, before it counts as damaged
+
+
+def _entry(value) -> str:
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return f"{_checksum(body)}\n{body}"
+
+
+def _reason(exc: BaseException) -> str:
+    """What went wrong, said plainly: sqlite's bare "disk I/O error" under `ulimit -f` is the file
+    size limit, which is then named."""
+    text = str(exc) or type(exc).__name__
+    limit = _file_size_limit()
+    if limit is not None and ("I/O error" in text or isinstance(exc, OSError) and exc.errno == errno.EFBIG):
+        return f"{text}; the file size limit (ulimit -f) is {limit} bytes"
+    return text
+
+
+def _file_size_limit() -> int | None:
+    if resource is None:
+        return None
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return None if limit == resource.RLIM_INFINITY else limit
+
+
+class _MemoryStore:
+    """What a run uses when no directory takes a cache at all (even a temporary one: `ulimit -f`, a
+    full /tmp): the few calls `ResultCache` makes of diskcache, on a dict, for this process only."""
+
+    def __init__(self):
+        self._values: dict[str, str] = {}
+
+    def get(self, key: str):
+        return self._values.get(key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._values
+
+    def set(self, key: str, value: str, retry: bool = False) -> None:
+        self._values[key] = value
+
+    def delete(self, key: str, retry: bool = False) -> None:
+        self._values.pop(key, None)
+
+    @contextlib.contextmanager
+    def transact(self, retry: bool = False):
+        yield
+
+    def _sql(self, *_args):
+        raise sqlite3.OperationalError("no database: the cache is in memory")
+
+    def close(self) -> None:
+        self._values.clear()
 
 
 _KEYS_PER_QUERY = 500  # below SQLite's limit on a statement's parameters (999 in old builds)
@@ -291,7 +370,11 @@ def open_cache(directory: Path | None) -> ResultCache:
         except LeftAlone as exc:
             warn_once(str(exc))
         except (OSError, sqlite3.Error) as exc:
-            warn_once(f"cannot use the cache directory {directory} ({exc}); running without the cache")
-    scratch = tempfile.mkdtemp(prefix="pypto-ir-trace-cache-")
-    atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # forked workers leave via os._exit
-    return ResultCache(Path(scratch))
+            warn_once(f"cannot use the cache directory {directory} ({_reason(exc)}); running without the cache")
+    try:
+        scratch = tempfile.mkdtemp(prefix="pypto-ir-trace-cache-")
+        atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # forked workers leave via os._exit
+        return ResultCache(Path(scratch))
+    except (OSError, sqlite3.Error) as exc:
+        warn_once(f"cannot make a temporary cache either ({_reason(exc)}); results are kept in memory for this run")
+        return ResultCache(Path("<memory>"), _MemoryStore())

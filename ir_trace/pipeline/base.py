@@ -7,11 +7,12 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.errors import IRTraceError, one_line
+from ir_trace.errors import IRTraceError, one_line, unexpected_message
 from ir_trace.options import ReportOptions
 from ir_trace.runsafety.run_guard import RunGuard
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
+WORK_REDONE = "ir_trace.work_redone"  # event(task, item): an item whose cached result was damaged, recomputed
 WORK_DONE = "ir_trace.work_done"  # event(batch, item): one diff (DiffPair) or slicing (SliceFunctions) computed
 
 log = logging.getLogger("luigi-interface")
@@ -57,7 +58,7 @@ class ReportOptionsParameter(luigi.Parameter[ReportOptions]):
 def explain(exception: BaseException) -> str:
     """One line for a failure: our own errors say what to do; anything else names its type."""
     known = isinstance(exception, IRTraceError)
-    return one_line(str(exception) if known else f"unexpected {type(exception).__name__}: {exception}")
+    return one_line(str(exception) if known else unexpected_message(exception))
 
 
 class PipelineTask(luigi.Task):
@@ -80,6 +81,15 @@ class PipelineTask(luigi.Task):
     def report_progress(self, percentage: int) -> None:
         """The progress bar luigid shows for this task."""
         self.set_progress_percentage(percentage)  # type: ignore[misc]
+
+
+@PipelineTask.event_handler(luigi.Event.PROCESS_FAILURE)
+def _say_the_worker_died(task: luigi.Task, message: str) -> None:
+    """A worker process killed under a task (SIGKILL, the OOM killer) fails the run with exit 3;
+    Luigi says why only at INFO, so the one line is said here, as for any failure."""
+    code = message.rsplit(" ", 1)[-1]
+    how = f"was killed by signal {code[1:]}" if code.startswith("-") and code[1:].isdigit() else f"died ({message})"
+    log.error("%s failed: its worker process %s; nothing it was doing was kept, run again", task, how)
 
 
 class GuardParameter(luigi.Parameter[RunGuard | None]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import luigi
 
 from ir_trace.cache.fingerprints import comparison_fingerprint, traces_digest
-from ir_trace.errors import IRTraceError
+from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import Manifest
 from ir_trace.inputs.traces import Trace
 from ir_trace.pipeline.base import AbsolutePath
@@ -53,6 +53,7 @@ class RenderComparison(ReportWriter):
         self.check_arguments()
         manifest_a = current_manifest(self.dump, self.state)
         manifest_b = current_manifest(self.against, self.against_state)
+        check_same_kind(self.dump, manifest_a, self.against, manifest_b)
         diffs_a, slices_a = chain_work(manifest_a)
         diffs_b, slices_b = chain_work(manifest_b)
         cross = _cross_work(manifest_a, manifest_b)
@@ -61,9 +62,9 @@ class RenderComparison(ReportWriter):
         target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
         if target.exists():
             return
-        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context)
-        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context)
-        cross_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in cross}
+        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
+        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
+        cross_results = {(item.before_sha, item.after_sha): cached_result(item, self).to_json() for item in cross}
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
         target.write(render_html(payload), comparison_summary(payload), len(diffs))
 
@@ -79,3 +80,17 @@ def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:
         if a.sha256 != b.sha256:
             work.append(diff_task(manifest_a, a, manifest_b, b))
     return unique_items(work)
+
+
+_KIND_NAMES = {"pypto": "a PyPTO passes_dump", "mlir": "an MLIR trace"}
+
+
+def check_same_kind(dump: str, manifest_a: Manifest, against: str, manifest_b: Manifest) -> None:
+    """Run against run pairs passes of two runs of one compiler: a PyPTO dump against an MLIR trace
+    matches nothing by name, so it would report every pass as differing or only in one run."""
+    if manifest_a.kind != manifest_b.kind:
+        shown_a, shown_b = (_KIND_NAMES.get(m.kind, m.kind) for m in (manifest_a, manifest_b))
+        raise DumpError(
+            f"--against: {dump} is {shown_a} but {against} is {shown_b}; run against run compares two runs "
+            "of the same kind (two passes_dump/ directories, or two MLIR traces)"
+        )

@@ -78,12 +78,17 @@ def pipeline_order(diffs: list[DiffPair], slices: list[SliceFunctions]) -> list[
 
 
 def assemble_payload(
-    manifest: Manifest, diffs: list[DiffPair], slices: list[SliceFunctions], context: int, ignore: str = ""
+    manifest: Manifest,
+    diffs: list[DiffPair],
+    slices: list[SliceFunctions],
+    context: int,
+    ignore: str = "",
+    task: luigi.Task | None = None,
 ) -> dict:
     """The report payload of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
-    diff_results = {(item.before_sha, item.after_sha): cached_result(item).to_json() for item in diffs}
-    slice_results = {item.sha: cached_result(item).to_json() for item in slices}
+    diff_results = {(item.before_sha, item.after_sha): cached_result(item, task).to_json() for item in diffs}
+    slice_results = {item.sha: cached_result(item, task).to_json() for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
     base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)
@@ -93,11 +98,16 @@ def assemble_payload(
 
 
 def traces_payload(
-    path: str, traces: list[Trace], work: list[tuple[list[DiffPair], list[SliceFunctions]]], context: int, ignore: str
+    path: str,
+    traces: list[Trace],
+    work: list[tuple[list[DiffPair], list[SliceFunctions]]],
+    context: int,
+    ignore: str,
+    task: luigi.Task | None = None,
 ) -> dict:
     """The payload of every trace under `path`: one trace's own payload, or the traces combined
     (payload.py), from the results of each trace's completed chain work."""
-    payloads = [assemble_payload(t.manifest, *chain, context, ignore) for t, chain in zip(traces, work)]
+    payloads = [assemble_payload(t.manifest, *chain, context, ignore, task) for t, chain in zip(traces, work)]
     if len(traces) == 1:
         return payloads[0]
     title = Path(path).name or path
@@ -195,7 +205,7 @@ class RenderReport(ReportWriter):
         yield from self.schedule(pipeline_order(diffs, slices))
         target = self.report_target(self.fingerprint([traces]))
         if not target.exists():
-            payload = traces_payload(self.dump, traces, work, self.context, self.ignore)
+            payload = traces_payload(self.dump, traces, work, self.context, self.ignore, self)
             target.write(render_html(payload), report_summary(payload, self.dump), len(diffs))
 
 

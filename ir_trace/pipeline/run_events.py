@@ -52,7 +52,7 @@ class RunEvents:
         from luigi import Event
 
         from ir_trace.pipeline import DiffPair
-        from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, PipelineTask
+        from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, WORK_REDONE, PipelineTask
 
         self.bar = bar
         self._counts: multiprocessing.sharedctypes.SynchronizedArray | _InProcessCounts
@@ -66,6 +66,7 @@ class RunEvents:
         self.handlers = [
             (PipelineTask, WORK_PLANNED, lambda _task, count: bar.add_work(count)),
             (PipelineTask, WORK_DONE, lambda _task, item: self._work_done(isinstance(item, DiffPair))),
+            (PipelineTask, WORK_REDONE, lambda _task, item: self._redone(isinstance(item, DiffPair))),
             (PipelineTask, Event.FAILURE, self._failed),
             (PipelineTask, Event.BROKEN_TASK, self._failed),
             (PipelineTask, Event.PROCESS_FAILURE, self._failed),  # a worker process died: a message
@@ -76,6 +77,11 @@ class RunEvents:
         if rediffed:
             self._add("rediffed")
         self.bar.advance()
+
+    def _redone(self, rediffed: bool) -> None:
+        """A damaged result recomputed while the report was assembled: no work the bar planned."""
+        if rediffed:
+            self._add("rediffed")
 
     def _add(self, name: str) -> None:
         with self._counts.get_lock():

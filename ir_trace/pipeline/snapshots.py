@@ -17,7 +17,7 @@ from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import Manifest, read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
 from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, traces_from_json
-from ir_trace.pipeline.base import WORK_DONE, AbsolutePath, PipelineTask
+from ir_trace.pipeline.base import WORK_DONE, WORK_REDONE, AbsolutePath, PipelineTask
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.pipeline.targets import CacheTarget
 from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
@@ -314,13 +314,16 @@ class WorkParameter(luigi.Parameter):
         return json.dumps([item.to_json() for item in x], separators=(",", ":"))
 
 
-def cached_result(item: WorkItem) -> DiffResult | SliceResult:
+def cached_result(item: WorkItem, task: luigi.Task | None = None) -> DiffResult | SliceResult:
     """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
-    or holds something that is not one."""
+    or holds something that is not one; `task` (the one assembling the report) then fires
+    WORK_REDONE, so a repaired pair is counted as rediffed, not as taken from the cache."""
     result = item.result_type.from_json(shared_cache().get(item.key))
     if result is None:
         result = item.compute()
         shared_cache().put(item.key, result.to_json())
+        if task is not None:
+            task.trigger_event(WORK_REDONE, task, item)
     return result
 
 

@@ -105,6 +105,20 @@ def render_html(payload: dict) -> str:
         "report.html.j2",
         REPORT_SCRIPTS,
         "viewer.css",
-        title=payload.get("title", "pypto-ir-trace"),
+        title=inert_text(payload.get("title", "pypto-ir-trace")),
         payload_data=encode_payload(portable_payload(payload)),
     )
+
+
+# The characters viewer_fold.js shows as their code point (CONTROL_CHARS there; tests/test_viewer_bidi_names.py
+# holds the two lists equal): they show nothing, or reorder what follows (bidi overrides, isolates).
+_CONTROLS = re.compile(
+    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f"
+    "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
+)
+
+
+def inert_text(text: str) -> str:
+    """`text` with each control character as `[U+202E]`, as the page shows names: a bidi override in
+    a dump's name must not reorder the window's title (`<title>` is plain text, no box possible)."""
+    return _CONTROLS.sub(lambda match: f"[U+{ord(match.group()):04X}]", text)

@@ -33,6 +33,10 @@ class EarlySignals:
                 self.replaced[signum] = signal.signal(signum, self._record)
         return self
 
+    def in_place(self) -> bool:
+        """Whether its handlers are still the ones installed (no supervisor has taken them over)."""
+        return any(signal.getsignal(signum) == self._record for signum in self.replaced)
+
     def _record(self, signum, _frame) -> None:
         if self.received is None:
             self.received = signum

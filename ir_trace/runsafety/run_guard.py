@@ -157,10 +157,23 @@ class RunGuard:
 def remove_files(names: Iterable[str]) -> None:
     """Delete temp files a stopped run registered (those it renamed are simply gone already)."""
     for name in names:
+        remove_temp(name)
+
+
+def remove_temp(name: str) -> None:
+    """Delete our temp file `name`, if it is there. A temp file given the owner of the file it was
+    to replace cannot be deleted in a sticky directory by root without CAP_FOWNER (the very case
+    where the rename failed): it is taken back first (CAP_CHOWN), then deleted."""
+    try:
+        os.unlink(name)
+    except PermissionError:
         try:
+            os.chown(name, os.geteuid(), os.getegid(), follow_symlinks=False)
             os.unlink(name)
         except OSError:
             pass
+    except OSError:
+        pass
 
 
 def _ask_parent_death_signal(signum: int) -> bool:

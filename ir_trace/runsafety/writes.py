@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import IRTraceError
-from ir_trace.runsafety.run_guard import RunGuard
+from ir_trace.runsafety.run_guard import RunGuard, remove_temp
 
 TEMP_SUFFIX = ".tmp"
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -174,10 +174,7 @@ def _replace_file(plan: OutputPlan, tmp: str, data: bytes, prefix: str, before_r
         guard.publishing(finished, str(plan.target))  # published once the target is this file
         os.replace(tmp, plan.target)
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        remove_temp(tmp)
         if isinstance(exc, OSError):
             raise OutputError(f"{prefix}cannot write {plan.target}: {exc.strerror or exc}") from exc
         raise

@@ -9,6 +9,7 @@ would mean nothing.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -78,12 +79,37 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
         )
     loaded = [_load_stream_dump(path, data, dump, on_text) for dump in dumps]
     folder = path.absolute().parent
+    warnings = _cut_off_warning(path, loaded[-1])
     if _module_scope(loaded):
-        return [("", _manifest(folder, path.name, loaded))]
+        return [("", _manifest(folder, path.name, loaded, warnings))]
     groups: dict[str, list[_Loaded]] = {}
     for dump in loaded:
         groups.setdefault(_unit_of(dump.text, "?"), []).append(dump)
-    return [(unit, _manifest(folder, path.name, group)) for unit, group in groups.items()]
+    last_unit = _unit_of(loaded[-1].text, "?")
+    return [
+        (unit, _manifest(folder, path.name, group, warnings if unit == last_unit else ()))
+        for unit, group in groups.items()
+    ]
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')  # printed IR never spans a string over lines
+
+
+def _cut_off_warning(path: Path, last: _Loaded) -> tuple[str, ...]:
+    """A warning when the stream's last dump ends with a region still open: the compiler stopped
+    mid-print (it crashed or was killed), so the diff into it would read as a pass deleting code."""
+    if _open_regions(last.text) <= 0:
+        return ()
+    return (
+        f"the last dump in {path} ({last.header.display_name}) is truncated: the stream ends inside an "
+        "unclosed region (the compiler stopped mid-print), so its diff shows code missing that was never printed",
+    )
+
+
+def _open_regions(text: str) -> int:
+    """How many `{` are still open at the end of `text`, braces inside string literals aside (linear)."""
+    code = _STRING_LITERAL.sub("", text)
+    return code.count("{") - code.count("}")
 
 
 def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow_inner_symlinks: bool) -> _Loaded:

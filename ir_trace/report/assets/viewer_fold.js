@@ -40,6 +40,12 @@ const IRTraceFold = (() => {
 
   /** "U+202E": how a control character is shown. */
   const controlLabel = (ch) => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const EVERY_CONTROL = new RegExp(`[${CONTROL_CHARS}]`, 'g');
+  /** A name (a pass, a file, a symbol) shown inert where it is plain text (the sidebar, a pane's
+   *  header, tooltips): each control character as its code point, `[U+202E]`, as code rows box it,
+   *  so a bidi override in a file name cannot reorder what is read. */
+  const inertText = (text) => (typeof text === 'string' && HAS_CONTROL.test(text)
+    ? text.replace(EVERY_CONTROL, (ch) => `[${controlLabel(ch)}]`) : text);
 
   const DOT = 46;
   const isWordish = (c) => c < 128 && WORDISH[c] === 1;
@@ -254,5 +260,5 @@ const IRTraceFold = (() => {
   /** The huge-line chip's label: how many characters it holds back. */
   const moreLabel = (count) => `+${count.toLocaleString('en-US')} chars`;
 
-  return { HUGE_LINE, HUGE_STEP, planFolds, displayLine, controlLabel, moreLabel, HAS_CONTROL };
+  return { HUGE_LINE, HUGE_STEP, planFolds, displayLine, controlLabel, moreLabel, HAS_CONTROL, inertText };
 })();

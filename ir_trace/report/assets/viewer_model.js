@@ -243,6 +243,8 @@ const IRTraceModel = (() => {
 
   /* ---------- entries: the sidebar's items ---------- */
 
+  const inert = (text) => IRTraceFold.inertText(text);   // viewer_fold.js, loaded by the time entries are built
+
   /** One sidebar item per pass (its own diff), or in run-against-run mode per matched pass. */
   function buildEntries(payload, runs, passSpec, crossSpec) {
     const entries = [];
@@ -251,7 +253,7 @@ const IRTraceModel = (() => {
       for (let k = 1; k <= main.last; k++) {
         const p = main.passes[k];
         entries[k] = {
-          k, run: 0, pos: k, index: p.index, name: p.name, title: p.file, changed: p.changed, inserted: p.inserted,
+          k, run: 0, pos: k, index: p.index, name: inert(p.name), title: inert(p.file), changed: p.changed, inserted: p.inserted,
           deleted: p.deleted, log: { run: 0, pos: k }, badges: p.changed ? [] : [['noop', 'no-op']],
           history: () => passSpec(0, k),
         };
@@ -270,8 +272,8 @@ const IRTraceModel = (() => {
       const label = !pb ? `A${pa.index}` : !pa ? `B${pb.index}` : pa.index === pb.index ? String(pa.index) : `${pa.index}/${pb.index}`;
       entries[k] = {
         k, match: m, index: (pa || pb).index, label,
-        name: m.status === 'renamed' ? `${pa.name} \u2192 ${pb.name}` : (pa || pb).name,
-        title: [pa && `A: ${pa.file}`, pb && `B: ${pb.file}`].filter(Boolean).join(' \u00b7 '),
+        name: inert(m.status === 'renamed' ? `${pa.name} \u2192 ${pb.name}` : (pa || pb).name),
+        title: inert([pa && `A: ${pa.file}`, pb && `B: ${pb.file}`].filter(Boolean).join(' \u00b7 ')),
         changed: m.differs, inserted: both ? m.inserted : null, deleted: both ? m.deleted : null,
         log: pb ? { run: 1, pos: m.b } : { run: 0, pos: m.a }, badges,
         history: () => (both ? crossSpec(k) : null),

@@ -46,7 +46,8 @@ const IRTracePanels = (() => {
     /** Each pane names its snapshot; the one Unified pane names both. A long path is cut at its
      *  start (viewer.css), so the file's own name stays; the whole path is its tooltip. */
     function showFiles(spec) {
-      const before = snapshotName(spec.before), after = snapshotName(spec.after);
+      const inert = IRTraceFold.inertText;   // a bidi override in a file name must not reorder the header
+      const before = inert(snapshotName(spec.before)), after = inert(snapshotName(spec.after));
       const show = (id, text) => { $(id).replaceChildren(el('bdi', null, text)); $(id).title = text; };
       show('file-before', before);
       show('file-after', state.layout === 'unified' ? `${before} \u2192 ${after}` : after);

@@ -40,14 +40,15 @@ const IRTraceTraces = (() => {
   /** Sidebar name, tooltip and badges of pass `p` (its header when it has one), its snapshot named `file`. */
   function describePass(p, file) {
     const h = p.header;
-    if (!h) return { name: p.name, title: file, badges: [] };
+    const inert = IRTraceFold.inertText;   // names shown as text: no control character acts (viewer_fold.js)
+    if (!h) return { name: inert(p.name), title: inert(file), badges: [] };
     const scope = scopeOf(h);
     const name = `${h.kind === 'before' ? 'before ' : ''}${h.argument || h.pass_name}${scope ? ` \u00b7 ${scope}` : ''}`;
     const title = [headerLine(h), h.options && `options: ${h.options}`, file].filter(Boolean).join('\n');
     const badges = [];
     if (h.failed) badges.push(['failed', 'failed', `${h.pass_name} failed: the pipeline stopped here`]);
     if (h.kind === 'before') badges.push(['before', 'before', 'IR printed before this pass ran (no After follows it)']);
-    return { name, title, badges };
+    return { name: inert(name), title: inert(title), badges };
   }
 
   /** Whether pass k of a trace is a Before dump shown as part of the After that follows it: the
