@@ -463,11 +463,19 @@ const IRTracePanels = (() => {
     const sidebar = document.querySelector('.sidebar'), list = document.querySelector('.pass-list');
     // Only the rows with the most text are laid out at their natural width (names uncut): laying out
     // every row took seconds at 5,000 passes, and a row's width follows its text's length closely.
-    const widest = widestRows([...list.querySelectorAll('.pass-btn')], FIT_SAMPLE);
-    for (const button of widest) button.classList.add('measuring');
+    // Copies are measured in a box of their own: a row out of sight is not laid out (content-visibility),
+    // and reading its width forced a layout of the whole list for each row.
+    const box = document.createElement('div');
+    box.className = 'measure-box';
+    for (const button of widestRows([...list.querySelectorAll('.pass-btn')], FIT_SAMPLE)) {
+      const copy = button.cloneNode(true);
+      copy.classList.add('measuring');
+      box.append(copy);
+    }
+    sidebar.append(box);
     let need = 0;
-    for (const button of widest) need = Math.max(need, button.offsetWidth);
-    for (const button of widest) button.classList.remove('measuring');
+    for (const copy of box.children) need = Math.max(need, copy.offsetWidth);
+    box.remove();
     const extra = sidebar.clientWidth - list.clientWidth;   // the list's scrollbar
     // At most 27% of the window (30% comparing runs, whose names a `differs` badge must not cut).
     const share = document.body.classList.contains('against') ? 0.3 : 0.27;

@@ -137,15 +137,12 @@ const IRTraceTraces = (() => {
 
     function build() {
       if (!several) return;
-      const strip = $('overview');
-      let separators = 0;
+      // The overview chart draws the trace boundaries itself (viewer_sidebar.js).
       traces.forEach((_t, r) => {
         const k = firstOf[r];
         if (k < 0) return;
         const button = $('pass-list').querySelector(`button[data-k="${k}"]`);
         if (button) button.parentElement.before(heading(r));
-        const bar = strip.children[k - firstEntry + separators];   // the bars, and the separators put in so far
-        if (bar && k > firstEntry) { strip.insertBefore(el('span', 'trace-sep'), bar); separators++; }
       });
       const group = el('div', 'trace-pick');
       const label = el('label', null, 'Trace');
