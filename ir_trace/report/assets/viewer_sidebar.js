@@ -216,7 +216,7 @@ const IRTraceSidebar = (() => {
       chart = el('canvas', 'overview-chart');
       chart.tabIndex = 0;
       chart.setAttribute('role', 'slider');
-      chart.setAttribute('aria-label', 'Overview: lines changed per pass (click a bar, or use the arrow keys)');
+      chart.setAttribute('aria-label', 'Overview chart: lines edited at each step (arrow keys or click to pick one)');
       chart.setAttribute('aria-valuemin', String(firstEntry));
       chart.setAttribute('aria-valuemax', String(lastEntry));
       chart.addEventListener('click', (event) => select(entryAtX(event.offsetX)));
