@@ -59,3 +59,25 @@ def test_sidebar_fits_the_longest_name_far_down_a_long_list(page, long_report):
     name = button.locator(".name")
     assert page.evaluate("(n) => n.scrollWidth <= n.clientWidth", name.element_handle())  # not cut
     log.assert_clean()
+
+
+def test_presses_that_arrive_before_a_pass_is_drawn_draw_only_the_latest(page, long_report):
+    log = open_report(page, long_report, "#pass=10")
+    page.locator("body").click(position={"x": 2, "y": 2})
+    drawn = page.evaluate("window.__irTrace.switches.length")
+    page.keyboard.press("j")  # one press: one pass further, one drawing
+    expect(pass_button(page, 11)).to_have_attribute("aria-current", "true")
+    page.wait_for_function("(n) => window.__irTrace.switches.length === n + 1", arg=drawn)
+    # Five presses in one task, as a held key's repeats queue up behind a large pass: the
+    # selection lands five passes on and the panes are drawn once, not five times in a row.
+    page.evaluate(
+        """() => { const target = document.activeElement || document.body;
+                   for (let i = 0; i < 5; i++) {
+                     target.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true }));
+                   } }"""
+    )
+    expect(pass_button(page, 16)).to_have_attribute("aria-current", "true")
+    expect(page.locator("#pass-title")).to_contain_text("Pass16")
+    page.wait_for_timeout(200)  # a drawing still queued would have landed by now (not a timing assertion)
+    assert page.evaluate("window.__irTrace.switches.length") == drawn + 2
+    log.assert_clean()

@@ -152,15 +152,26 @@ const IRTraceSidebar = (() => {
     }
 
     /** The next (delta > 0) or previous visible entry after the selection that `accept`s, if any. */
-    function neighbour(delta, accept = () => true) {
+    function neighbour(delta, accept = () => true, from = state.sel) {
       const visible = visiblePasses().filter(accept);
-      return delta > 0 ? visible.find((k) => k > state.sel) : visible.reverse().find((k) => k < state.sel);
+      return delta > 0 ? visible.find((k) => k > from) : visible.reverse().find((k) => k < from);
     }
 
+    let heading = null;   // the entry held `j` / `k` presses are heading for, shown at the next frame
+
+    /** Step to the next / previous visible pass at the next frame: presses that arrive before it
+     *  (a held key repeats faster than a large pass paints) move the target on, and only the
+     *  latest pass is drawn, so the panes never lag behind a queue of presses. */
     function stepPass(delta) {
-      const target = neighbour(delta);
+      const target = neighbour(delta, undefined, heading === null ? state.sel : heading);
       if (target === undefined) return;
-      const focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
+      if (heading === null) requestAnimationFrame(showHeading);
+      heading = target;
+    }
+
+    function showHeading() {
+      const target = heading, focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
+      heading = null;
       select(target);
       if (focusInNav) passButtons[target].focus();
     }
