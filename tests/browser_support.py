@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -111,3 +112,37 @@ def nav(page):
 
 def function_select(page):
     return page.get_by_label("Function", exact=True)
+
+
+def overview(page):
+    """The overview chart (a canvas with the slider role)."""
+    return page.get_by_role("slider", name=re.compile("^Overview"))
+
+
+def overview_bar_x(page, k: int) -> float:
+    """The x of entry k's bar in the overview chart, from its left edge (one bar per entry while they fit)."""
+    chart = overview(page)
+    box = chart.bounding_box()
+    first, last = (int(chart.get_attribute(a)) for a in ("aria-valuemin", "aria-valuemax"))
+    n = last - first + 1
+    return (k - first + 0.5) * min(24.0, box["width"] / min(n, int(box["width"])))
+
+
+def click_overview_bar(page, k: int) -> None:
+    overview(page).click(position={"x": overview_bar_x(page, k), "y": 12})
+
+
+def overview_bar(page, k: int) -> tuple[str, int]:
+    """Hover entry k's bar of the overview chart: (its tooltip, its height in CSS px, 2 when flat)."""
+    chart, x = overview(page), overview_bar_x(page, k)
+    box = chart.bounding_box()
+    page.mouse.move(box["x"] + x, box["y"] + box["height"] / 2)
+    height = page.evaluate(
+        """([x]) => { const c = document.querySelector('.overview-chart'), r = window.devicePixelRatio || 1;
+                      const g = c.getContext('2d'), px = Math.floor(x * r);
+                      let run = 0;
+                      for (let y = c.height - 1; y >= 0 && g.getImageData(px, y, 1, 1).data[3] > 0; y--) run++;
+                      return Math.round(run / r); }""",
+        [x],
+    )
+    return chart.get_attribute("title") or "", height

@@ -14,9 +14,12 @@ from browser_support import (
     PAINTED,
     SAMPLES,
     build_report,
+    click_overview_bar,
     function_select,
     nav,
     open_report,
+    overview,
+    overview_bar,
     pane,
     pass_button,
     render_payload,
@@ -556,19 +559,15 @@ def test_deep_link_round_trip(page, demo):
     expect(page.get_by_role("button", name="Stacked")).to_have_attribute("aria-pressed", "true")
 
 
-def test_overview_strip_bars_select_passes(demo_page):
+def test_overview_chart_bars_select_passes(demo_page):
     page = demo_page
-    bar = page.get_by_role("button", name="Pass 3 InitMemRef")
-    expect(bar).to_have_class(re.compile(r"\bwarn\b"))
-    bar.click()
+    title, _ = overview_bar(page, 3)
+    assert title == "3 InitMemRef: +2 \u22120, warning"
+    click_overview_bar(page, 3)
     expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
-    expect(bar).to_have_class(re.compile(r"\bselected\b"))
-    expect(page.get_by_role("button", name="Pass 4 Cleanup")).to_have_class(re.compile(r"\bnoop\b"))
-    heights = [
-        page.get_by_role("button", name=f"Pass {k} {n}").locator(".fill").bounding_box()["height"]
-        for k, n in ((1, "Simplify"), (2, "ConvertToSSA"))
-    ]
-    assert heights[0] < heights[1]  # a no-op bar is flat
+    expect(overview(page)).to_have_attribute("aria-valuetext", re.compile("^3 InitMemRef"))
+    assert overview_bar(page, 4)[1] == overview_bar(page, 1)[1] == 2  # a no-op bar is flat
+    assert overview_bar(page, 2)[1] > 2
 
 
 # ---------- special dumps ----------

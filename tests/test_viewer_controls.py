@@ -68,6 +68,7 @@ def press_until(page, key: str, index: int) -> None:
         if pass_button(page, index).get_attribute("aria-current") == "true":
             return
         page.keyboard.press(key)
+        page.evaluate("() => new Promise(requestAnimationFrame)")  # a press lands at the next frame
     raise AssertionError(f"pass {index} never reached with {key}")
 
 

@@ -1,4 +1,4 @@
-// needs: normalize.js, viewer_traces.js
+// needs: normalize.js, viewer_fold.js, viewer_traces.js
 /* pypto-ir-trace viewer: the model (IRTraceModel).
  * Everything the page shows, computed from the payload (schema 1, see ir_trace/report/payload.py; the
  * run-against-run form is ir_trace/report/against.py) with no DOM: snapshots rebuilt lazily by replaying

@@ -1,4 +1,4 @@
-// needs: nothing
+// needs: viewer_fold.js
 /* pypto-ir-trace viewer: several traces in one report, and MLIR pass headers (IRTraceTraces).
  * A report of a program output directory holds PyPTO's trace, then each ptoas unit's (payload.py:
  * "traces"). Each trace is one run of the model (viewer_model.js), so no diff crosses a trace
@@ -140,15 +140,12 @@ const IRTraceTraces = (() => {
 
     function build() {
       if (!several) return;
-      const strip = $('overview');
-      let separators = 0;
+      // The overview chart draws the trace boundaries itself (viewer_sidebar.js).
       traces.forEach((_t, r) => {
         const k = firstOf[r];
         if (k < 0) return;
         const button = $('pass-list').querySelector(`button[data-k="${k}"]`);
         if (button) button.parentElement.before(heading(r));
-        const bar = strip.children[k - firstEntry + separators];   // the bars, and the separators put in so far
-        if (bar && k > firstEntry) { strip.insertBefore(el('span', 'trace-sep'), bar); separators++; }
       });
       const group = el('div', 'trace-pick');
       const label = el('label', null, 'Trace');
