@@ -94,3 +94,31 @@ def test_one_moved_allocation_is_one_different_pass_and_the_rest_carried_over(tm
     assert [index for index, kind in behaviours.items() if kind == "different"] == [35]
     assert all(behaviours[index] == "carried-over" for index in range(36, 50))
     assert all(behaviours[index] == "same" for index in range(0, 35))
+
+
+def test_a_number_the_upstream_difference_changes_elsewhere_is_not_renamed_everywhere():
+    # tile 16 against tile 32: the pass materialises the step (`%c16` / `%c32`) and defines an
+    # unrelated `%16` in both runs; only the step is carried over from upstream
+    in_a, in_b = ["affine.for %i = 0 to 64 step 16 {"], ["affine.for %i = 0 to 64 step 32 {"]
+    out_a = ["%c16 = arith.constant 16 : index", "%16 = arith.addf %1, %2 : f32"]
+    out_b = ["%c32 = arith.constant 32 : index", "%16 = arith.addf %1, %2 : f32"]
+    assert pass_behaviour(in_a, out_a, in_b, out_b) == "carried-over"
+    assert pass_behaviour(in_a, out_a, in_b, ["%c64 = arith.constant 64 : index", out_b[1]]) == "different"
+
+
+MLIR = SAMPLES / "mlir"
+
+
+@pytest.mark.samples
+def test_tile16_against_tile32_carries_the_tiling_through_every_later_pass(tmp_path, cache_dir):
+    tile16, tile32 = MLIR / "d2_ireeopt_affine_tile16" / "tree", MLIR / "d2_ireeopt_affine_tile32" / "tree"
+    if not (tile16.is_dir() and tile32.is_dir()):
+        pytest.skip(f"the d2 MLIR samples are not here: {MLIR}")
+    summary = tmp_path / "cmp.json"
+    out = tmp_path / "c.html"
+    result = run_cli(tile16, "--against", tile32, "-o", out, "--cache-dir", cache_dir, "--json", summary)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(summary.read_text())["passes"]
+    # row 0 is the first dump (affine-loop-tile itself, where the tile sizes part): never counted, as the frontend
+    assert rows[0]["behaviour"] == "different"
+    assert [row["behaviour"] for row in rows[1:]] == ["carried-over"] * 8

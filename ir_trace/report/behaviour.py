@@ -4,7 +4,8 @@ A pass's change is the multiset of lines it deleted and the multiset it inserted
 against its output's, counted, so context and line numbers do not matter). Where the two runs'
 inputs differ, A's change is first carried into B's terms: tokens that differ between paired lines
 of the two inputs (`139328` in A where B has `139840`) are replaced in A's deleted and inserted
-lines, so a pass that rewrites a line carrying the upstream difference still made the same change.
+lines (those B's change lacks as they are), so a pass that rewrites a line carrying the upstream
+difference still made the same change.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_TOKEN = re.compile(r"[^\W\d]+|\d+|\s+|[^\w\s]")  # words and numbers apart: `%c16` is `%`, `c`, `16`
 
 SAME = "same"
 CARRIED_OVER = "carried-over"
@@ -26,7 +27,7 @@ def pass_behaviour(in_a: list[str], out_a: list[str], in_b: list[str], out_b: li
     tokens = _upstream_tokens(in_a, in_b)
     deleted_a, inserted_a = _change(in_a, out_a)
     deleted_b, inserted_b = _change(in_b, out_b)
-    carried = (_carried(deleted_a, tokens), _carried(inserted_a, tokens))
+    carried = (_carried(deleted_a, tokens, deleted_b), _carried(inserted_a, tokens, inserted_b))
     return CARRIED_OVER if carried == (deleted_b, inserted_b) else DIFFERENT
 
 
@@ -65,11 +66,15 @@ def _in_order(lines: list[str], wanted: Counter) -> list[str]:
     return picked
 
 
-def _carried(lines: Counter, tokens: dict[str, str]) -> Counter:
-    """`lines` with A's upstream tokens replaced by B's."""
+def _carried(lines: Counter, tokens: dict[str, str], theirs: Counter) -> Counter:
+    """`lines` of A in B's terms: a line B's change also has stays as it is (a number like `16`
+    in `%16` need not be the upstream `16`); the others get A's upstream tokens replaced by B's."""
     if not tokens:
         return lines
     carried: Counter = Counter()
     for line, count in lines.items():
-        carried["".join(tokens.get(token, token) for token in _TOKEN.findall(line))] += count
+        kept = min(count, theirs[line])
+        carried[line] += kept
+        if count > kept:
+            carried["".join(tokens.get(token, token) for token in _TOKEN.findall(line))] += count - kept
     return carried
