@@ -270,6 +270,7 @@ def test_a_program_whose_baseline_was_invalid_is_new_in_every_pass():
         "first_divergent_trace",
         "first_only_in_baseline",
         "link",
+        "first_different",
     ]
 
 
