@@ -154,9 +154,14 @@ class TraceDivergence:
 
     @classmethod
     def from_json(cls, data: dict) -> TraceDivergence:
-        counts = (data["differing_passes"], data["ignored_passes"])
-        first = (data["first_divergent_pass"], data["first_divergent_name"], _line_counts(data["first_diff"]))
-        return cls(*counts, *first, data.get("first_different"))
+        return cls(
+            data["differing_passes"],
+            data["ignored_passes"],
+            data["first_divergent_pass"],
+            data["first_divergent_name"],
+            _line_counts(data["first_diff"]),
+            data.get("first_different"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
