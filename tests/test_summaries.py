@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ir_trace.summaries.comparison import comparison_counts, comparison_summary
-from ir_trace.summaries.line import summary_line
+from ir_trace.summaries.line import summary_body, summary_line
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, MatchSummary, PassRef, PassSummary
 from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, RunCounts, RunOutcome
 from ir_trace.summaries.trace import pass_summaries, run_counts, trace_summary
@@ -198,6 +198,7 @@ def test_the_frontend_is_never_a_pass_of_a_comparison():
         "differs": True,
         "inserted": 1,
         "deleted": 0,
+        "behaviour": None,  # a payload without behaviours (compare.py always gives them)
     }
 
 
@@ -269,4 +270,18 @@ def test_a_program_whose_baseline_was_invalid_is_new_in_every_pass():
         "first_divergent_trace",
         "first_only_in_baseline",
         "link",
+        "first_different",
     ]
+
+
+def test_a_comparison_names_its_first_different_pass_and_counts_the_carried_over():
+    payload = comparison_payload([False, True, True, True], ["matched"] * 4)
+    for match, behaviour in zip(payload["matches"], ["same", "different", "carried-over", "carried-over"]):
+        match["behaviour"] = behaviour
+    summary = comparison_summary(payload)
+    assert summary.trace["first_different"] == {"index": 1, "name": "P1"}
+    behaviours = [row["behaviour"] for row in summary.trace["passes"]]
+    assert behaviours == ["same", "different", "carried-over", "carried-over"]
+    assert summary.comparison is not None and summary.comparison.carried_over == 2
+    assert summary_body(summary).endswith("; first different: 01 P1, 2 carried over")
+    assert ComparisonCounts.from_json(summary.comparison.to_json()) == summary.comparison

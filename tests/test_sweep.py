@@ -300,6 +300,8 @@ def test_baseline_flags_exactly_the_changed_program_at_the_changed_pass(nightly)
     beta = entries["beta"]["baseline"]
     assert (beta["first_divergent_pass"], beta["differing_passes"], beta["link"]) == (5, 1, "beta.html#pass=5")
     assert beta["first_diff"] == {"inserted": 1, "deleted": 1}
+    assert beta["first_different"] == {"index": 5, "name": beta["first_divergent_name"]}  # the pass that behaved
+    assert entries["alpha"]["baseline"]["first_different"] is None
     assert load_json(nightly.out / "sweep.json")["totals"]["diverged"] == 1
 
 

@@ -107,8 +107,9 @@ DISCOVERY_VERSION = "discover-6"  # what validation caches (3: backup names, MLI
 # 6: MLIR trees in the pass manager's order, overwrite warnings on evidence, stream diagnostics as logs)
 SWEEP_SCHEMA = 1  # sweep.json
 SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
-COMPARISON_VERSION = "compare-3"  # a comparison's summary (2: the frontend is never its first difference;
-# 3: runs of one title are named by the ends of their paths)
+COMPARISON_VERSION = "compare-4"  # a comparison's summary (2: the frontend is never its first difference;
+# 3: runs of one title are named by the ends of their paths; 4: each pass's behaviour)
+BEHAVIOUR_VERSION = source_version("behaviour", "report.behaviour")  # what a pass did in A against B
 
 
 def versions() -> tuple[str, ...]:
@@ -255,7 +256,8 @@ def report_fingerprint(dump: str, context: int, ignore: str = "") -> str:
 
 def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
     """A run-against-run report of two dumps (their dump_digests)."""
-    return digest("comparison", dump_a, dump_b, str(context), template_digest(), COMPARISON_VERSION, *versions())
+    versioned = (template_digest(), COMPARISON_VERSION, BEHAVIOUR_VERSION, *versions())
+    return digest("comparison", dump_a, dump_b, str(context), *versioned)
 
 
 def sweep_dump_fingerprint(state: str, dump: str, context: int, ignore: str = "") -> str:

@@ -17,8 +17,15 @@ from ir_trace.pipeline.report import (
     pipeline_order,
     unique_items,
 )
-from ir_trace.pipeline.snapshots import STATE_HELP, ValidateDump, cached_result, current_manifest, current_traces
-from ir_trace.report.against import build_comparison_payload, match_passes
+from ir_trace.pipeline.snapshots import (
+    STATE_HELP,
+    ValidateDump,
+    cached_result,
+    current_manifest,
+    current_traces,
+    load_snapshot,
+)
+from ir_trace.report.against import build_comparison_payload, match_behaviours, match_passes
 from ir_trace.report.render import render_html
 from ir_trace.summaries.comparison import comparison_summary
 
@@ -65,7 +72,9 @@ class RenderComparison(ReportWriter):
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
         cross_results = {(item.before_sha, item.after_sha): cached_result(item, self).to_json() for item in cross}
-        payload = build_comparison_payload(run_a, run_b, cross_results, self.context)
+        matches = match_passes([s.name for s in manifest_a.snapshots], [s.name for s in manifest_b.snapshots])
+        behaviours = match_behaviours(matches, _snapshot_lines(manifest_a), _snapshot_lines(manifest_b))
+        payload = build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours)
         target.write(render_html(payload), comparison_summary(payload), len(diffs))
 
 
@@ -94,3 +103,11 @@ def check_same_kind(dump: str, manifest_a: Manifest, against: str, manifest_b: M
             f"--against: {dump} is {shown_a} but {against} is {shown_b}; run against run compares two runs "
             "of the same kind (two passes_dump/ directories, or two MLIR traces)"
         )
+
+
+def _snapshot_lines(manifest: Manifest) -> list[list[str]]:
+    """Every snapshot's lines, in pipeline order (for what each pass changed)."""
+    return [
+        load_snapshot(str(manifest.path_of(s)), s.sha256, s.span, manifest.kind).text.splitlines()
+        for s in manifest.snapshots
+    ]

@@ -12,6 +12,7 @@ from difflib import SequenceMatcher
 from pathlib import PurePath
 
 from ir_trace import __version__
+from ir_trace.report.behaviour import pass_behaviour
 from ir_trace.report.payload import EMPTY_DIFF, PAYLOAD_SCHEMA
 
 
@@ -39,17 +40,43 @@ def match_passes(names_a: list[str], names_b: list[str]) -> list[PassMatch]:
     return matches
 
 
-def build_comparison_payload(run_a: dict, run_b: dict, cross: dict[tuple[str, str], dict], context: int) -> dict:
+_UNPAIRED_BEHAVIOUR = {"renamed": "renamed", "only-a": "only-in-a", "only-b": "only-in-b"}
+
+
+def match_behaviours(matches: list[PassMatch], lines_a: list[list[str]], lines_b: list[list[str]]) -> list[str]:
+    """What each match's pass did in A against B (behaviour.py); `lines_x[p]` is run x's snapshot p.
+    A pass's input is its run's previous snapshot (the frontend's is empty)."""
+
+    def input_of(lines: list[list[str]], position: int) -> list[str]:
+        return lines[position - 1] if position else []
+
+    behaviours = []
+    for match in matches:
+        if match.status != "matched" or match.a is None or match.b is None:
+            behaviours.append(_UNPAIRED_BEHAVIOUR[match.status])
+            continue
+        in_a, in_b = input_of(lines_a, match.a), input_of(lines_b, match.b)
+        behaviours.append(pass_behaviour(in_a, lines_a[match.a], in_b, lines_b[match.b]))
+    return behaviours
+
+
+def build_comparison_payload(
+    run_a: dict, run_b: dict, cross: dict[tuple[str, str], dict], context: int, behaviours: list[str] | None = None
+) -> dict:
     """The report data for run A against run B.
 
     `run_a` / `run_b` are ordinary report payloads (payload.py); `cross[(sha_a, sha_b)]` is the
     diff turning A's snapshot into B's at a matched pass. Each match becomes
-    {"a": pos | null, "b": pos | null, "status": ..., "differs": bool, "hunks", "inserted", "deleted"}.
+    {"a": pos | null, "b": pos | null, "status": ..., "differs": bool, "hunks", "inserted", "deleted"},
+    with "behaviour" (match_behaviours, in the order of match_passes) when `behaviours` is given.
     """
     passes_a, passes_b = run_a["passes"], run_b["passes"]
     matches = []
-    for match in match_passes([p["name"] for p in passes_a], [p["name"] for p in passes_b]):
+    aligned = match_passes([p["name"] for p in passes_a], [p["name"] for p in passes_b])
+    for number, match in enumerate(aligned):
         entry: dict = {"a": match.a, "b": match.b, "status": match.status, "differs": True}
+        if behaviours is not None:
+            entry["behaviour"] = behaviours[number]
         if match.a is not None and match.b is not None:
             sha_a, sha_b = passes_a[match.a]["sha256"], passes_b[match.b]["sha256"]
             diff = EMPTY_DIFF if sha_a == sha_b else cross[(sha_a, sha_b)]

@@ -10,6 +10,7 @@ from ir_trace.summaries.runs import ComparisonCounts, ReportSummary
 def comparison_summary(payload: dict) -> ReportSummary:
     """Counts for the summary line, and the `--json` description of every matched pass."""
     rows = match_summaries(payload)
+    counts = comparison_counts(rows)
     return ReportSummary(
         {
             "schema": PAYLOAD_SCHEMA,
@@ -18,8 +19,9 @@ def comparison_summary(payload: dict) -> ReportSummary:
             "a": payload["runs"][0]["dump"],
             "b": payload["runs"][1]["dump"],
             "passes": [row.to_json() for row in rows],
+            "first_different": _index_and_name(counts.first_different),
         },
-        comparison=comparison_counts(rows),
+        comparison=counts,
     )
 
 
@@ -35,7 +37,13 @@ def match_summaries(payload: dict) -> list[MatchSummary]:
 
     return [
         MatchSummary(
-            side(runs[0], m["a"]), side(runs[1], m["b"]), m["status"], m["differs"], m.get("inserted"), m.get("deleted")
+            side(runs[0], m["a"]),
+            side(runs[1], m["b"]),
+            m["status"],
+            m["differs"],
+            m.get("inserted"),
+            m.get("deleted"),
+            m.get("behaviour"),
         )
         for m in payload["matches"]
     ]
@@ -45,6 +53,7 @@ def comparison_counts(rows: list[MatchSummary]) -> ComparisonCounts:
     """The counts of the summary line; rows[0], the frontend, is no pass: never counted nor first."""
     passes = rows[1:]
     first = next((row for row in passes if row.differs), None)
+    first_different = next((row.a for row in passes if row.behaviour == "different"), None)
     return ComparisonCounts(
         compared=len(passes),
         differ=sum(1 for row in passes if row.differs and row.a is not None and row.b is not None),
@@ -53,4 +62,11 @@ def comparison_counts(rows: list[MatchSummary]) -> ComparisonCounts:
         only_b=sum(1 for row in rows if row.status == "only-b"),
         first_difference=(first.a or first.b) if first else None,
         frontends_differ=rows[0].differs,
+        first_different=first_different,
+        carried_over=sum(1 for row in passes if row.behaviour == "carried-over"),
     )
+
+
+def _index_and_name(ref: PassRef | None) -> dict | None:
+    """A pass of run A as {index, name}, or None."""
+    return {"index": ref.index, "name": ref.name} if ref else None

@@ -54,8 +54,16 @@ def _comparison_body(counts: ComparisonCounts) -> str:
         where = "identical pass outputs, the frontends differ" if counts.frontends_differ else "identical outputs"
     return (
         f"{counts.compared} passes compared ({counts.differ} differ, {counts.renamed} renamed, "
-        f"{counts.only_a} only in A, {counts.only_b} only in B; {where})"
+        f"{counts.only_a} only in A, {counts.only_b} only in B; {where}){_behaviour_note(counts)}"
     )
+
+
+def _behaviour_note(counts: ComparisonCounts) -> str:
+    """ "; first different: 35 AllocateMemoryAddr, 14 carried over" once a pass behaved differently."""
+    first = counts.first_different
+    if first is None:
+        return ""
+    return f"; first different: {first.index:02d} {first.name}, {counts.carried_over} carried over"
 
 
 def _size(count: int) -> str:

@@ -123,6 +123,7 @@ class MatchSummary:
     differs: bool
     inserted: int | None = None
     deleted: int | None = None
+    behaviour: str | None = None  # behaviour.py: "same", "carried-over", "different", "only-in-a", ...
 
     def to_json(self) -> dict:
         return {
@@ -132,6 +133,7 @@ class MatchSummary:
             "differs": self.differs,
             "inserted": self.inserted,
             "deleted": self.deleted,
+            "behaviour": self.behaviour,
         }
 
     @classmethod
@@ -143,4 +145,5 @@ class MatchSummary:
             data["differs"],
             data["inserted"],
             data["deleted"],
+            data.get("behaviour"),
         )

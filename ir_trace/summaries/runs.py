@@ -51,6 +51,8 @@ class ComparisonCounts:
     only_b: int
     first_difference: PassRef | None
     frontends_differ: bool
+    first_different: PassRef | None = None  # the first pass that behaved differently (behaviour.py)
+    carried_over: int = 0  # passes that made the same change to inputs differing from upstream
 
     def to_json(self) -> dict:
         return {
@@ -61,6 +63,8 @@ class ComparisonCounts:
             "only_b": self.only_b,
             "first_difference": self.first_difference.to_json() if self.first_difference else None,
             "frontends_differ": self.frontends_differ,
+            "first_different": self.first_different.to_json() if self.first_different else None,
+            "carried_over": self.carried_over,
         }
 
     @classmethod
@@ -73,6 +77,8 @@ class ComparisonCounts:
             int(data["only_b"]),
             PassRef.from_json(data["first_difference"]),
             bool(data["frontends_differ"]),
+            PassRef.from_json(data.get("first_different")),
+            int(data.get("carried_over", 0)),
         )
 
 

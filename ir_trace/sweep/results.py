@@ -30,6 +30,7 @@ from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_line
 from ir_trace.errors import IRTraceError
 from ir_trace.inputs.discovery import printable_path
 from ir_trace.noise.normalize import MODES, CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
+from ir_trace.report.against import match_behaviours, match_passes
 from ir_trace.report.render import payload_to_script_json, render_page
 from ir_trace.runsafety.run_guard import RunGuard
 from ir_trace.runsafety.writes import read_regular_file, replace_file, write_output
@@ -298,7 +299,30 @@ def compare_passes(now: list[dict], then: list[dict], now_texts: TextSource, the
     a, b = (then[first] if first < len(then) else None), (now[first] if first < len(now) else None)
     named = b or a
     assert named is not None  # the first differing pass is in one run at least
-    return TraceDivergence(differing, ignored, first, named["name"], _diff_size(a, b, now_texts, then_texts))
+    size = _diff_size(a, b, now_texts, then_texts)
+    different = _first_different(then, now, then_texts, now_texts)
+    return TraceDivergence(differing, ignored, first, named["name"], size, different)
+
+
+def _first_different(then: list[dict], now: list[dict], then_texts: TextSource, now_texts: TextSource) -> dict | None:
+    """The first pass (after the frontend) that behaved differently now than in the baseline, as
+    {index, name} of this sweep's run (behaviour.py); None when none did, the baseline kept only
+    hashes or the trace exists on one side only (its divergence says so)."""
+    if not then or not now:
+        return None
+    lines_then = [then_texts.lines(p["sha256"]) for p in then]
+    lines_now = [now_texts.lines(p["sha256"]) for p in now]
+    if any(lines is None for lines in lines_then + lines_now):
+        return None
+    matches = match_passes([p["name"] for p in then], [p["name"] for p in now])
+    texts_then = [lines[0] for lines in lines_then if lines is not None]
+    texts_now = [lines[0] for lines in lines_now if lines is not None]
+    for match, behaviour in list(zip(matches, match_behaviours(matches, texts_then, texts_now)))[1:]:
+        if behaviour in ("different", "only-in-a", "only-in-b", "renamed"):
+            position, run = (match.b, now) if match.b is not None else (match.a, then)
+            assert position is not None  # a match has a pass in one run at least
+            return {"index": position, "name": run[position]["name"]}
+    return None
 
 
 def compare_program(now: dict, then: dict, now_texts: TextSource, then_texts: TextSource) -> BaselineComparison:

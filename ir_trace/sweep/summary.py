@@ -143,19 +143,24 @@ class TraceDivergence:
     first_divergent_pass: int | None = None
     first_divergent_name: str | None = None
     first_diff: LineCounts | None = None
+    first_different: dict | None = None  # the first pass that behaved differently: {index, name} (behaviour.py)
 
     @property
     def diverged(self) -> bool:
         return self.differing_passes > 0
 
     def to_json(self) -> dict:
-        return _divergence_json(self)
+        return {**_divergence_json(self), "first_different": self.first_different}
 
     @classmethod
     def from_json(cls, data: dict) -> TraceDivergence:
-        counts = (data["differing_passes"], data["ignored_passes"])
         return cls(
-            *counts, data["first_divergent_pass"], data["first_divergent_name"], _line_counts(data["first_diff"])
+            data["differing_passes"],
+            data["ignored_passes"],
+            data["first_divergent_pass"],
+            data["first_divergent_name"],
+            _line_counts(data["first_diff"]),
+            data.get("first_different"),
         )
 
 
@@ -175,6 +180,7 @@ class BaselineComparison:
     first_divergent_trace: str | None = None
     first_only_in_baseline: bool = False
     link: str | None = None
+    first_different: dict | None = None  # as TraceDivergence's, of the first trace that has one
 
     @property
     def diverged(self) -> bool:
@@ -187,6 +193,7 @@ class BaselineComparison:
             "first_divergent_trace": self.first_divergent_trace,
             "first_only_in_baseline": self.first_only_in_baseline,
             "link": self.link,
+            "first_different": self.first_different,
         }
 
     @classmethod
@@ -194,7 +201,7 @@ class BaselineComparison:
         totals = (data["differing_passes"], data["ignored_passes"], data["differing_traces"])
         first = (data["first_divergent_pass"], data["first_divergent_name"], _line_counts(data["first_diff"]))
         shown = (data["first_divergent_trace"], data["first_only_in_baseline"], data["link"])
-        return cls(*totals, *first, *shown)
+        return cls(*totals, *first, *shown, data.get("first_different"))
 
 
 def _divergence_json(found: TraceDivergence | BaselineComparison) -> dict:
@@ -226,6 +233,7 @@ def baseline_comparison(per_trace: dict[str, TraceDivergence], passes_now: dict[
         return BaselineComparison(*totals)
     key, first = diverged[0], per_trace[diverged[0]]
     assert first.first_divergent_pass is not None  # a diverged trace names its first divergent pass
+    different = next((result.first_different for result in per_trace.values() if result.first_different), None)
     return BaselineComparison(
         *totals,
         first.first_divergent_pass,
@@ -233,6 +241,7 @@ def baseline_comparison(per_trace: dict[str, TraceDivergence], passes_now: dict[
         first.first_diff,
         first_divergent_trace=key if len(per_trace) > 1 else None,
         first_only_in_baseline=first.first_divergent_pass >= passes_now.get(key, 0),
+        first_different=different,
     )
 
 
