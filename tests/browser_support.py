@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
+import signal
 import sys
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,16 +54,59 @@ def open_report(page, report: Path, fragment: str = "") -> PageLog:
 
 
 def build_report(dump: Path, out: Path, *extra: str) -> Path:
-    """Build a report with the project's CLI, exactly as a user would."""
-    result = subprocess.run(
-        [sys.executable, "-m", "ir_trace", str(dump), "-o", str(out), *extra],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")},
-    )
-    assert result.returncode == 0, result.stderr
+    """Build a report from the command's own arguments, in this process: the command's parser reads
+    `extra` and `ir_trace.api.render` runs the pipeline, so a browser test pays no Python start-up and
+    no Luigi import per report (test_cli.py and others run the real command as a subprocess)."""
+    from ir_trace import api
+    from ir_trace.app import cli
+
+    args = cli.build_parser().parse_args([str(dump), "-o", str(out), *extra])
+    with _luigi_left_as_found():
+        result = api.render(
+            args.passes_dump,
+            args.output,
+            context=args.context,
+            ignore=args.ignore,
+            ignore_regex=args.ignore_regex,
+            against=args.against,
+            cache_dir=args.cache_dir,
+            no_cache=args.no_cache,
+            workers=args.workers,
+            follow_inner_symlinks=args.follow_inner_symlinks,
+        )
+    if args.json:
+        cli.write_json_summary(args.json, result.summary.trace)
     return out
+
+
+@contextmanager
+def _luigi_left_as_found():
+    """What a run changes in the process beyond Luigi's loggers (which `api.render` restores) put back:
+    Luigi's configuration (the run sets the command's settings and its cache on it), the warning filter
+    it adds, and the SIGUSR1 handler Luigi's worker installs, so no test sees an earlier test's run."""
+    import luigi.configuration
+
+    config = luigi.configuration.get_config()
+    saved = {section: dict(config.items(section, raw=True)) for section in config.sections()}
+    handler = signal.getsignal(signal.SIGUSR1)
+    try:
+        with warnings.catch_warnings():
+            yield
+    finally:
+        signal.signal(signal.SIGUSR1, handler)
+        _restore_config(config, saved)
+
+
+def _restore_config(config, saved: dict[str, dict[str, str]]) -> None:
+    for section in config.sections():
+        if section not in saved:
+            config.remove_section(section)
+            continue
+        for name in config.options(section):
+            if name not in saved[section]:
+                config.remove_option(section, name)
+        for name, value in saved[section].items():
+            config.set(section, name, value)
 
 
 def render_payload(payload: dict, out: Path) -> Path:
