@@ -19,6 +19,7 @@ from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
 from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, scan_tree
+from ir_trace.inputs.titles import mlir_title
 from ir_trace.syntax.mlir_opline import read_op_line
 
 TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
@@ -52,13 +53,14 @@ def read_tree(
             files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
         )
         warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
-        return [("", _manifest(root, root.name, [loaded[f.path] for f in ordered], warnings))]
+        chain = [loaded[f.path] for f in ordered]
+        return [("", _manifest(root, mlir_title(root, chain[0].text), chain, warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):
         by_dir.setdefault(file.dirs, []).append(file)
     units = {dirs: _unit_of(loaded[chain[0].path].text, "/".join(dirs)) for dirs, chain in by_dir.items()}
     return [
-        (name, _manifest(root, root.name, [loaded[f.path] for f in by_dir[dirs]]))
+        (name, _manifest(root, mlir_title(root, ""), [loaded[f.path] for f in by_dir[dirs]]))
         for dirs, name in _distinct(units).items()
     ]
 
@@ -79,11 +81,12 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     loaded = [_load_stream_dump(path, data, dump, on_text) for dump in dumps]
     folder = path.absolute().parent
     if _module_scope(loaded):
-        return [("", _manifest(folder, path.name, loaded))]
+        return [("", _manifest(folder, mlir_title(path, loaded[0].text), loaded))]
     groups: dict[str, list[_Loaded]] = {}
     for dump in loaded:
         groups.setdefault(_unit_of(dump.text, "?"), []).append(dump)
-    return [(unit, _manifest(folder, path.name, group)) for unit, group in groups.items()]
+    title = mlir_title(path, "")  # each unit is one op: the title names the pipeline, not it
+    return [(unit, _manifest(folder, title, group)) for unit, group in groups.items()]
 
 
 def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow_inner_symlinks: bool) -> _Loaded:
