@@ -201,3 +201,15 @@ def test_an_mlir_alias_is_coloured_as_a_name_not_as_a_comment(page, tmp_path):
     expect(alias.locator(".t-c")).to_have_count(0)
     assert "".join(alias.locator(".t-d").all_inner_texts()) == "#map1"
     log.assert_clean()
+
+
+def test_an_mlir_report_opens_on_the_first_pass_that_changed_the_ir(page, tmp_path):
+    """The first snapshot (the whole module against an empty Before) and a no-op are no change of the
+    pipeline's: a report opened without a fragment shows the first pass that changed the IR."""
+    stream = tmp_path / "after_all.txt"
+    dumps = [("Canonicalizer (canonicalize)", FRONTEND), ("Inliner (inline)", FRONTEND), ("CSE (cse)", RENUMBERED)]
+    stream.write_text("".join(f"{mlir_header('After', h)}\n{text}\n\n" for h, text in dumps), encoding="utf-8")
+    log = open_report(page, build_report(stream, tmp_path / "stream.html"))
+    expect(pass_button(page, 2)).to_have_attribute("aria-current", "true")
+    expect(page.locator("#file-after")).to_have_text("after_all.txt #2")  # cse, the third dump
+    log.assert_clean()

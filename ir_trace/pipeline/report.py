@@ -12,6 +12,7 @@ import luigi
 from ir_trace.cache.fingerprints import report_fingerprint, traces_digest
 from ir_trace.errors import IRTraceError
 from ir_trace.inputs.discovery import Manifest
+from ir_trace.inputs.titles import place_title
 from ir_trace.inputs.traces import Trace
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.options import DEFAULT_CONTEXT
@@ -110,7 +111,7 @@ def traces_payload(
     payloads = [assemble_payload(t.manifest, *chain, context, ignore, task) for t, chain in zip(traces, work)]
     if len(traces) == 1:
         return payloads[0]
-    title = Path(path).name or path
+    title = place_title(Path(path))
     return combine_traces(path, title, [(t.stage, t.unit, t.manifest, p) for t, p in zip(traces, payloads)])
 
 

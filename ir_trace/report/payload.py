@@ -12,6 +12,7 @@ lines. In the page it travels as gzip + base64
       "generator": "pypto-ir-trace 0.1.0",
       "title": "qwen3_decode_explicit",   # the program directory (parent of passes_dump/)
       "dump": "/abs/path/passes_dump",
+      "stream": "stream.txt",             # MLIR streams only: the file the dumps are in (names them in the page)
       "warnings": ["..."],                # remarks on the whole dump (MLIR dumps that overwrote each other)
       "context": 3,                       # --context: unchanged lines kept around a change
       "level": "EXPLICIT" | "CONCISE" | "UNKNOWN",   # dump level guessed from the text
@@ -137,11 +138,13 @@ def build_payload(
             entry.update(slices[snapshot.sha256])
         passes.append(entry)
         previous_sha = snapshot.sha256
+    stream = {"stream": manifest.snapshots[0].file} if manifest.snapshots[0].header_index is not None else {}
     return {
         "schema": PAYLOAD_SCHEMA,
         "generator": f"pypto-ir-trace {__version__}",
         "title": manifest.title,
         "dump": manifest.dump,
+        **stream,
         "kind": manifest.kind,
         "warnings": list(manifest.warnings),
         "context": context,
@@ -151,7 +154,7 @@ def build_payload(
     }
 
 
-TRACE_FIELDS = ("title", "dump", "level", "passes")  # what a trace keeps of its own one-trace payload
+TRACE_FIELDS = ("title", "dump", "stream", "level", "passes")  # what a trace keeps of its own one-trace payload
 
 
 def combine_traces(path: str, title: str, traces: list[tuple[str, str, Manifest, dict]]) -> dict:
@@ -172,7 +175,7 @@ def combine_traces(path: str, title: str, traces: list[tuple[str, str, Manifest,
                 "unit": unit,
                 "kind": manifest.kind,
                 "warnings": list(manifest.warnings),
-                **{field: payload[field] for field in TRACE_FIELDS},
+                **{field: payload[field] for field in TRACE_FIELDS if field in payload},
             }
             for stage, unit, manifest, payload in traces
         ],

@@ -20,6 +20,7 @@ from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
 from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, scan_tree
+from ir_trace.inputs.titles import mlir_title
 from ir_trace.syntax.mlir_opline import read_op_line
 
 TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
@@ -53,13 +54,14 @@ def read_tree(
             files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
         )
         warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
-        return [("", _manifest(root, root.name, [loaded[f.path] for f in ordered], warnings))]
+        chain = [loaded[f.path] for f in ordered]
+        return [("", _manifest(root, mlir_title(root, chain[0].text), chain, warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):
         by_dir.setdefault(file.dirs, []).append(file)
     units = {dirs: _unit_of(loaded[chain[0].path].text, "/".join(dirs)) for dirs, chain in by_dir.items()}
     return [
-        (name, _manifest(root, root.name, [loaded[f.path] for f in by_dir[dirs]]))
+        (name, _manifest(root, mlir_title(root, ""), [loaded[f.path] for f in by_dir[dirs]]))
         for dirs, name in _distinct(units).items()
     ]
 
@@ -81,14 +83,14 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     folder = path.absolute().parent
     warnings = _cut_off_warning(path, loaded[-1])
     if _module_scope(loaded):
-        return [("", _manifest(folder, path.name, loaded, warnings))]
+        return [("", _manifest(folder, mlir_title(path, loaded[0].text), loaded, warnings))]
     groups: dict[str, list[_Loaded]] = {}
     for dump in loaded:
         groups.setdefault(_unit_of(dump.text, "?"), []).append(dump)
     last_unit = _unit_of(loaded[-1].text, "?")
+    title = mlir_title(path, "")  # each unit is one op: the title names the pipeline, not it
     return [
-        (unit, _manifest(folder, path.name, group, warnings if unit == last_unit else ()))
-        for unit, group in groups.items()
+        (unit, _manifest(folder, title, group, warnings if unit == last_unit else ())) for unit, group in groups.items()
     ]
 
 

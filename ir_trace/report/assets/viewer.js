@@ -539,9 +539,10 @@
       $('report-sub').textContent = '0 passes';
     }
 
-    /** The first entry that changed (a pass-by-pass report with none opens pass 1). */
+    /** The first entry that changed (a pass-by-pass report with none opens pass 1); a trace's first
+     *  snapshot, shown whole against nothing, is no change of the pipeline's. */
     function firstChanged() {
-      for (let k = firstEntry; k <= lastEntry; k++) if (model.refreshEntry(k).changed) return k;
+      for (let k = firstEntry; k <= lastEntry; k++) if (!model.entries[k].start && model.refreshEntry(k).changed) return k;
       return firstEntry;
     }
 

@@ -230,7 +230,7 @@ const IRTraceModel = (() => {
 
     /** A stream's dump is numbered by its header in the file (as --json numbers it): named with the file. */
     function fileName(file) {
-      return typeof file === 'number' ? `${data.title} #${file}` : file;
+      return typeof file === 'number' ? `${data.stream || data.title} #${file}` : file;
     }
 
     return {
