@@ -289,6 +289,18 @@ def test_index_is_self_contained_and_lists_every_program(nightly):
     assert data["rows"][0]["name"] == "broken"  # problems first
 
 
+def test_the_index_names_no_absolute_path_of_the_machine(nightly):
+    """index.html is shared like the reports: the root by its name, dumps from it on; sweep.json keeps them."""
+    page = html.unescape((nightly.out / "index.html").read_text(encoding="utf-8"))
+    assert str(nightly.tmp) not in page
+    data = json.loads(re.search(r'<script type="application/json" id="sweep-data">(.*?)</script>', page, re.S)[1])
+    assert data["options"]["root"] == "build_output"
+    assert data["baseline"]["path"] == "reports.prev/sweep.json"
+    dumps = {row["name"]: row["dump"] for row in data["rows"]}
+    assert dumps["alpha"] == str(Path("build_output") / nightly.dumps["alpha"].relative_to(nightly.root))
+    assert load_json(nightly.out / "sweep.json")["options"]["root"] == str(nightly.root)
+
+
 def test_baseline_flags_exactly_the_changed_program_at_the_changed_pass(nightly):
     entries = programs(nightly.out)
     assert {name: p["status"] for name, p in entries.items()} == {

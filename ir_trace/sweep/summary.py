@@ -4,7 +4,7 @@ page's rows (regressions first)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from ir_trace.summaries.passes import LineCounts
 from ir_trace.summaries.runs import RunCounts
@@ -112,13 +112,57 @@ def index_payload(sweep: dict) -> dict:
     """The index page's data: the sweep's settings and totals, and its rows, regressions first."""
     rows = [index_row(p) for p in sweep["programs"]] + [gone_row(g) for g in sweep["gone"]]
     rows.sort(key=lambda row: (_STATUS_RANK[row.status], row.name))
-    return {
-        "created": sweep["created"],
-        "options": sweep["options"],
-        "baseline": sweep["baseline"],
-        "totals": sweep["totals"],
-        "rows": [row.to_json() for row in rows],
-    }
+    return portable_index(
+        {
+            "created": sweep["created"],
+            "options": sweep["options"],
+            "baseline": sweep["baseline"],
+            "totals": sweep["totals"],
+            "rows": [row.to_json() for row in rows],
+        }
+    )
+
+
+def portable_index(payload: dict) -> dict:
+    """The index page names no absolute path of the machine (it is shared like the reports): the
+    root by its name, each dump from the root on, the baseline by its file's folder and name.
+    sweep.json keeps the absolute paths it documents."""
+    root = payload["options"].get("root")
+    options = {**payload["options"], "root": _name_of(root)} if root else payload["options"]
+    for key in ("baseline", "out_dir"):
+        if options.get(key):
+            options[key] = _tail(options[key]) if key == "baseline" else _name_of(options[key])
+    baseline = payload["baseline"] and {**payload["baseline"], "path": _tail(payload["baseline"].get("path"))}
+    rows = [_portable_row(row, root) for row in payload["rows"]]
+    return {**payload, "options": options, "baseline": baseline, "rows": rows}
+
+
+def _portable_row(row: dict, root: str | None) -> dict:
+    """A row's dump from the root on; its error names files under the root from the root's name on."""
+    error = row.get("error")
+    if error and root:
+        error = error.replace(root.rstrip("/") + "/", _name_of(root) + "/")
+    return {**row, "dump": _from_root(row.get("dump"), root), "error": error}
+
+
+def _name_of(path: str) -> str:
+    return PurePath(path).name or path
+
+
+def _tail(path: str | None) -> str | None:
+    """`reports.prev/sweep.json` for `/home/me/ci/reports.prev/sweep.json`: enough to recognise it."""
+    if path is None or not PurePath(path).is_absolute():
+        return path
+    return str(PurePath(*PurePath(path).parts[-2:]))
+
+
+def _from_root(dump: str | None, root: str | None) -> str | None:
+    """A dump's path from the root's name on (`build_output/alpha/passes_dump`), else its last two parts."""
+    if dump is None or not PurePath(dump).is_absolute():
+        return dump
+    if root and PurePath(dump).is_relative_to(root):
+        return str(PurePath(_name_of(root)) / PurePath(dump).relative_to(root))
+    return _tail(dump)
 
 
 def program_label(name: str, dump: str | None) -> str:
