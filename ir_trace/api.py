@@ -77,10 +77,14 @@ def render(path: str | os.PathLike, output: str | os.PathLike | None = None, **o
     `options` are the command's, by their Python names: context=3, ignore="ssa,memref" (or a list),
     ignore_regex=None, against=None, cache_dir=None, no_cache=False, workers=1,
     follow_inner_symlinks=False. Raises IRTraceError for anything the command refuses."""
-    run_options = RunOptions.build(path, output, **options)
-    check_options(run_options)
+    return render_options(RunOptions.build(path, output, **options))
+
+
+def render_options(options: RunOptions) -> RenderResult:
+    """`render` for options already parsed (the command's arguments, `cli.run_options`)."""
+    check_options(options)
     with _luigi_quiet():
-        return RenderResult.from_outcome(run(run_options))
+        return RenderResult.from_outcome(run(options))
 
 
 def summarize(path: str | os.PathLike, **options) -> ReportSummary:

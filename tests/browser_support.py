@@ -62,18 +62,7 @@ def build_report(dump: Path, out: Path, *extra: str) -> Path:
 
     args = cli.build_parser().parse_args([str(dump), "-o", str(out), *extra])
     with _luigi_left_as_found():
-        result = api.render(
-            args.passes_dump,
-            args.output,
-            context=args.context,
-            ignore=args.ignore,
-            ignore_regex=args.ignore_regex,
-            against=args.against,
-            cache_dir=args.cache_dir,
-            no_cache=args.no_cache,
-            workers=args.workers,
-            follow_inner_symlinks=args.follow_inner_symlinks,
-        )
+        result = api.render_options(cli.run_options(args))
     if args.json:
         cli.write_json_summary(args.json, result.summary.trace)
     return out
