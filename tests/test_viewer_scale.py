@@ -80,6 +80,7 @@ def test_presses_that_arrive_before_a_pass_is_drawn_draw_only_the_latest(page, l
     )
     expect(pass_button(page, 16)).to_have_attribute("aria-current", "true")
     expect(page.locator("#pass-title")).to_contain_text("Pass16")
-    page.wait_for_timeout(200)  # a drawing still queued would have landed by now (not a timing assertion)
+    # Two frames later any drawing still queued would have landed: none may.
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert page.evaluate("window.__irTrace.switches.length") == drawn + 2
     log.assert_clean()

@@ -443,7 +443,7 @@
 
     const onKeyDown = IRTraceKeys.createKeys({
       helpOpen: () => !$('help').hidden, openHelp, closeHelp, noPass: () => lastEntry < firstEntry,
-      stepPass: (delta) => sidebar.stepPass(delta), stepChange, stepFind,
+      stepPass: (delta) => sidebar.stepPass(delta), settlePass: () => sidebar.settle(), stepChange, stepFind,
       focusFilter: () => $('filter-text').focus(), focusFind: () => $('find-text').focus(),
       following: isFollowing, followToFind, stopFollowing: () => setFollow(''), onFieldKey,
     });

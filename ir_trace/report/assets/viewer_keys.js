@@ -103,8 +103,10 @@ const IRTraceKeys = (() => {
   }
 
   /** The document's keydown handler. `actions`: { helpOpen(), openHelp(), closeHelp(), noPass(),
-   *  stepPass(d), stepChange(d), stepFind(d), focusFilter(), focusFind(), following(), followToFind(),
+   *  stepPass(d), settlePass(), stepChange(d), stepFind(d), focusFilter(), focusFind(), following(), followToFind(),
    *  stopFollowing(), onFieldKey(event) }. */
+  const PASS_STEPS = new Set(['j', 'k', 'ArrowDown', 'ArrowUp']);
+
   function createKeys(actions) {
     return function onKeyDown(event) {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -116,6 +118,7 @@ const IRTraceKeys = (() => {
       }
       if (isTyping(event.target)) { actions.onFieldKey(event); return; }
       if (actions.noPass() && event.key !== '?') return;
+      if (!PASS_STEPS.has(event.key)) actions.settlePass();   // any other key acts on the pass stepped to
       if (onPaneKey(event)) return;
       // The arrow keys keep their own meaning where they have one: a focused code pane scrolls (the
       // browser's smooth scrolling), a focused select (`Function` just picked) changes its option.

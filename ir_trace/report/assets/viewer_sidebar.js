@@ -177,7 +177,14 @@ const IRTraceSidebar = (() => {
       heading = target;
     }
 
+    /** Draw the pass held presses are heading for now, if any: a key other than `j` / `k` pressed
+     *  right after them (`]`, `n`, Copy) acts on the pass the reader stepped to, not the one before. */
+    function settle() {
+      if (heading !== null) showHeading();
+    }
+
     function showHeading() {
+      if (heading === null) return;   // settled before its frame came
       const target = heading, focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
       heading = null;
       select(target);
@@ -395,7 +402,7 @@ const IRTraceSidebar = (() => {
     }
 
     return {
-      build, applyFilters, visiblePasses, neighbour, stepPass, paintMarks, paintOverview, markSelected, statsNode,
+      build, applyFilters, visiblePasses, neighbour, stepPass, settle, paintMarks, paintOverview, markSelected, statsNode,
       updateEntry, refreshSummary,
     };
   }
