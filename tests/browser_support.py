@@ -22,6 +22,14 @@ PAINTED = """() => (window.__irTrace && window.__irTrace.firstDiffPainted !== nu
                    || !document.getElementById('only-frontend').hidden"""
 
 
+def expect(target, *args, **kwargs):
+    """Playwright's `expect`, imported at its first use: a machine without Playwright still collects
+    the whole suite, and its browser tests fail at their `browser` fixture (they never skip)."""
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(target, *args, **kwargs)
+
+
 @dataclass
 class PageLog:
     """What a page did that a self-contained, inert report must never do."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import build_report, open_report, pane, pass_button, write_dump
+from browser_support import build_report, expect, open_report, pane, pass_button, write_dump
 from conftest import real_dumps
-from playwright.sync_api import expect
 
 from ir_trace.diffcore.linediff import diff_snapshots, split_lines
 

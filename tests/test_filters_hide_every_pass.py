@@ -3,8 +3,7 @@ stays enabled; a filter cleared brings the pass back. Real report, real headless
 
 from __future__ import annotations
 
-from browser_support import build_report, pass_button, program, viewing, write_dump
-from playwright.sync_api import expect
+from browser_support import build_report, expect, pass_button, program, viewing, write_dump
 
 PASS_CONTROLS = ("copy-before", "copy-after", "fn-select", "from-select", "expand-all", "wrap-toggle")
 

@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from browser_support import REPO, SAMPLES, build_report, open_report, overview_bar, pass_button, write_dump
+from browser_support import REPO, SAMPLES, build_report, expect, open_report, overview_bar, pass_button, write_dump
 from conftest import real_dumps
-from playwright.sync_api import expect
 
 from ir_trace.noise.normalize import memref_spans
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_support import build_report, open_report, pane, pass_button, render_payload, write_dump
+from browser_support import build_report, expect, open_report, pane, pass_button, render_payload, write_dump
 from multi_trace_support import MODULE, mlir_header, pypto_passes
-from playwright.sync_api import expect
 from test_ignore_viewer import SETTLED, counts, toggle
 
 from ir_trace.diffcore.linediff import split_lines

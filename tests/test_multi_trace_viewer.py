@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO, build_report, nav, open_report, viewing
+from browser_support import REPO, build_report, expect, nav, open_report, viewing
 from multi_trace_support import write_program
-from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="module")

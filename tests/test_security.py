@@ -16,10 +16,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser_support import PAINTED
+from browser_support import PAINTED, expect
 from conftest import FRONTEND, write_dump
 from hostile_support import run
-from playwright.sync_api import expect
 
 # Records what the page tried that a CSP stopped, and every script-visible trace of injection.
 WATCH = """

@@ -14,10 +14,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from browser_support import expect
 from conftest import FRONTEND, MLIR_SAMPLES, REPO, mlir_sample, run_cli, write_dump
 from harness import start_luigid, stop_luigid
 from multi_trace_support import MODULE, write_program
-from playwright.sync_api import expect
 from test_sweep import (
     done_tasks,
     failed_sweep,

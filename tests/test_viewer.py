@@ -15,6 +15,7 @@ from browser_support import (
     SAMPLES,
     build_report,
     click_overview_bar,
+    expect,
     function_select,
     nav,
     open_report,
@@ -27,7 +28,6 @@ from browser_support import (
     write_dump,
 )
 from conftest import FRONTEND
-from playwright.sync_api import expect
 
 LONG_TYPE = (
     "pl.Tile[[64, 128], pl.FP32, pl.MemRef(pl.MemorySpace.Vec, 0, 32768), pl.Mem.Vec, "

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from a11y_support import contrast_failures, serious_axe_violations
-from browser_support import PAINTED, REPO, SAMPLES, build_report, open_report, pane, program, write_dump
-from playwright.sync_api import expect
+from browser_support import PAINTED, REPO, SAMPLES, build_report, expect, open_report, pane, program, write_dump
 
 QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
 EXAMPLE = REPO / "examples" / "softmax" / "passes_dump"

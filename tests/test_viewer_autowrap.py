@@ -9,8 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import build_report, open_report, pane, program, write_dump
-from playwright.sync_api import expect
+from browser_support import build_report, expect, open_report, pane, program, write_dump
 
 PARAMS = 16
 TILE = "pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, 0, 32768), pl.Mem.Vec]"

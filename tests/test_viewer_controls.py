@@ -17,6 +17,7 @@ from browser_support import (
     PAINTED,
     SAMPLES,
     build_report,
+    expect,
     function_select,
     open_report,
     pane,
@@ -25,7 +26,6 @@ from browser_support import (
     write_dump,
 )
 from conftest import demo_passes, generate_dump, run_cli
-from playwright.sync_api import expect
 from test_viewer_model import PAYLOAD, evaluate, model_page  # noqa: F401  (model_page: a fixture used by name)
 
 REAL = SAMPLES / "real"

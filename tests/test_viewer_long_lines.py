@@ -8,8 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import SAMPLES, build_report, open_report, pane, pass_button, program, viewing, write_dump
-from playwright.sync_api import expect
+from browser_support import SAMPLES, build_report, expect, open_report, pane, pass_button, program, viewing, write_dump
 
 # The share of changed lines on a pass's first screen whose first change starts in sight.
 FIRST_CHANGE_IN_SIGHT = """() => {

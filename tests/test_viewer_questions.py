@@ -16,6 +16,7 @@ from browser_support import (
     PAINTED,
     SAMPLES,
     build_report,
+    expect,
     function_select,
     nav,
     open_report,
@@ -25,7 +26,6 @@ from browser_support import (
     viewing,
     write_dump,
 )
-from playwright.sync_api import expect
 
 TILE = "pl.Tile[[64, 128], pl.FP32]"
 ALLOC = "mem_0: pl.MemRef = pl.alloc(pl.MemorySpace.Vec, 0, 32768)"

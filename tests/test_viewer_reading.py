@@ -13,6 +13,7 @@ import pytest
 from browser_support import (
     PAINTED,
     build_report,
+    expect,
     function_select,
     open_report,
     pane,
@@ -20,7 +21,6 @@ from browser_support import (
     viewing,
     write_dump,
 )
-from playwright.sync_api import expect
 
 TILE = (
     "pl.Tile[[64, 128], pl.BF16, pl.MemRef(pl.MemorySpace.Vec, {offset}, 32768), pl.Mem.Vec, "

@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import build_report, open_report, overview, pass_button, write_dump
-from playwright.sync_api import expect
+from browser_support import build_report, expect, open_report, overview, pass_button, write_dump
 
 PASSES = 800  # the overview strip was 2 px a pass: 2,400 px wide here, so the page scrolled sideways
 LONG_NAME = "iree-llvmcpu-lower-executable-target"

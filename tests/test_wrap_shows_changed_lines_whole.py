@@ -3,8 +3,7 @@ MLIR line into fragments once the reader asked for wrapped lines. Real report, r
 
 from __future__ import annotations
 
-from browser_support import build_report, open_report, program, write_dump
-from playwright.sync_api import expect
+from browser_support import build_report, expect, open_report, program, write_dump
 
 LONG = "y = pl.call(" + ", ".join(f"%arg{k}" for k in range(40)) + ")"
 

@@ -26,11 +26,12 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 
 from ir_trace.diffcore.intraline import changed_ranges, changed_ranges_ignoring
 from ir_trace.diffcore.matching import match_sequences
+from ir_trace.diffcore.structure import Layout, function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.syntax.functions import slice_functions
 
@@ -117,7 +118,7 @@ def diff_snapshots(
         return []
     fns_a = _functions(a) if a_functions is _COMPUTE else a_functions
     fns_b = _functions(b) if b_functions is _COMPUTE else b_functions
-    layout = _layout(len(a), len(b), a_keys, b_keys, fns_a, fns_b)
+    layout = function_layout(len(a), len(b), a_keys, b_keys, fns_a, fns_b, MAX_LINE_EDITS)
     blocks = _changed_blocks(layout.a_keys, layout.b_keys, layout.segments, keyed=line_key is not None)
     paired = [(block[:4], [p for piece in block[4] for p in _pair_apart(a, b, piece, layout)]) for block in blocks]
     moves = _MovesByEnd(sorted(_moves(a, b, layout.a_keys, layout.b_keys, paired) + layout.moved_lines))
@@ -190,113 +191,10 @@ def _ignored(key) -> bool:
     return isinstance(key, str) and key.startswith(IGNORED_LINE)
 
 
-@dataclass(frozen=True)
-class _Layout:
-    """How two snapshots' functions line up. `segments`: the (a0, a1, b0, b1) ranges lines are matched
-    in; `a_keys` / `b_keys`: the line keys, those of moved functions' lines made unique to their side
-    (so they match nothing); `moved_a` / `moved_b`: those lines; `moved_lines`: (i, j) of the lines
-    equal in both copies of a moved function."""
-
-    segments: list[tuple[int, int, int, int]]
-    a_keys: list
-    b_keys: list
-    moved_a: frozenset[int] = frozenset()
-    moved_b: frozenset[int] = frozenset()
-    moved_lines: list[tuple[int, int]] = field(default_factory=list)
-
-
-def _layout(n: int, m: int, a_keys: list, b_keys: list, fns_a, fns_b) -> _Layout:
-    if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
-        return _Layout([(0, n, 0, m)], a_keys, b_keys)
-    moved = _moved_functions(a_keys, b_keys, fns_a, fns_b)
-    moved_a = frozenset(i for fi, _fj in moved for i in range(fns_a[fi][1], fns_a[fi][2]))
-    moved_b = frozenset(j for _fi, fj in moved for j in range(fns_b[fj][1], fns_b[fj][2]))
-    moved_lines = []
-    for fi, fj in moved:
-        (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
-        moved_lines += match_sequences(a_keys, b_keys, MAX_LINE_EDITS, sa, ea, sb, eb)
-    if moved:  # a moved function's lines match nothing where they are
-        a_keys = [(_MOVED, 0, i) if i in moved_a else key for i, key in enumerate(a_keys)]
-        b_keys = [(_MOVED, 1, j) if j in moved_b else key for j, key in enumerate(b_keys)]
-    gone_a, gone_b = {fi for fi, _ in moved}, {fj for _, fj in moved}
-    kept_a = [f for k, f in enumerate(fns_a) if k not in gone_a]
-    kept_b = [f for k, f in enumerate(fns_b) if k not in gone_b]
-    return _Layout(_segment_ranges(n, m, kept_a, kept_b), a_keys, b_keys, moved_a, moved_b, moved_lines)
-
-
-_MOVED = "\0moved"  # first item of the key given to a moved function's line
-
-
-def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int]]:
-    """(index in fns_a, index in fns_b) of the functions matched by key (a key once on each side)
-    that are out of order: all but the heaviest set still in order. A function weighs its lines, an
-    unchanged one its lines times more than all lines together: as many unchanged lines as can be stay
-    in place (of two swapped functions the edited one moves, so the other counts no change)."""
-    once_a, once_b = _once(fns_a), _once(fns_b)
-    by_key = [(fi, once_b[key]) for key, fi in once_a.items() if fi >= 0 and once_b.get(key, -1) >= 0]
-    by_key.sort()
-    weights, unchanged = [], len(a_keys) + len(b_keys) + 1
-    for fi, fj in by_key:
-        (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
-        size = ea - sa + eb - sb
-        weights.append(size * unchanged if a_keys[sa:ea] == b_keys[sb:eb] else size)
-    kept = set(_heaviest_increasing([fj for _fi, fj in by_key], weights, len(fns_b)))
-    return [pair for k, pair in enumerate(by_key) if k not in kept]
-
-
-def _once(fns) -> dict[str, int]:
-    """Each key's function index, -1 for a key held by several functions."""
-    where: dict[str, int] = {}
-    for k, f in enumerate(fns):
-        where[f[0]] = -1 if f[0] in where else k
-    return where
-
-
-def _heaviest_increasing(values: list[int], weights: list[int], size: int) -> list[int]:
-    """Indices of the subsequence of `values` (distinct, in [0, size)) that increases and has the
-    largest total weight: a Fenwick tree of prefix maxima, O(k log k)."""
-    tree_best, tree_at = [0] * (size + 1), [-1] * (size + 1)
-    total, before = [0] * len(values), [-1] * len(values)
-    for k, value in enumerate(values):
-        best, at, p = 0, -1, value  # the best run ending below `value`
-        while p > 0:
-            if tree_best[p] > best:
-                best, at = tree_best[p], tree_at[p]
-            p -= p & -p
-        total[k], before[k] = best + weights[k], at
-        p = value + 1
-        while p <= size:
-            if total[k] > tree_best[p]:
-                tree_best[p], tree_at[p] = total[k], k
-            p += p & -p
-    k = max(range(len(values)), key=lambda t: (total[t], -t), default=-1)
-    run = []
-    while k >= 0:
-        run.append(k)
-        k = before[k]
-    return run[::-1]
-
-
-def _segment_ranges(n: int, m: int, fns_a, fns_b) -> list[tuple[int, int, int, int]]:
-    if not fns_a or not fns_b:
-        return [(0, n, 0, m)]
-    keys_a, keys_b = [f[0] for f in fns_a], [f[0] for f in fns_b]
-    ranges, pa, pb = [], 0, 0
-    for i, j in match_sequences(keys_a, keys_b, MAX_LINE_EDITS):
-        (_ka, sa, ea), (_kb, sb, eb) = fns_a[i], fns_b[j]
-        ranges += [(pa, sa, pb, sb), (sa, ea, sb, eb)]
-        pa, pb = ea, eb
-    return ranges + [(pa, n, pb, m)]
-
-
-def _ordered(fns) -> bool:
-    return all(f[1] <= f[2] and (k == 0 or f[1] >= fns[k - 1][2]) for k, f in enumerate(fns))
-
-
 # ---------- pairing inside a replaced block ----------
 
 
-def _pair_apart(a: list[str], b: list[str], block, layout: _Layout) -> list[tuple[int, int]]:
+def _pair_apart(a: list[str], b: list[str], block, layout: Layout) -> list[tuple[int, int]]:
     """A block's pairs, a moved function's lines left out (they belong to no line here)."""
     a0, a1, b0, b1 = block
     if not any(i in layout.moved_a for i in range(a0, a1)) and not any(j in layout.moved_b for j in range(b0, b1)):

@@ -1,7 +1,8 @@
 // needs: intraline.js
-/* pypto-ir-trace: the line diff behind `Compare with`, a step-for-step port of ir_trace/diffcore/linediff.py:
- * the same hunks, pairs and moves (the tests hold the two to each other on every real sample), the
- * matching and emphasis of intraline.js (IRTraceIntraline). Pure functions on line arrays: no DOM.
+/* pypto-ir-trace: the line diff behind `Compare with`, a step-for-step port of
+ * ir_trace/diffcore/linediff.py (and structure.py, the functions matched first): the same hunks,
+ * pairs and moves (the tests hold the two to each other on every real sample), the matching and
+ * emphasis of intraline.js (IRTraceIntraline). Pure functions on line arrays: no DOM.
  * Inlined after intraline.js, before the viewer files, in the same script element. */
 const IRTraceDiff = (() => {
   'use strict';

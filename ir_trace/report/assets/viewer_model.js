@@ -243,8 +243,7 @@ const IRTraceModel = (() => {
 
   /* ---------- entries: the sidebar's items ---------- */
 
-  const inert = (text) => IRTraceFold.inertText(text);   // viewer_fold.js, loaded by the time entries are built
-
+  const inert = IRTraceFold.inertText;   // names shown as text: no control character acts (viewer_fold.js)
   /** One sidebar item per pass (its own diff), or in run-against-run mode per matched pass. */
   function buildEntries(payload, runs, passSpec, crossSpec) {
     const entries = [];

@@ -1,0 +1,117 @@
+"""Structure first: the functions of two snapshots matched by key before their lines are.
+
+A function whose key is held once on each side is matched wherever it stands; those still in order
+(the heaviest such set, unchanged functions weighing most) stay in place and split the snapshots into
+the segments lines are matched in; the others moved, and their lines are paired with nothing where
+they stand. Pure; the line diff (`linediff.py`) and its JavaScript twin use it the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ir_trace.diffcore.matching import match_sequences
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How two snapshots' functions line up. `segments`: the (a0, a1, b0, b1) ranges lines are matched
+    in; `a_keys` / `b_keys`: the line keys, those of moved functions' lines made unique to their side
+    (so they match nothing); `moved_a` / `moved_b`: those lines; `moved_lines`: (i, j) of the lines
+    equal in both copies of a moved function."""
+
+    segments: list[tuple[int, int, int, int]]
+    a_keys: list
+    b_keys: list
+    moved_a: frozenset[int] = frozenset()
+    moved_b: frozenset[int] = frozenset()
+    moved_lines: list[tuple[int, int]] = field(default_factory=list)
+
+
+def function_layout(n: int, m: int, a_keys: list, b_keys: list, fns_a, fns_b, max_edits: int) -> Layout:
+    """How the functions (key, start, end) of two snapshots of n and m lines line up, matched by key."""
+    if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
+        return Layout([(0, n, 0, m)], a_keys, b_keys)
+    moved = _moved_functions(a_keys, b_keys, fns_a, fns_b)
+    moved_a = frozenset(i for fi, _fj in moved for i in range(fns_a[fi][1], fns_a[fi][2]))
+    moved_b = frozenset(j for _fi, fj in moved for j in range(fns_b[fj][1], fns_b[fj][2]))
+    moved_lines = []
+    for fi, fj in moved:
+        (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
+        moved_lines += match_sequences(a_keys, b_keys, max_edits, sa, ea, sb, eb)
+    if moved:  # a moved function's lines match nothing where they are
+        a_keys = [(_MOVED, 0, i) if i in moved_a else key for i, key in enumerate(a_keys)]
+        b_keys = [(_MOVED, 1, j) if j in moved_b else key for j, key in enumerate(b_keys)]
+    gone_a, gone_b = {fi for fi, _ in moved}, {fj for _, fj in moved}
+    kept_a = [f for k, f in enumerate(fns_a) if k not in gone_a]
+    kept_b = [f for k, f in enumerate(fns_b) if k not in gone_b]
+    return Layout(_segment_ranges(n, m, kept_a, kept_b, max_edits), a_keys, b_keys, moved_a, moved_b, moved_lines)
+
+
+_MOVED = "\0moved"  # first item of the key given to a moved function's line
+
+
+def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int, int]]:
+    """(index in fns_a, index in fns_b) of the functions matched by key (a key once on each side)
+    that are out of order: all but the heaviest set still in order. A function weighs its lines, an
+    unchanged one its lines times more than all lines together: as many unchanged lines as can be stay
+    in place (of two swapped functions the edited one moves, so the other counts no change)."""
+    once_a, once_b = _once(fns_a), _once(fns_b)
+    by_key = [(fi, once_b[key]) for key, fi in once_a.items() if fi >= 0 and once_b.get(key, -1) >= 0]
+    by_key.sort()
+    weights, unchanged = [], len(a_keys) + len(b_keys) + 1
+    for fi, fj in by_key:
+        (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
+        size = ea - sa + eb - sb
+        weights.append(size * unchanged if a_keys[sa:ea] == b_keys[sb:eb] else size)
+    kept = set(_heaviest_increasing([fj for _fi, fj in by_key], weights, len(fns_b)))
+    return [pair for k, pair in enumerate(by_key) if k not in kept]
+
+
+def _once(fns) -> dict[str, int]:
+    """Each key's function index, -1 for a key held by several functions."""
+    where: dict[str, int] = {}
+    for k, f in enumerate(fns):
+        where[f[0]] = -1 if f[0] in where else k
+    return where
+
+
+def _heaviest_increasing(values: list[int], weights: list[int], size: int) -> list[int]:
+    """Indices of the subsequence of `values` (distinct, in [0, size)) that increases and has the
+    largest total weight: a Fenwick tree of prefix maxima, O(k log k)."""
+    tree_best, tree_at = [0] * (size + 1), [-1] * (size + 1)
+    total, before = [0] * len(values), [-1] * len(values)
+    for k, value in enumerate(values):
+        best, at, p = 0, -1, value  # the best run ending below `value`
+        while p > 0:
+            if tree_best[p] > best:
+                best, at = tree_best[p], tree_at[p]
+            p -= p & -p
+        total[k], before[k] = best + weights[k], at
+        p = value + 1
+        while p <= size:
+            if total[k] > tree_best[p]:
+                tree_best[p], tree_at[p] = total[k], k
+            p += p & -p
+    k = max(range(len(values)), key=lambda t: (total[t], -t), default=-1)
+    run = []
+    while k >= 0:
+        run.append(k)
+        k = before[k]
+    return run[::-1]
+
+
+def _segment_ranges(n: int, m: int, fns_a, fns_b, max_edits: int) -> list[tuple[int, int, int, int]]:
+    if not fns_a or not fns_b:
+        return [(0, n, 0, m)]
+    keys_a, keys_b = [f[0] for f in fns_a], [f[0] for f in fns_b]
+    ranges, pa, pb = [], 0, 0
+    for i, j in match_sequences(keys_a, keys_b, max_edits):
+        (_ka, sa, ea), (_kb, sb, eb) = fns_a[i], fns_b[j]
+        ranges += [(pa, sa, pb, sb), (sa, ea, sb, eb)]
+        pa, pb = ea, eb
+    return ranges + [(pa, n, pb, m)]
+
+
+def _ordered(fns) -> bool:
+    return all(f[1] <= f[2] and (k == 0 or f[1] >= fns[k - 1][2]) for k, f in enumerate(fns))
