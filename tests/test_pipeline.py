@@ -18,12 +18,10 @@ import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
 
-from ir_trace import api
+from ir_trace.app.cli import run_pipeline
 from ir_trace.cache.fingerprints import file_state
 from ir_trace.cache.store import open_cache
 from ir_trace.inputs.file_hashes import SETTLED_NS
-from ir_trace.noise.normalize import IgnoreModes
-from ir_trace.options import ReportOptions, RunOptions
 from ir_trace.pipeline import DiffPair, RenderReport, ReportTarget, SliceFunctions
 from ir_trace.pipeline import targets as targets_module
 from ir_trace.pipeline.base import WORK_DONE, PipelineTask
@@ -31,13 +29,6 @@ from ir_trace.pipeline.config import adopt_cache
 from ir_trace.report.render import read_payload
 from ir_trace.runsafety.writes import write_output
 from ir_trace.summaries.runs import ReportSummary, RunCounts
-
-
-def run_pipeline(dump: Path, output: Path, context: int, cache_dir: Path, workers: int = 1):
-    """The command's pipeline in this process, with this cache."""
-    report = ReportOptions(context, IgnoreModes())
-    options = RunOptions(dump=str(dump), output=str(output), report=report, workers=workers)
-    return api.build(options, Path(cache_dir))
 
 
 @pytest.fixture
