@@ -243,7 +243,7 @@ const IRTraceModel = (() => {
 
   /* ---------- entries: the sidebar's items ---------- */
 
-  const inert = IRTraceFold.inertText;   // names shown as text: no control character acts (viewer_fold.js)
+  const inert = (text) => IRTraceFold.inertText(text);   // viewer_fold.js, looked up when entries are built
   /** One sidebar item per pass (its own diff), or in run-against-run mode per matched pass. */
   function buildEntries(payload, runs, passSpec, crossSpec) {
     const entries = [];
