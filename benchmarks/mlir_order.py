@@ -5,7 +5,8 @@
 
 For every `SAMPLES_DIR/*/tree` (default ../shared/samples/mlir) it reads the tree as the CLI does
 and counts the snapshots placed after another predecessor than `write_order.txt` (strace's record
-of the run; a path written twice counts at its last write) gives them, per trace. It times the
+of the run; a path written twice counts at its last write) gives them, per trace, and the fake
+diffs among them (a snapshot identical to its true predecessor placed after a different text). It times the
 whole read (files, headers, hashes, order) and the ordering alone (`order_tree` on texts already
 in memory), medians of --runs. Figures are recorded in BENCHMARKS.md.
 """
@@ -50,6 +51,22 @@ def misplaced(files: list[str], truth: list[str]) -> int:
     return sum(1 for file in files if true_before.get(file) != our_before.get(file))
 
 
+def fake_diffs(files: list[str], truth: list[str], texts: dict[str, str]) -> int:
+    """Snapshots identical to their true predecessor (a pass that changed nothing) that differ from
+    the one placed before them: each would show a change its pass did not make."""
+    present = set(files)
+    order = [path for path in truth if path in present]
+    true_before = dict(zip(order[1:], order))
+    our_before = dict(zip(files[1:], files))
+    return sum(
+        1
+        for file in files
+        if file in true_before
+        and texts[true_before[file]] == texts[file]
+        and texts[our_before.get(file, true_before[file])] != texts[file]
+    )
+
+
 def measure(sample: Path, runs: int) -> dict:
     tree = sample / "tree"
     traces = discover_traces(tree)
@@ -59,6 +76,7 @@ def measure(sample: Path, runs: int) -> dict:
     read_times, order_times = [], []
     files = scan_tree(tree)
     texts = {f.path: _ir(tree / f.path) for f in files}
+    fakes = sum(fake_diffs([s.file for s in t.manifest.snapshots], truth, texts) for t in traces)
     module_scope = len(traces) == 1
     for _ in range(runs):
         started = time.perf_counter()
@@ -73,6 +91,7 @@ def measure(sample: Path, runs: int) -> dict:
         "snapshots": total,
         "wrong_predecessor": wrong,
         "percent": round(100 * wrong / total, 2) if total else 0.0,
+        "fake_diffs": fakes,
         "read_s": round(statistics.median(read_times), 4),
         "order_s": round(statistics.median(order_times), 4),
         "warnings": [w for t in traces for w in t.manifest.warnings],
@@ -95,11 +114,11 @@ def main() -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'sample':40} {'traces':>6} {'snaps':>6} {'wrong':>6} {'%':>6} {'read s':>8} {'order s':>8}")
+    print(f"{'sample':40} {'traces':>6} {'snaps':>6} {'wrong':>6} {'%':>6} {'fake':>5} {'read s':>8} {'order s':>8}")
     for row in rows:
         print(
             f"{row['sample']:40} {row['traces']:6} {row['snapshots']:6} {row['wrong_predecessor']:6} "
-            f"{row['percent']:6.2f} {row['read_s']:8.3f} {row['order_s']:8.3f}"
+            f"{row['percent']:6.2f} {row['fake_diffs']:5} {row['read_s']:8.3f} {row['order_s']:8.3f}"
         )
     return 0
 

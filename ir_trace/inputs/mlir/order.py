@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex, references, symbol_on_line
-from ir_trace.inputs.mlir.pass_manager import replay
+from ir_trace.inputs.mlir.pass_manager import replay, same_text
 from ir_trace.inputs.mlir.tree import TreeFile
 
 
@@ -30,22 +30,35 @@ def order_tree(
     (module scope): the pass manager's walk is then replayed (pass_manager.py), or where the dump
     leaves its model, content picks among siblings the counters leave unordered. `is_before(file)`
     tells Before dumps."""
+    return order_tree_remarked(files, text_of, is_before)[0]
+
+
+def order_tree_remarked(
+    files: list[TreeFile],
+    text_of: Callable[[TreeFile], str] | None = None,
+    is_before: Callable[[TreeFile], bool] | None = None,
+) -> tuple[list[TreeFile], list[str]]:
+    """`order_tree`'s order and remarks on where the dump leaves it open (one line each)."""
     if text_of is None:
-        return _merge(files, text_of)
+        return _merge(files, text_of), []
     replayed = replay(files, text_of, is_before)
     if replayed is None:
-        return _merge(files, text_of)
-    breaks = content_breaks(replayed, text_of)
+        return _merge(files, text_of), []
+    order, remarks = replayed
+    indexes: dict[str, OpIndex] = {}  # each file's op index, built once for every comparison below
+    breaks = content_breaks(order, text_of, indexes)
     if not breaks:
-        return replayed
-    merged = _merge(files, text_of)  # content contradicts the replay: the order that fits it better wins
-    return merged if len(content_breaks(merged, text_of)) < len(breaks) else replayed
+        return order, remarks
+    merged = _merge(files, text_of, indexes)  # content contradicts the replay: the order that fits it better wins
+    return (merged, []) if len(content_breaks(merged, text_of, indexes)) < len(breaks) else (order, remarks)
 
 
-def content_breaks(ordered: list[TreeFile], text_of: Callable[[TreeFile], str]) -> list[TreeFile]:
+def content_breaks(
+    ordered: list[TreeFile], text_of: Callable[[TreeFile], str], indexes: dict[str, OpIndex] | None = None
+) -> list[TreeFile]:
     """The nested dumps whose text differs from the one placed before them outside their own op (a
     pass on an op changes that op alone): each is evidence against the order."""
-    indexes: dict[str, OpIndex] = {}
+    indexes = {} if indexes is None else indexes
 
     def index(file: TreeFile) -> OpIndex:
         if file.path not in indexes:
@@ -59,17 +72,21 @@ def content_breaks(ordered: list[TreeFile], text_of: Callable[[TreeFile], str]) 
             continue
         mine, theirs = index(file).regions(file.dirs), index(before).regions(file.dirs)
         if len(mine) != len(theirs) or not any(
-            _same_text(text[: a[0]], previous[: b[0]]) and _same_text(text[a[1] :], previous[b[1] :])
+            same_text(text[: a[0]], previous[: b[0]]) and same_text(text[a[1] :], previous[b[1] :])
             for a, b in zip(mine, theirs)
         ):
             found.append(file)
     return found
 
 
-def _merge(files: list[TreeFile], text_of: Callable[[TreeFile], str] | None) -> list[TreeFile]:
+def _merge(
+    files: list[TreeFile], text_of: Callable[[TreeFile], str] | None, indexes: dict[str, OpIndex] | None = None
+) -> list[TreeFile]:
     """The counters' constraints merged, siblings ranked by content (`_ContentChooser`)."""
     graph = _DumpGraph(files)
-    chooser = _ContentChooser(text_of, graph.closing) if text_of is not None else None
+    chooser = (
+        _ContentChooser(text_of, graph.closing, {} if indexes is None else indexes) if text_of is not None else None
+    )
     ordered: list[TreeFile] = []
     ready = graph.initially_ready()
     while ready:
@@ -150,7 +167,9 @@ class _ContentChooser:
 
     _SAME, _INSIDE, _UNKNOWN, _OUTSIDE = range(4)
 
-    def __init__(self, text_of: Callable[[TreeFile], str], closing: dict[str, list[TreeFile]]):
+    def __init__(
+        self, text_of: Callable[[TreeFile], str], closing: dict[str, list[TreeFile]], indexes: dict[str, OpIndex]
+    ):
         self.text_of = text_of
         self.closing = closing
         self._ready: list[TreeFile] = []
@@ -159,7 +178,7 @@ class _ContentChooser:
         self.current_number = -1
         self.current_index: OpIndex | None = None
         self.swept_to = -1  # where the op dumped last starts in the current text (-1: a top-level dump)
-        self._indexes: dict[str, OpIndex] = {}
+        self._indexes = indexes
         self._siblings = _SharedSiblings()
 
     def pick(self, ready: list[TreeFile]) -> TreeFile:
@@ -290,7 +309,7 @@ class _ContentChooser:
     def _differs_only_within(self, text: str, mine: tuple[int, int], theirs: tuple[int, int]) -> bool:
         """`text` equals the current text outside one op (at `mine` in it, `theirs` in the current)."""
         current = self._now()[0]
-        return _same_text(text[: mine[0]], current[: theirs[0]]) and _same_text(text[mine[1] :], current[theirs[1] :])
+        return same_text(text[: mine[0]], current[: theirs[0]]) and same_text(text[mine[1] :], current[theirs[1] :])
 
 
 class _SharedSiblings:
@@ -316,17 +335,3 @@ class _SharedSiblings:
         """`file` was placed next; `changed_op` is the text of the op its pass changed, if known."""
         known = self._op_text.pop((file.dirs, file.own_number - 1), None)
         self._op_text[(file.dirs, file.own_number)] = changed_op if changed_op is not None else known
-
-
-def _same_text(a: str, b: str) -> bool:
-    """Equal, or equal but for the `#loc` table (--mlir-print-debuginfo), which a pass changes
-    outside its op whenever it changes a location inside it."""
-    if a == b:
-        return True
-    if "#loc" not in a and "#loc" not in b:
-        return False
-    return _without_locations(a) == _without_locations(b)
-
-
-def _without_locations(text: str) -> list[str]:
-    return [line for line in text.split("\n") if not line.startswith("#loc")]

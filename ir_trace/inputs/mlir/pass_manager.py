@@ -9,16 +9,18 @@ come in the order the parent's text just before the gap prints the children. The
 one pass known to run a nested pipeline in another order: callees before callers (a post-order
 walk of the call graph, its roots in module order), its own dump closing the gap.
 
-`replay` gives None whenever the dump leaves that model (sibling ops sharing a directory, a child
-the text before its gap does not print, contradicting counters): order.py then decides.
+Sibling ops without a symbol share a directory (`_SharedSweep` tells their runs apart). `replay`
+gives None whenever the dump leaves that model (a child the text before its gap does not print,
+runs that are not one pipeline's, contradicting counters): order.py then decides.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable
 
-from ir_trace.inputs.mlir.ops import OpIndex, comparable_segment, references, segment_of, symbol_on_line
+from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex, comparable_segment, references, segment_of, symbol_on_line
 from ir_trace.inputs.mlir.tree import TreeFile
 from ir_trace.syntax.mlir_opline import read_op_line
 
@@ -32,9 +34,10 @@ class _OutsideModel(Exception):
 
 def replay(
     files: list[TreeFile], text_of: Callable[[TreeFile], str], is_before: Callable[[TreeFile], bool] | None = None
-) -> list[TreeFile] | None:
-    """`files` (every one the whole module) in write order, or None when the model does not apply.
-    `is_before(file)` tells a `Before` dump (--mlir-print-ir-before-all) from an `After` one."""
+) -> tuple[list[TreeFile], list[str]] | None:
+    """`files` (every one the whole module) in write order and remarks on what the dump left open,
+    or None when the model does not apply. `is_before(file)` tells a `Before` dump
+    (--mlir-print-ir-before-all) from an `After` one."""
     tops = {file.dirs[:1] for file in files}
     if len(tops) != 1:
         return None
@@ -43,7 +46,9 @@ def replay(
         player.play(next(iter(tops)), files)
     except _OutsideModel:
         return None
-    return player.ordered if len(player.ordered) == len(files) else None
+    if len(player.ordered) != len(files):
+        return None
+    return player.ordered, player.remarks()
 
 
 class _Replayer:
@@ -51,6 +56,11 @@ class _Replayer:
         self.text_of = text_of
         self.is_before = is_before
         self.ordered: list[TreeFile] = []
+        self.regions: dict[tuple[str, tuple[str, ...]], list[tuple[int, int]]] = {}  # (file, shared dir) -> its ops
+        self._shared = _SharedSweep(self)
+
+    def remarks(self) -> list[str]:
+        return self._shared.remarks()
 
     def play(self, op: tuple[str, ...], scope: list[TreeFile]) -> None:
         """Place `scope` (the files of `op` and of the ops below it, written in one visit of `op`)."""
@@ -97,10 +107,16 @@ class _Replayer:
         reference = self.text_of(self.ordered[-1] if self.ordered else first)
         siblings = child_ops(reference, op)
         segments = [segment for segment, _start, _end in siblings]
-        if len(set(segments)) != len(segments):
-            raise _OutsideModel  # siblings without a symbol: which is which is not in the names
+        visits = list(range(len(siblings)))
         if callees_first_order and len(siblings) <= _CALL_GRAPH_LIMIT:
-            segments = callees_first(reference, siblings)
+            visits = callees_first_positions(reference, siblings)
+            segments = [segments[position] for position in visits]
+        if any(child.endswith("_" + NO_SYMBOL) for child in by_child):  # ops without a symbol share a directory
+            self._shared.sweep(op, by_child, [segment for segment, _start, _end in siblings], visits, first)
+            return
+        printed = Counter(comparable_segment(segment) for segment in segments)
+        if any(printed[comparable_segment(child)] > 1 for child in by_child):
+            raise _OutsideModel  # siblings with one symbol: which is which is not in the names
         rank = {comparable_segment(segment): position for position, segment in enumerate(segments)}
         if any(comparable_segment(child) not in rank for child in by_child):
             raise _OutsideModel
@@ -198,35 +214,39 @@ def _region_end(text: str, line: str, line_start: int, line_end: int, indent: in
 
 
 def callees_first(text: str, siblings: list[tuple[str, int, int]]) -> list[str]:
-    """The siblings' segments in the inliner's order: a post-order walk of the calls between them
-    (callees in the order the caller's body names them), its roots in module order."""
-    symbols = {segment: symbol_on_line(text, start) for segment, start, _end in siblings}
-    bodies = {segment: (start, end) for segment, start, end in siblings}
+    """The siblings' segments in the inliner's order (`callees_first_positions`)."""
+    return [siblings[position][0] for position in callees_first_positions(text, siblings)]
 
-    def callees(segment: str) -> list[str]:
-        start, end = bodies[segment]
+
+def callees_first_positions(text: str, siblings: list[tuple[str, int, int]]) -> list[int]:
+    """The siblings' positions in the inliner's order: a post-order walk of the calls between them
+    (callees in the order the caller's body names them), its roots in module order."""
+    symbols = [symbol_on_line(text, start) for _segment, start, _end in siblings]
+
+    def callees(position: int) -> list[int]:
+        _segment, start, end = siblings[position]
         body = text.find("\n", start, end) + 1
         if body == 0:  # a declaration calls nothing
             return []
         called = []
-        for other, symbol in symbols.items():
-            if other != segment and symbol and references(text, body, end, symbol):
+        for other, symbol in enumerate(symbols):
+            if other != position and symbol and references(text, body, end, symbol):
                 called.append((_first_reference(text, body, end, symbol), other))
-        return [other for _position, other in sorted(called)]
+        return [other for _where, other in sorted(called)]
 
-    order: list[str] = []
-    seen: set[str] = set()
-    for root, _start, _end in siblings:
+    order: list[int] = []
+    seen: set[int] = set()
+    for root in range(len(siblings)):
         if root in seen:
             continue
         seen.add(root)
         stack = [(root, iter(callees(root)))]
         while stack:
-            segment, pending = stack[-1]
+            position, pending = stack[-1]
             following = next((callee for callee in pending if callee not in seen), None)
             if following is None:
                 stack.pop()
-                order.append(segment)
+                order.append(position)
             else:
                 seen.add(following)
                 stack.append((following, iter(callees(following))))
@@ -235,3 +255,254 @@ def callees_first(text: str, siblings: list[tuple[str, int, int]]) -> list[str]:
 
 def _first_reference(text: str, body: int, end: int, symbol: str) -> int:
     return text.find(symbol, body, end)
+
+
+class _SharedSweep:
+    """Sibling ops without a symbol (IREE's `util.initializer`s) share one directory and each counts
+    its own dumps (IRPrinting.cpp keys the counter by the op), so the names do not say which op a
+    dump is of. Within a gap each op's dumps are still one run of the nested pipeline, numbered on
+    from the op's run in the gap before, at the op's place in module order. Which run is which op,
+    by the signals in the order they are trusted: the counters (an op's run starts where its last
+    one ended; ops at the same number wrote the same names, and the later op's files survive), the
+    content (a run's first dump that changes the module changes it inside its own op alone), and
+    else file-name order, remarked on when the candidates' texts cannot tell them apart."""
+
+    def __init__(self, replayer: _Replayer):
+        self.replayer = replayer
+        # per shared directory, each of its ops in module order after its last gap: (op text, next number)
+        self.history: dict[tuple[str, ...], list[tuple[str, int | None]]] = {}
+        self.ambiguous: dict[tuple[str, ...], int] = {}  # directory -> snapshots placed in file-name order
+
+    def sweep(
+        self,
+        op: tuple[str, ...],
+        by_child: dict[str, list[TreeFile]],
+        segments: list[str],
+        visits: list[int],
+        first: TreeFile,
+    ) -> None:
+        """`op`'s children (`segments` in module order, some printed more than once) walked in the
+        order `visits` gives their positions; `first` stands for the text before when none is placed."""
+        self.first = first
+        children = {comparable_segment(child): child for child in by_child}
+        keys = [comparable_segment(segment) for segment in segments]
+        counts = Counter(keys)
+        if any(key not in counts for key in children):
+            raise _OutsideModel
+        gaps = {}
+        for key, child in children.items():
+            if child.endswith("_" + NO_SYMBOL):
+                gap = self._gap(op + (child,), by_child[child], counts[key])
+                if gap is not None:
+                    gaps[key] = gap
+        occurrence: dict[int, int] = {}  # position -> which op of its segment it is, in module order
+        seen: Counter[str] = Counter()
+        for position, key in enumerate(keys):
+            occurrence[position] = seen[key]
+            seen[key] += 1
+        for position in visits:
+            key = keys[position]
+            if key in gaps:
+                gaps[key].visit(occurrence[position])
+            elif key in children:
+                self.replayer.play(op + (children[key],), by_child[children[key]])
+        for gap in gaps.values():
+            gap.finish()
+
+    def _gap(self, dirs: tuple[str, ...], files: list[TreeFile], count: int) -> _SharedGap | None:
+        """The gap's runs of `dirs`; None for a lone op whose dumps are no one pipeline's runs (it is
+        placed as any op is, and its counters are forgotten)."""
+        try:
+            return _SharedGap(self, dirs, files, count)
+        except _OutsideModel:
+            if count > 1:
+                raise
+            self.history.pop(dirs, None)
+            return None
+
+    def current(self) -> TreeFile:
+        """The file placed last (before any, the one whose text the walk started from)."""
+        return self.replayer.ordered[-1] if self.replayer.ordered else self.first
+
+    def remarks(self) -> list[str]:
+        return [
+            f"order of {count} snapshots in {'/'.join(dirs)} is ambiguous (sibling ops without a symbol left the "
+            "module identical); shown in file-name order"
+            for dirs, count in sorted(self.ambiguous.items())
+        ]
+
+    def op_texts(self, file: TreeFile | None, dirs: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Where each op of the shared directory `dirs` is in `file`'s text (the last placed one if None)."""
+        replayer = self.replayer
+        if file is None:
+            file = self.current()
+        key = (file.path, dirs)
+        if key not in replayer.regions:
+            wanted = comparable_segment(dirs[-1])
+            replayer.regions[key] = [
+                (start, end)
+                for segment, start, end in child_ops(replayer.text_of(file), dirs[:-1])
+                if comparable_segment(segment) == wanted
+            ]
+        return replayer.regions[key]
+
+
+class _SharedGap:
+    """One gap's dumps of a shared directory, split into runs and given to its ops as they are visited."""
+
+    _FITS, _SAME, _OUTSIDE = range(3)
+
+    def __init__(self, sweep: _SharedSweep, dirs: tuple[str, ...], files: list[TreeFile], count: int):
+        self.sweep, self.dirs, self.count = sweep, dirs, count
+        self.runs = _pipeline_runs([f for f in files if len(f.dirs) == len(dirs)])
+        deeper = [f for f in files if len(f.dirs) > len(dirs)]
+        if deeper and len(self.runs) != 1:
+            raise _OutsideModel  # which op's run a nested dump belongs to is not in the names
+        self.deeper = deeper
+        self.next_numbers: list[int | None] = [None] * count
+        self.placed: dict[int, list[TreeFile]] = {}
+        settled = self._by_counters(self._expected_starts())
+        self.open_runs = [run for run in self.runs if id(run) not in {id(r) for r in self.placed.values()}]
+        self.unsettled = count - settled
+
+    def _expected_starts(self) -> list[int | None]:
+        """Each op's next number from the gap before: its op text there, else its place if no op came or went."""
+        history = self.sweep.history.get(self.dirs, [])
+        texts = [self._op_text(None, j) for j in range(self.count)]
+        expected: list[int | None] = [None] * self.count
+        used = [False] * len(history)
+        free: dict[str, list[int]] = {}
+        for position, (text, _number) in enumerate(history):
+            free.setdefault(text, []).append(position)
+        for j, text in enumerate(texts):
+            if free.get(text):
+                position = free[text].pop(0)
+                used[position], expected[j] = True, history[position][1]
+        if len(history) == self.count:
+            for j in range(self.count):
+                if expected[j] is None and not used[j]:
+                    expected[j] = history[j][1]
+        return expected
+
+    def _by_counters(self, expected: list[int | None]) -> int:
+        """Runs given to the ops whose next number they start at; returns how many ops that settles."""
+        by_start = {run[0].own_number: run for run in self.runs}
+        settled = 0
+        for j in reversed(range(self.count)):  # of two ops at one number, the later one's files survive
+            start = expected[j]
+            if start is None or start not in by_start:
+                continue
+            settled += 1
+            run = by_start[start]
+            self.next_numbers[j] = start + len(run)
+            if all(placed is not run for placed in self.placed.values()):
+                self.placed[j] = run
+        return settled
+
+    def visit(self, j: int) -> None:
+        """The adaptor reaches the j-th op of the directory: its run, if it has one left, is placed."""
+        run = self.placed.get(j)
+        if run is None and self.next_numbers[j] is None:
+            run = self._choose(j)
+        if run is None:
+            return
+        self.placed[j] = run
+        self.next_numbers[j] = run[-1].own_number + 1
+        self.sweep.replayer.play(self.dirs, run + (self.deeper if len(self.runs) == 1 else []))
+
+    def _choose(self, j: int) -> list[TreeFile] | None:
+        """The open run that continues the module at the j-th op (content, then file-name order); none
+        while more ops than runs are left and no run shows it changed this op."""
+        self.unsettled -= 1
+        if not self.open_runs:
+            return None
+        scored = sorted((self._fit(run, j), run[0].own_number, index) for index, run in enumerate(self.open_runs))
+        best_fit = scored[0][0]
+        forced = len(self.open_runs) > self.unsettled
+        if best_fit != self._FITS and not forced:
+            return None
+        tied = [index for fit, _start, index in scored if fit == best_fit]
+        if best_fit == self._SAME and len(tied) > 1:
+            self.sweep.ambiguous[self.dirs] = self.sweep.ambiguous.get(self.dirs, 0) + sum(
+                len(self.open_runs[index]) for index in tied
+            )
+        return self.open_runs.pop(scored[0][2])
+
+    def _fit(self, run: list[TreeFile], j: int) -> int:
+        """How `run` follows the current text at the j-th op: its first dump that changes the module
+        changes it inside that op alone, or no dump changes it, or a change lies elsewhere."""
+        replayer = self.sweep.replayer
+        current = replayer.text_of(self.sweep.current())
+        changing = next((file for file in run if replayer.text_of(file) != current), None)
+        if changing is None:
+            return self._SAME
+        mine, theirs = self.sweep.op_texts(changing, self.dirs), self.sweep.op_texts(None, self.dirs)
+        if len(mine) != len(theirs) or j >= len(mine):
+            return self._OUTSIDE
+        text = replayer.text_of(changing)
+        (a_start, a_end), (b_start, b_end) = mine[j], theirs[j]
+        inside = same_text(text[:a_start], current[:b_start]) and same_text(text[a_end:], current[b_end:])
+        return self._FITS if inside else self._OUTSIDE
+
+    def _op_text(self, file: TreeFile | None, j: int) -> str | None:
+        regions = self.sweep.op_texts(file, self.dirs)
+        if j >= len(regions):
+            return None
+        file = file or self.sweep.current()
+        start, end = regions[j]
+        return self.sweep.replayer.text_of(file)[start:end]
+
+    def finish(self) -> None:
+        """The directory's ops as the gap leaves them, for the next gap's counters."""
+        if len(self.sweep.op_texts(None, self.dirs)) != self.count:
+            self.sweep.history.pop(self.dirs, None)
+            return
+        self.sweep.history[self.dirs] = [
+            (self._op_text(None, j) or "", self.next_numbers[j]) for j in range(self.count)
+        ]
+
+
+def _pipeline_runs(files: list[TreeFile]) -> list[list[TreeFile]]:
+    """One gap's dumps of a shared directory as runs of one nested pipeline (consecutive numbers,
+    the pipeline's pass arguments in turn), in order of their first number. The run with the lowest
+    number tells the pipeline: at each next number the one argument it has not yet had (distinct
+    arguments assumed: anything else is outside the model)."""
+    by_number: dict[int, dict[str, TreeFile]] = {}
+    for file in files:
+        by_number.setdefault(file.own_number, {})[file.argument] = file
+    if not by_number:
+        return []
+    lowest = min(by_number)
+    if len(by_number[lowest]) != 1:
+        raise _OutsideModel
+    pipeline = list(by_number[lowest])
+    while True:
+        following = [a for a in by_number.get(lowest + len(pipeline), {}) if a not in pipeline]
+        if len(following) > 1:
+            raise _OutsideModel
+        if not following:
+            break
+        pipeline.append(following[0])
+    runs = []
+    for start in sorted(n for n, arguments in by_number.items() if pipeline[0] in arguments):
+        try:
+            runs.append([by_number[start + i][argument] for i, argument in enumerate(pipeline)])
+        except KeyError:
+            raise _OutsideModel from None
+    if sum(len(run) for run in runs) != len(files):
+        raise _OutsideModel
+    return runs
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal, or equal but for the `#loc` table (--mlir-print-debuginfo), which a pass changes
+    outside its op whenever it changes a location inside it."""
+    if a == b:
+        return True
+    if "#loc" not in a and "#loc" not in b:
+        return False
+    return _without_locations(a) == _without_locations(b)
+
+
+def _without_locations(text: str) -> list[str]:
+    return [line for line in text.split("\n") if not line.startswith("#loc")]

@@ -17,7 +17,7 @@ from pathlib import Path
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_dump_file
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
-from ir_trace.inputs.mlir.order import order_tree
+from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
 from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, scan_tree
 from ir_trace.inputs.titles import mlir_title
@@ -50,10 +50,11 @@ def read_tree(
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
     loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
     if _module_scope(loaded.values()):
-        ordered = order_tree(
+        ordered, remarks = order_tree_remarked(
             files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
         )
         warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
+        warnings += tuple(f"{root}: {remark}" for remark in remarks)
         chain = [loaded[f.path] for f in ordered]
         return [("", _manifest(root, mlir_title(root, chain[0].text), chain, warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
