@@ -372,10 +372,10 @@ class _SharedGap:
         expected: list[int | None] = [None] * self.count
         used = [False] * len(history)
         free: dict[str, list[int]] = {}
-        for position, (text, _number) in enumerate(history):
-            free.setdefault(text, []).append(position)
+        for position, (op_text, _number) in enumerate(history):
+            free.setdefault(op_text, []).append(position)
         for j, text in enumerate(texts):
-            if free.get(text):
+            if text is not None and free.get(text):
                 position = free[text].pop(0)
                 used[position], expected[j] = True, history[position][1]
         if len(history) == self.count:
