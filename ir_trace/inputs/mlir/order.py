@@ -25,23 +25,28 @@ def order_tree(
     files: list[TreeFile],
     text_of: Callable[[TreeFile], str] | None = None,
     is_before: Callable[[TreeFile], bool] | None = None,
+    mtime_of: Callable[[TreeFile], int] | None = None,
 ) -> list[TreeFile]:
     """`files` in write order. `text_of(file)` gives a file's IR when every file is the whole module
     (module scope): the pass manager's walk is then replayed (pass_manager.py), or where the dump
     leaves its model, content picks among siblings the counters leave unordered. `is_before(file)`
     tells Before dumps."""
-    return order_tree_remarked(files, text_of, is_before)[0]
+    return order_tree_remarked(files, text_of, is_before, mtime_of)[0]
 
 
 def order_tree_remarked(
     files: list[TreeFile],
     text_of: Callable[[TreeFile], str] | None = None,
     is_before: Callable[[TreeFile], bool] | None = None,
+    mtime_of: Callable[[TreeFile], int] | None = None,
 ) -> tuple[list[TreeFile], list[str]]:
-    """`order_tree`'s order and remarks on where the dump leaves it open (one line each)."""
+    """`order_tree`'s order and remarks on where the dump leaves it open (one line each).
+    `mtime_of(file)`: its modification time in ns, a signal where counters and content leave
+    the order open, when `trusted_mtimes` finds the tree's mtimes trustworthy."""
     if text_of is None:
         return _merge(files, text_of), []
-    replayed = replay(files, text_of, is_before)
+    written = trusted_mtimes(files, mtime_of) if mtime_of is not None else None
+    replayed = replay(files, text_of, is_before, written)
     if replayed is None:
         return _merge(files, text_of), []
     order, remarks = replayed
@@ -51,6 +56,23 @@ def order_tree_remarked(
         return order, remarks
     merged = _merge(files, text_of, indexes)  # content contradicts the replay: the order that fits it better wins
     return (merged, []) if len(content_breaks(merged, text_of, indexes)) < len(breaks) else (order, remarks)
+
+
+def trusted_mtimes(files: list[TreeFile], mtime_of: Callable[[TreeFile], int]) -> dict[str, int] | None:
+    """Each file's mtime, when they can be trusted as the write order: all distinct (a fine-grained
+    clock: copies and archives flatten them) and consistent with every counter, that is ascending
+    along each directory an op may have to itself (not a nested one of ops without a symbol) and
+    each nested file's between the two dumps of every ancestor around it. Else None."""
+    written = {file.path: mtime_of(file) for file in files}
+    if len(set(written.values())) != len(written):
+        return None
+    graph = _DumpGraph(files)
+    for file in files:
+        for after in graph.successors[file.path]:
+            shared = after.dirs == file.dirs and len(file.dirs) > 1 and file.dirs[-1].endswith("_" + NO_SYMBOL)
+            if not shared and written[after.path] <= written[file.path]:
+                return None
+    return written
 
 
 def content_breaks(

@@ -33,15 +33,19 @@ class _OutsideModel(Exception):
 
 
 def replay(
-    files: list[TreeFile], text_of: Callable[[TreeFile], str], is_before: Callable[[TreeFile], bool] | None = None
+    files: list[TreeFile],
+    text_of: Callable[[TreeFile], str],
+    is_before: Callable[[TreeFile], bool] | None = None,
+    written: dict[str, int] | None = None,
 ) -> tuple[list[TreeFile], list[str]] | None:
     """`files` (every one the whole module) in write order and remarks on what the dump left open,
     or None when the model does not apply. `is_before(file)` tells a `Before` dump
-    (--mlir-print-ir-before-all) from an `After` one."""
+    (--mlir-print-ir-before-all) from an `After` one; `written` gives each file's mtime when the
+    tree's mtimes are trustworthy (order.py's `trusted_mtimes`)."""
     tops = {file.dirs[:1] for file in files}
     if len(tops) != 1:
         return None
-    player = _Replayer(text_of, is_before or (lambda _file: False))
+    player = _Replayer(text_of, is_before or (lambda _file: False), written or {})
     try:
         player.play(next(iter(tops)), files)
     except _OutsideModel:
@@ -52,9 +56,12 @@ def replay(
 
 
 class _Replayer:
-    def __init__(self, text_of: Callable[[TreeFile], str], is_before: Callable[[TreeFile], bool]):
+    def __init__(
+        self, text_of: Callable[[TreeFile], str], is_before: Callable[[TreeFile], bool], written: dict[str, int]
+    ):
         self.text_of = text_of
         self.is_before = is_before
+        self.written = written
         self.ordered: list[TreeFile] = []
         self.regions: dict[tuple[str, tuple[str, ...]], list[tuple[int, int]]] = {}  # (file, shared dir) -> its ops
         self._shared = _SharedSweep(self)
@@ -120,6 +127,9 @@ class _Replayer:
         rank = {comparable_segment(segment): position for position, segment in enumerate(segments)}
         if any(comparable_segment(child) not in rank for child in by_child):
             raise _OutsideModel
+        if self.written:  # trusted mtimes (consistent with every counter) tell what the walk's order cannot
+            first_written = {child: min(self.written[f.path] for f in files) for child, files in by_child.items()}
+            rank = {comparable_segment(child): first_written[child] for child in by_child}
         for child in sorted(by_child, key=lambda child: rank[comparable_segment(child)]):
             self.play(op + (child,), by_child[child])
 
@@ -264,7 +274,8 @@ class _SharedSweep:
     from the op's run in the gap before, at the op's place in module order. Which run is which op,
     by the signals in the order they are trusted: the counters (an op's run starts where its last
     one ended; ops at the same number wrote the same names, and the later op's files survive), the
-    content (a run's first dump that changes the module changes it inside its own op alone), and
+    content (a run's first dump that changes the module changes it inside its own op alone), the
+    files' mtimes when they are trusted (never alone: only among runs the first two leave open), and
     else file-name order, remarked on when the candidates' texts cannot tell them apart."""
 
     def __init__(self, replayer: _Replayer):
@@ -289,6 +300,9 @@ class _SharedSweep:
         counts = Counter(keys)
         if any(key not in counts for key in children):
             raise _OutsideModel
+        if self.replayer.written:
+            self._sweep_by_mtimes(op, by_child, counts)
+            return
         gaps = {}
         for key, child in children.items():
             if child.endswith("_" + NO_SYMBOL):
@@ -308,6 +322,26 @@ class _SharedSweep:
                 self.replayer.play(op + (children[key],), by_child[children[key]])
         for gap in gaps.values():
             gap.finish()
+
+    def _sweep_by_mtimes(self, op: tuple[str, ...], by_child: dict[str, list[TreeFile]], counts: Counter[str]) -> None:
+        """With trusted mtimes: each op's run (a shared directory's split by `_pipeline_runs`, unless
+        one op has it to itself) in the order the runs were written."""
+        written = self.replayer.written
+        units: list[tuple[int, tuple[str, ...], list[TreeFile]]] = []
+        for child, files in by_child.items():
+            dirs = op + (child,)
+            self.history.pop(dirs, None)
+            own = [f for f in files if len(f.dirs) == len(dirs)]
+            runs = [files]
+            if child.endswith("_" + NO_SYMBOL) and own and counts[comparable_segment(child)] > 1:
+                runs = _pipeline_runs(own)
+                deeper = [f for f in files if len(f.dirs) > len(dirs)]
+                if deeper and len(runs) != 1:
+                    raise _OutsideModel
+                runs = [run + deeper for run in runs]
+            units += [(min(written[f.path] for f in run), dirs, run) for run in runs]
+        for _first_written, dirs, run in sorted(units, key=lambda unit: unit[0]):
+            self.replayer.play(dirs, run)
 
     def _gap(self, dirs: tuple[str, ...], files: list[TreeFile], count: int) -> _SharedGap | None:
         """The gap's runs of `dirs`; None for a lone op whose dumps are no one pipeline's runs (it is
@@ -411,22 +445,26 @@ class _SharedGap:
         self.sweep.replayer.play(self.dirs, run + (self.deeper if len(self.runs) == 1 else []))
 
     def _choose(self, j: int) -> list[TreeFile] | None:
-        """The open run that continues the module at the j-th op (content, then file-name order); none
+        """The open run that continues the module at the j-th op (content, then mtime or file-name order); none
         while more ops than runs are left and no run shows it changed this op."""
         self.unsettled -= 1
         if not self.open_runs:
             return None
-        scored = sorted((self._fit(run, j), run[0].own_number, index) for index, run in enumerate(self.open_runs))
+        written = self.sweep.replayer.written
+        scored = sorted(
+            (self._fit(run, j), written.get(run[0].path, 0), run[0].own_number, index)
+            for index, run in enumerate(self.open_runs)
+        )
         best_fit = scored[0][0]
         forced = len(self.open_runs) > self.unsettled
         if best_fit != self._FITS and not forced:
             return None
-        tied = [index for fit, _start, index in scored if fit == best_fit]
-        if best_fit == self._SAME and len(tied) > 1:
+        tied = [index for fit, _written, _start, index in scored if fit == best_fit]
+        if best_fit == self._SAME and len(tied) > 1 and not written:  # mtimes, when trusted, tell them apart
             self.sweep.ambiguous[self.dirs] = self.sweep.ambiguous.get(self.dirs, 0) + sum(
                 len(self.open_runs[index]) for index in tied
             )
-        return self.open_runs.pop(scored[0][2])
+        return self.open_runs.pop(scored[0][-1])
 
     def _fit(self, run: list[TreeFile], j: int) -> int:
         """How `run` follows the current text at the j-th op: its first dump that changes the module

@@ -51,7 +51,10 @@ def read_tree(
     loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
     if _module_scope(loaded.values()):
         ordered, remarks = order_tree_remarked(
-            files, lambda file: loaded[file.path].text, lambda file: loaded[file.path].header.kind == "before"
+            files,
+            lambda file: loaded[file.path].text,
+            lambda file: loaded[file.path].header.kind == "before",
+            lambda file: (root / file.path).stat().st_mtime_ns,
         )
         warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
         warnings += tuple(f"{root}: {remark}" for remark in remarks)
