@@ -1,9 +1,13 @@
-"""Real mlir-opt trees (tests/data/mlir_order, made by benchmarks/mlir_corpus.py) read in the order
-strace saw them written: declarations in module order, tied first dumps of sibling functions, an
-adaptor's sweep before the inliner's callee-first one, Before dumps, nested `module @inner`s."""
+"""Real mlir-opt and IREE trees (tests/data/mlir_order, made by benchmarks/mlir_corpus.py, the IREE one
+cut down by benchmarks/mlir_trim_tree.py) read in the order strace saw them written: declarations in
+module order, tied first dumps of sibling functions, an adaptor's sweep before the inliner's
+callee-first one, Before dumps, nested `module @inner`s, IREE's `util.initializer`s sharing one
+directory (some overwriting each other's dumps); with the files' mtimes as written and flattened."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,8 +21,15 @@ DATA = Path(__file__).parent / "data" / "mlir_order"
 DUMPS = sorted(path.name for path in DATA.iterdir() if (path / "tree").is_dir())
 
 
-def true_order(sample: Path) -> list[str]:
+def writes(sample: Path) -> list[str]:
     return (sample / "write_order.txt").read_text(encoding="utf-8").splitlines()
+
+
+def true_order(sample: Path) -> list[str]:
+    """The paths in write order, one written twice (an overwrite) at its last write."""
+    paths = writes(sample)
+    last = {path: position for position, path in enumerate(paths)}
+    return [path for position, path in enumerate(paths) if last[path] == position]
 
 
 @pytest.mark.parametrize("name", DUMPS)
@@ -26,11 +37,41 @@ def test_tree_read_in_write_order(name):
     sample = DATA / name
     [(_unit, manifest)] = read_tree(sample / "tree")
     assert [s.file for s in manifest.snapshots] == true_order(sample)
-    assert manifest.warnings == ()
+    overwritten = len(writes(sample)) - len(true_order(sample))
+    if overwritten:  # the warning the names prove, and no other
+        [warning] = manifest.warnings
+        assert f"MLIR gave {overwritten} of their dumps" in warning
+    else:
+        assert manifest.warnings == ()
 
 
-def test_corpus_covers_declarations_and_before_dumps():
-    assert {"calls_decls_ms", "calls_decls_ms_before", "nested_affine_ms"} <= set(DUMPS)
+def stamp(tree: Path, order: list[str]) -> None:
+    """Each file's mtime set as a fresh build leaves it: one microsecond apart, in `order`."""
+    for position, path in enumerate(order):
+        os.utime(tree / path, ns=(1_700_000_000_000_000_000 + position * 1000,) * 2)
+
+
+@pytest.mark.parametrize("mtimes", ["written", "flattened", "reversed"])
+def test_shared_initializer_directory_read_in_write_order_whatever_the_mtimes(tmp_path, mtimes):
+    # four util.initializers share one directory, each counting its own dumps; two of them ran at
+    # the same numbers, so the later one's files replaced the earlier one's
+    sample = DATA / "iree_mlp_initializers_ms"
+    tree = shutil.copytree(sample / "tree", tmp_path / "tree")
+    truth = true_order(sample)
+    if mtimes == "written":
+        stamp(tree, truth)
+    elif mtimes == "flattened":  # as a copy or an archive leaves them
+        for path in truth:
+            os.utime(tree / path, ns=(1_700_000_000_000_000_000,) * 2)
+    else:  # mtimes that contradict the counters are no evidence at all
+        stamp(tree, truth[::-1])
+    [(_unit, manifest)] = read_tree(tree)
+    assert [s.file for s in manifest.snapshots] == truth
+    assert not any("ambiguous" in warning for warning in manifest.warnings)
+
+
+def test_corpus_covers_declarations_before_dumps_and_shared_directories():
+    assert {"calls_decls_ms", "calls_decls_ms_before", "nested_affine_ms", "iree_mlp_initializers_ms"} <= set(DUMPS)
 
 
 def test_declarations_are_children_in_module_order():

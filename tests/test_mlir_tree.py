@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import MLIR_SAMPLES, mlir_sample
+from conftest import MLIR_SAMPLES, mlir_sample, run_cli
 
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import read_snapshot_text
@@ -174,6 +174,58 @@ def test_shared_directory_without_a_lost_dump_warns_nothing(tmp_path):
     ]
     [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
     assert manifest.warnings == () and len(manifest.snapshots) == 4
+
+
+def ambiguous_initializers(root: Path) -> Path:
+    """Two util.initializers whose dumps leave their order open: the module pass changes the first
+    one's text (so its counter cannot be followed there) and adds the second; then the adaptor runs
+    canonicalize on both (the first at its number 1, the new one at 0), changing neither."""
+    one = "module {\n  util.initializer {\n    // x\n  }\n}\n"
+    two = "module {\n  util.initializer {\n    // x2\n  }\n  util.initializer {\n    // y\n  }\n}\n"
+    shared = f"{ROOT}/util_initializer_no-symbol-name"
+    writes = [
+        (f"{shared}/0_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), one),
+        (f"{ROOT}/1_add.mlir", header("A", "add"), two),
+        (f"{shared}/1_1_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
+        (f"{shared}/1_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
+    ]
+    write_tree(root, writes)
+    for path, _header, _text in writes:  # as copied: every mtime alike
+        os.utime(root / path, ns=(1_700_000_000_000_000_000,) * 2)
+    return root
+
+
+def test_an_order_the_dump_leaves_open_is_said_so(tmp_path):
+    [(_unit, manifest)] = read_tree(ambiguous_initializers(tmp_path / "tree"))
+    shared = f"{ROOT}/util_initializer_no-symbol-name"
+    assert [s.file for s in manifest.snapshots][2:] == [
+        f"{shared}/1_0_canonicalize.mlir",
+        f"{shared}/1_1_canonicalize.mlir",
+    ]
+    [remark] = manifest.warnings
+    assert f"order of 2 snapshots in {shared} is ambiguous" in remark and "shown in file-name order" in remark
+
+
+def test_mtimes_as_written_settle_an_order_content_leaves_open(tmp_path):
+    root = ambiguous_initializers(tmp_path / "tree")
+    shared = f"{ROOT}/util_initializer_no-symbol-name"
+    written = [f"{shared}/0_0_canonicalize.mlir", f"{ROOT}/1_add.mlir"]
+    written += [f"{shared}/1_1_canonicalize.mlir", f"{shared}/1_0_canonicalize.mlir"]
+    for position, path in enumerate(written):  # a fresh build: distinct, in the order written
+        os.utime(root / path, ns=(1_700_000_000_000_000_000 + position * 1000,) * 2)
+    [(_unit, manifest)] = read_tree(root)
+    assert [s.file for s in manifest.snapshots] == written and manifest.warnings == ()
+
+
+def test_the_open_order_reaches_stderr_and_json(tmp_path):
+    root = ambiguous_initializers(tmp_path / "tree")
+    summary = tmp_path / "summary.json"
+    result = run_cli(root, "-o", tmp_path / "r.html", "--json", summary, "--cache-dir", tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    [line] = [line for line in result.stderr.splitlines() if "is ambiguous" in line]
+    assert line.startswith("pypto-ir-trace: warning: ")
+    [trace] = json.loads(summary.read_text("utf-8"))["traces"]
+    assert any("is ambiguous" in warning for warning in trace["warnings"])
 
 
 @pytest.mark.samples

@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex, references, symbol_on_line
-from ir_trace.inputs.mlir.pass_manager import replay, same_text
+from ir_trace.inputs.mlir.pass_manager import Replayed, replay, same_text
 from ir_trace.inputs.mlir.tree import TreeFile
 
 
@@ -31,7 +31,7 @@ def order_tree(
     (module scope): the pass manager's walk is then replayed (pass_manager.py), or where the dump
     leaves its model, content picks among siblings the counters leave unordered. `is_before(file)`
     tells Before dumps."""
-    return order_tree_remarked(files, text_of, is_before, mtime_of)[0]
+    return order_tree_remarked(files, text_of, is_before, mtime_of).order
 
 
 def order_tree_remarked(
@@ -39,23 +39,25 @@ def order_tree_remarked(
     text_of: Callable[[TreeFile], str] | None = None,
     is_before: Callable[[TreeFile], bool] | None = None,
     mtime_of: Callable[[TreeFile], int] | None = None,
-) -> tuple[list[TreeFile], list[str]]:
-    """`order_tree`'s order and remarks on where the dump leaves it open (one line each).
+) -> Replayed:
+    """`order_tree`'s order, remarks on where the dump leaves it open (one line each) and, when the
+    pass manager's walk was replayed, the dumps it proves lost (else `lost_dumps` must tell: None).
     `mtime_of(file)`: its modification time in ns, a signal where counters and content leave
     the order open, when `trusted_mtimes` finds the tree's mtimes trustworthy."""
     if text_of is None:
-        return _merge(files, text_of), []
+        return Replayed(_merge(files, text_of), [], None)
     written = trusted_mtimes(files, mtime_of) if mtime_of is not None else None
     replayed = replay(files, text_of, is_before, written)
     if replayed is None:
-        return _merge(files, text_of), []
-    order, remarks = replayed
+        return Replayed(_merge(files, text_of), [], None)
     indexes: dict[str, OpIndex] = {}  # each file's op index, built once for every comparison below
-    breaks = content_breaks(order, text_of, indexes)
+    breaks = content_breaks(replayed.order, text_of, indexes)
     if not breaks:
-        return order, remarks
+        return replayed
     merged = _merge(files, text_of, indexes)  # content contradicts the replay: the order that fits it better wins
-    return (merged, []) if len(content_breaks(merged, text_of, indexes)) < len(breaks) else (order, remarks)
+    if len(content_breaks(merged, text_of, indexes)) < len(breaks):
+        return Replayed(merged, [], None)
+    return replayed
 
 
 def trusted_mtimes(files: list[TreeFile], mtime_of: Callable[[TreeFile], int]) -> dict[str, int] | None:

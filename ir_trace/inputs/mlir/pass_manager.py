@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex, comparable_segment, references, segment_of, symbol_on_line
 from ir_trace.inputs.mlir.tree import TreeFile
@@ -37,7 +38,7 @@ def replay(
     text_of: Callable[[TreeFile], str],
     is_before: Callable[[TreeFile], bool] | None = None,
     written: dict[str, int] | None = None,
-) -> tuple[list[TreeFile], list[str]] | None:
+) -> Replayed | None:
     """`files` (every one the whole module) in write order and remarks on what the dump left open,
     or None when the model does not apply. `is_before(file)` tells a `Before` dump
     (--mlir-print-ir-before-all) from an `After` one; `written` gives each file's mtime when the
@@ -52,7 +53,17 @@ def replay(
         return None
     if len(player.ordered) != len(files):
         return None
-    return player.ordered, player.remarks()
+    return Replayed(player.ordered, player.remarks(), player.lost())
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """An order, its remarks on what the dump left open, and the dumps provably lost: (shared
+    directory, its op count, dumps lost) each, as tree.lost_dumps gives them (None: not known)."""
+
+    order: list[TreeFile]
+    remarks: list[str]
+    lost: list[tuple[str, int, int]] | None
 
 
 class _Replayer:
@@ -68,6 +79,10 @@ class _Replayer:
 
     def remarks(self) -> list[str]:
         return self._shared.remarks()
+
+    def lost(self) -> list[tuple[str, int, int]]:
+        shared = self._shared
+        return [("/".join(dirs), shared.ops[dirs], lost) for dirs, lost in sorted(shared.lost.items()) if lost]
 
     def play(self, op: tuple[str, ...], scope: list[TreeFile]) -> None:
         """Place `scope` (the files of `op` and of the ops below it, written in one visit of `op`)."""
@@ -283,6 +298,8 @@ class _SharedSweep:
         # per shared directory, each of its ops in module order after its last gap: (op text, next number)
         self.history: dict[tuple[str, ...], list[tuple[str, int | None]]] = {}
         self.ambiguous: dict[tuple[str, ...], int] = {}  # directory -> snapshots placed in file-name order
+        self.ops: dict[tuple[str, ...], int] = {}  # directory -> most ops it was shared by
+        self.lost: dict[tuple[str, ...], int] = {}  # directory -> dumps another op's took the names of
 
     def sweep(
         self,
@@ -340,8 +357,15 @@ class _SharedSweep:
                     raise _OutsideModel
                 runs = [run + deeper for run in runs]
             units += [(min(written[f.path] for f in run), dirs, run) for run in runs]
+            count = counts[comparable_segment(child)]
+            if count > 1:
+                self.count_lost(dirs, count, len(runs), len(runs[0]))
         for _first_written, dirs, run in sorted(units, key=lambda unit: unit[0]):
             self.replayer.play(dirs, run)
+
+    def count_lost(self, dirs: tuple[str, ...], ops: int, runs: int, run_length: int) -> None:
+        self.ops[dirs] = max(ops, self.ops.get(dirs, 0))
+        self.lost[dirs] = self.lost.get(dirs, 0) + max(ops - runs, 0) * run_length
 
     def _gap(self, dirs: tuple[str, ...], files: list[TreeFile], count: int) -> _SharedGap | None:
         """The gap's runs of `dirs`; None for a lone op whose dumps are no one pipeline's runs (it is
@@ -491,7 +515,9 @@ class _SharedGap:
         return self.sweep.replayer.text_of(file)[start:end]
 
     def finish(self) -> None:
-        """The directory's ops as the gap leaves them, for the next gap's counters."""
+        """The directory's ops as the gap leaves them, for the next gap's counters; the ops left
+        without a run lost theirs (the adaptor runs its pipeline on every op of the directory)."""
+        self.sweep.count_lost(self.dirs, self.count, len(self.runs), len(self.runs[0]) if self.runs else 0)
         if len(self.sweep.op_texts(None, self.dirs)) != self.count:
             self.sweep.history.pop(self.dirs, None)
             return

@@ -50,15 +50,16 @@ def read_tree(
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
     loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
     if _module_scope(loaded.values()):
-        ordered, remarks = order_tree_remarked(
+        replayed = order_tree_remarked(
             files,
             lambda file: loaded[file.path].text,
             lambda file: loaded[file.path].header.kind == "before",
             lambda file: (root / file.path).stat().st_mtime_ns,
         )
-        warnings = tuple(_overwrite_warning(root, *lost) for lost in lost_dumps(files, _text(loaded)))
-        warnings += tuple(f"{root}: {remark}" for remark in remarks)
-        chain = [loaded[f.path] for f in ordered]
+        lost = replayed.lost if replayed.lost is not None else lost_dumps(files, _text(loaded))
+        warnings = tuple(_overwrite_warning(root, *directory) for directory in lost)
+        warnings += tuple(f"{root}: {remark}" for remark in replayed.remarks)
+        chain = [loaded[f.path] for f in replayed.order]
         return [("", _manifest(root, mlir_title(root, chain[0].text), chain, warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):

@@ -1,0 +1,76 @@
+// -----// IR Dump After CSEPass: cse ('util.func' operation: @__mlp_memoize_lookup) //----- //
+#executable_target_embedded_elf_x86_64 = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic", cpu_features = "", data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, max_stack_allocation_size = 32768 : i64, native_vector_size = 16 : i64, target_triple = "x86_64-unknown-unknown-eabi-elf"}>
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+#device_target_local = #hal.device.target<"local", [#executable_target_embedded_elf_x86_64]> : !hal.device
+module {
+  hal.executable private @input_linked {
+    // body left out of the test corpus
+  }
+  util.global private @__device_0 = #device_target_local
+  util.global private @__device_0_query_0_hal_executable_format_embedded_elf_x86_64_ok : i1
+  util.global private @__device_0_query_0_hal_executable_format_embedded_elf_x86_64 : i1
+  util.initializer {
+    %__device_0 = util.global.load @__device_0 : !hal.device
+    %ok, %value = hal.device.query<%__device_0 : !hal.device> key("hal.executable.format" :: "embedded-elf-x86_64") : i1, i1 = false
+    util.global.store %value, @__device_0_query_0_hal_executable_format_embedded_elf_x86_64 : i1
+    util.global.store %ok, @__device_0_query_0_hal_executable_format_embedded_elf_x86_64_ok : i1
+    util.return
+  }
+  util.global private @__device_0_executable_0_input_linked : !hal.executable
+  util.initializer {
+    %c-1_i64 = arith.constant -1 : i64
+    %c-1 = arith.constant -1 : index
+    %c0 = arith.constant 0 : index
+    %c14_i32 = arith.constant 14 : i32
+    %0 = util.null : !hal.executable
+    %__device_0_query_0_hal_executable_format_embedded_elf_x86_64 = util.global.load @__device_0_query_0_hal_executable_format_embedded_elf_x86_64 : i1
+    %__device_0 = util.global.load @__device_0 : !hal.device
+    %1 = arith.select %__device_0_query_0_hal_executable_format_embedded_elf_x86_64, %c0, %c-1 : index
+    %2 = arith.cmpi eq, %1, %c0 : index
+    %3 = scf.if %2 -> (!hal.executable) {
+      %executable = hal.executable.create device(%__device_0 : !hal.device) affinity(%c-1_i64) target(@input_linked::@embedded_elf_x86_64) : !hal.executable
+      scf.yield %executable : !hal.executable
+    } else {
+      util.status.check_ok %c14_i32, "HAL device `__device_0` does not support any variant of executable `input_linked`; available formats: [embedded-elf-x86_64]"
+      scf.yield %0 : !hal.executable
+    }
+    util.global.store %3, @__device_0_executable_0_input_linked : !hal.executable
+    util.return
+  }
+  util.func private @__mlp_memoize_apply(%arg0: !hal.device, %arg1: i64) -> !hal.command_buffer attributes {inlining_policy = #util.inline.never} {
+    // body left out of the test corpus
+  }
+  util.global private @__mlp_memoize_result_0_device_0 : !hal.command_buffer
+  util.initializer {
+    %c-1_i64 = arith.constant -1 : i64
+    %__device_0 = util.global.load immutable @__device_0 : !hal.device
+    %0 = util.call @__mlp_memoize_apply(%__device_0, %c-1_i64) : (!hal.device, i64) -> !hal.command_buffer
+    util.global.store %0, @__mlp_memoize_result_0_device_0 : !hal.command_buffer
+    util.return
+  }
+  util.func private @__mlp_memoize_lookup(%arg0: !hal.device, %arg1: i64) -> !hal.command_buffer {
+    // body left out of the test corpus
+  }
+  util.func public @mlp(%arg0: !hal.buffer_view) -> !hal.buffer_view attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "sync func @mlp(%input0: tensor<4x16xf32>) -> (%output0: tensor<4x8xf32>)"}} {
+    // body left out of the test corpus
+  }
+  util.func private @__scale_memoize_apply(%arg0: !hal.device, %arg1: i64) -> !hal.command_buffer attributes {inlining_policy = #util.inline.never} {
+    // body left out of the test corpus
+  }
+  util.global private @__scale_memoize_result_0_device_0 : !hal.command_buffer
+  util.initializer {
+    %c-1_i64 = arith.constant -1 : i64
+    %__device_0 = util.global.load immutable @__device_0 : !hal.device
+    %0 = util.call @__scale_memoize_apply(%__device_0, %c-1_i64) : (!hal.device, i64) -> !hal.command_buffer
+    util.global.store %0, @__scale_memoize_result_0_device_0 : !hal.command_buffer
+    util.return
+  }
+  util.func private @__scale_memoize_lookup(%arg0: !hal.device, %arg1: i64) -> !hal.command_buffer {
+    // body left out of the test corpus
+  }
+  util.func public @scale(%arg0: !hal.buffer_view) -> !hal.buffer_view attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "sync func @scale(%input0: tensor<8xf32>) -> (%output0: tensor<8xf32>)"}} {
+    // body left out of the test corpus
+  }
+}
+
+
