@@ -70,6 +70,17 @@ def test_shared_initializer_directory_read_in_write_order_whatever_the_mtimes(tm
     assert not any("ambiguous" in warning for warning in manifest.warnings)
 
 
+def test_mtimes_that_content_contradicts_are_overruled(tmp_path):
+    # mtimes that fit every counter, but put zeta's run before ext_a's: ext_a's dumps still show zeta
+    # as it was before its cse, so they cannot come after it
+    sample = DATA / "calls_decls_ms"
+    tree = shutil.copytree(sample / "tree", tmp_path / "tree")
+    truth = true_order(sample)
+    stamp(tree, truth[:2] + truth[4:6] + truth[2:4] + truth[6:])
+    [(_unit, manifest)] = read_tree(tree)
+    assert [s.file for s in manifest.snapshots] == truth
+
+
 def test_corpus_covers_declarations_before_dumps_and_shared_directories():
     assert {"calls_decls_ms", "calls_decls_ms_before", "nested_affine_ms", "iree_mlp_initializers_ms"} <= set(DUMPS)
 

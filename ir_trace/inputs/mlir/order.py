@@ -47,11 +47,16 @@ def order_tree_remarked(
     if text_of is None:
         return Replayed(_merge(files, text_of), [], None)
     written = trusted_mtimes(files, mtime_of) if mtime_of is not None else None
-    replayed = replay(files, text_of, is_before, written)
-    if replayed is None:
-        return Replayed(_merge(files, text_of), [], None)
     indexes: dict[str, OpIndex] = {}  # each file's op index, built once for every comparison below
-    breaks = content_breaks(replayed.order, text_of, indexes)
+    replayed = replay(files, text_of, is_before)
+    breaks = content_breaks(replayed.order, text_of, indexes) if replayed is not None else []
+    if written is not None:  # never the mtimes alone: their order wins unless content speaks against it
+        by_mtimes = replay(files, text_of, is_before, written)
+        their_breaks = content_breaks(by_mtimes.order, text_of, indexes) if by_mtimes is not None else []
+        if by_mtimes is not None and (replayed is None or len(their_breaks) <= len(breaks)):
+            replayed, breaks = by_mtimes, their_breaks
+    if replayed is None:
+        return Replayed(_merge(files, text_of, indexes), [], None)
     if not breaks:
         return replayed
     merged = _merge(files, text_of, indexes)  # content contradicts the replay: the order that fits it better wins
