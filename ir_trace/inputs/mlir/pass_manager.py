@@ -420,7 +420,8 @@ class _SharedGap:
         self.next_numbers: list[int | None] = [None] * count
         self.placed: dict[int, list[TreeFile]] = {}
         settled = self._by_counters(self._expected_starts())
-        self.open_runs = [run for run in self.runs if id(run) not in {id(r) for r in self.placed.values()}]
+        taken = {id(run) for run in self.placed.values()}
+        self.open_runs = [run for run in self.runs if id(run) not in taken]
         self.unsettled = count - settled
 
     def _expected_starts(self) -> list[int | None]:
