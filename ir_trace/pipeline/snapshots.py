@@ -20,6 +20,7 @@ from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, trac
 from ir_trace.pipeline.base import WORK_DONE, WORK_REDONE, AbsolutePath, PipelineTask
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.pipeline.targets import CacheTarget
+from ir_trace.report.ignore_counts import ignore_counts
 from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 
 
@@ -188,22 +189,31 @@ _VALIDATED_LIMIT = 4  # a report reads one dump, a comparison two
 
 @dataclass(frozen=True)
 class DiffResult:
-    """A pair's diff as cached: the payload's hunks (payload.py), line counts, the after side's final newline."""
+    """A pair's diff as cached: the payload's hunks (payload.py), line counts, the after side's final newline,
+    and the line counts under each precomputed ignore-mode set (report/ignore_counts.py)."""
 
     hunks: list
     inserted: int
     deleted: int
     eol: bool
+    ignore_counts: dict[str, list[int]]
 
     def to_json(self) -> dict:
-        return {"hunks": self.hunks, "inserted": self.inserted, "deleted": self.deleted, "eol": self.eol}
+        return {
+            "hunks": self.hunks,
+            "inserted": self.inserted,
+            "deleted": self.deleted,
+            "eol": self.eol,
+            "ignore_counts": self.ignore_counts,
+        }
 
     @classmethod
     def from_json(cls, data) -> DiffResult | None:
         """The result, or None for anything else (a damaged or foreign entry is then recomputed)."""
         try:
-            return cls(list(data["hunks"]), int(data["inserted"]), int(data["deleted"]), bool(data["eol"]))
-        except (KeyError, TypeError, ValueError):
+            counts = {str(spec): [int(ins), int(dels)] for spec, (ins, dels) in data["ignore_counts"].items()}
+            return cls(list(data["hunks"]), int(data["inserted"]), int(data["deleted"]), bool(data["eol"]), counts)
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
 
@@ -257,7 +267,8 @@ class DiffPair:
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
-        return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol)
+        counts = ignore_counts(a, b, a_eol, b_eol, before.functions, after.functions, hunks, self.kind)
+        return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol, counts)
 
     def to_json(self) -> list:
         fields = [self.before, self.before_sha, self.after, self.after_sha, self.before_span, self.after_span]
