@@ -398,10 +398,9 @@ const IRTraceModel = (() => {
     /** Entry e's counts under the current modes as the report carries them (`ignore_counts` of a
      *  pass: each single mode and the all-on sets, worked out with the pair's cached diff, see
      *  ir_trace/report/ignore_counts.py), or null for a set it does not carry (any regex, most
-     *  mixes of two modes): those are recounted here. An unchanged snapshot changes nothing. */
+     *  mixes of two modes): those are recounted here. */
     function precomputedCounts(e) {
       const p = runs[e.run].passes[e.pos];
-      if (!p.changed) return { inserted: 0, deleted: 0 };
       const counts = countsKey && p.ignore_counts ? p.ignore_counts[countsKey] : null;
       return counts ? { inserted: counts[0], deleted: counts[1] } : null;
     }
@@ -417,10 +416,13 @@ const IRTraceModel = (() => {
       const e = entries[k];
       if (!ignore || e.ignoring === ignoreKey) return e;
       if (e.start) return e;   // a trace's first snapshot, shown whole: no counts to redo
+      const was = exact[k];
+      // A pass whose snapshot equals the previous one is the same no-op under any modes: its row stays as
+      // printed, so toggling a mode rebuilds only the rows whose counts move.
+      if (!was.changed) return Object.assign(e, { ignoring: ignoreKey });
       const { inserted, deleted } = precomputedCounts(e) || recount(e);
-      const changed = inserted + deleted > 0, was = exact[k];
-      const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
-      const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
+      const changed = inserted + deleted > 0;
+      const title = `no-op when ignoring ${IRTraceNormalize.describe(ignore)} (+${was.inserted} \u2212${was.deleted} as printed)`;
       const own = was.badges.filter(([cls]) => cls !== 'noop');   // failed, before: what the header says stays
       return Object.assign(e, { changed, inserted, deleted, ignoring: ignoreKey, quiet: was.changed && !changed,
         badges: changed ? own : [...own, ['noop', 'no-op', title]] });
