@@ -10,11 +10,11 @@ import sqlite3
 import pytest
 from conftest import demo_passes, run_cli, write_dump
 
-from ir_trace.cache.fingerprints import IGNORE_COUNTS_VERSION, diff_key, source_version
+from ir_trace.cache.fingerprints import IGNORE_COUNTS_VERSION, MODEL_VERSION, diff_key, source_version
 from ir_trace.cache.store import open_cache
 from ir_trace.noise.normalize import MODES, IgnoreModes
-from ir_trace.pipeline.snapshots import DiffResult
 from ir_trace.report.ignore_counts import OFFERED, ignore_counts, precomputed_sets
+from ir_trace.report.model import PairDiff
 from ir_trace.report.render import read_payload
 
 RENAMES = [  # pass 1 only renumbers SSA versions; pass 2 only reindents; pass 3 does both and adds a line
@@ -67,17 +67,17 @@ def test_a_set_that_merges_no_two_lines_gives_the_exact_counts_back():
     assert counts["whitespace"] == [2, 2] and counts["memref"] == [2, 2]  # keys kept apart: the exact hunks
 
 
-def test_diff_result_round_trip_and_refusal_of_an_entry_without_counts():
-    result = DiffResult([[0, 1, 0, 1, ["x"], []]], 1, 1, True, {"ssa": [0, 0], "whitespace": [1, 1]})
-    assert DiffResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+def test_a_pair_diff_without_counts_is_refused_so_recomputed():
+    result = PairDiff((), 0, 0, True, {"ssa": (0, 0), "whitespace": (1, 1)})
+    assert PairDiff.from_json(json.loads(json.dumps(result.to_json()))) == result
     older = {key: value for key, value in result.to_json().items() if key != "ignore_counts"}
-    assert DiffResult.from_json(older) is None  # the layout before the counts: recomputed
-    assert DiffResult.from_json({**result.to_json(), "ignore_counts": {"ssa": "many"}}) is None
+    assert PairDiff.from_json(older) is None  # the layout before the counts: recomputed
+    assert PairDiff.from_json({**result.to_json(), "ignore_counts": {"ssa": "many"}}) is None
 
 
 def test_the_cache_key_names_the_counts_version():
     assert IGNORE_COUNTS_VERSION == source_version("ignore-counts", "report.ignore_counts")
-    assert f"/{IGNORE_COUNTS_VERSION}/" in diff_key("a", "b")
+    assert f"/{IGNORE_COUNTS_VERSION}/{MODEL_VERSION}/" in diff_key("a", "b")
 
 
 def test_a_cached_diff_without_counts_is_rediffed_and_the_report_gets_them(tmp_path):

@@ -103,6 +103,7 @@ SLICER_VERSION = source_version("slice", "syntax.functions")  # function slicing
 NORMALIZE_VERSION = source_version("normalize", "noise.normalize")  # the ignore modes
 # the counts a pair's cached diff carries under the precomputed ignore-mode sets (which sets, how counted)
 IGNORE_COUNTS_VERSION = source_version("ignore-counts", "report.ignore_counts")
+MODEL_VERSION = source_version("model", "report.model")  # the typed report model: what a pair's diff caches
 SUMMARY_VERSION = source_version("summary", "summaries.trace")  # the --json summary a report record keeps
 DISCOVERY_VERSION = "discover-7"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
 # 5: one MLIR op-line reader for ordering and outlines: `@a::@b` defines no symbol, any keywords skipped;
@@ -123,6 +124,7 @@ def versions() -> tuple[str, ...]:
         DISCOVERY_VERSION,
         NORMALIZE_VERSION,
         IGNORE_COUNTS_VERSION,
+        MODEL_VERSION,
         f"payload-{PAYLOAD_SCHEMA}",
         f"summary-{SUMMARY_SCHEMA}",
         SUMMARY_VERSION,
@@ -300,8 +302,9 @@ def file_hashes_key(dump: str) -> str:
 
 def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
     """`kind`: the snapshots' language, which decides the functions a diff matches first. The cached
-    result holds the exact diff and the counts under the precomputed ignore modes: both versions name it."""
-    return f"diff/{DIFF_VERSION}/{IGNORE_COUNTS_VERSION}/{kind}/{before_sha}/{after_sha}"
+    result (report/model.py `PairDiff`) holds the exact diff and the counts under the precomputed ignore
+    modes: the three versions name it."""
+    return f"diff/{DIFF_VERSION}/{IGNORE_COUNTS_VERSION}/{MODEL_VERSION}/{kind}/{before_sha}/{after_sha}"
 
 
 def slice_key(sha: str, kind: str = "pypto") -> str:
