@@ -61,23 +61,20 @@ def keyed_spans(
     b_functions,
     exact: Sequence[LineSpan],
     key: Callable[[str], str],
+    distinct: set[str] | None = None,
 ) -> Sequence[LineSpan]:
     """The spans of the hunks of a → b with lines compared by `key` (`line_key` of some modes). When the
     keys keep every two different lines apart, lines compare as printed and the exact hunks are the answer
-    (the common case: a mode that touches nothing the pass changed costs one pass over the lines)."""
-    if keys_keep_lines_apart(a, b, key):
+    (the common case: a mode that touches nothing the pass changed costs one pass over the lines).
+    `distinct`: the set of both snapshots' lines, when the caller has it already."""
+    if keys_keep_lines_apart(distinct if distinct is not None else {*a, *b}, key):
         return exact
     return [Span(*span) for span in changed_spans(a, b, a_eol, b_eol, a_functions, b_functions, key)]
 
 
-def keys_keep_lines_apart(a: list[str], b: list[str], key) -> bool:
-    """Whether `key` maps no two different lines of the two snapshots to one key."""
-    line_of: dict[str, str] = {}
-    for line in (*a, *b):
-        seen = line_of.setdefault(key(line), line)
-        if seen != line:
-            return False
-    return True
+def keys_keep_lines_apart(distinct: set[str], key: Callable[[str], str]) -> bool:
+    """Whether `key` maps no two of these different lines to one key."""
+    return len(set(map(key, distinct))) == len(distinct)
 
 
 def ignore_counts(
@@ -85,28 +82,31 @@ def ignore_counts(
 ) -> dict[str, list[int]]:
     """`IgnoreModes.spec()` -> [inserted, deleted] under it, for each precomputed set."""
     counts: dict[str, list[int]] = {}
+    distinct = {*a, *b}
     *own, every = precomputed_sets(kind)
     for modes in own:
-        spans = keyed_spans(a, b, a_eol, b_eol, a_functions, b_functions, exact, _shared_key(modes, kind))
+        key = _shared_key(modes, kind)
+        spans = keyed_spans(a, b, a_eol, b_eol, a_functions, b_functions, exact, key, distinct)
         counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
-    if _other_modes_inert(a, b, kind):  # every mode on keys each line as the language's own modes do
+    if _other_modes_inert(distinct, kind):  # every mode on keys each line as the language's own modes do
         counts[every.spec()] = counts[own[-1].spec()]
     else:
-        spans = keyed_spans(a, b, a_eol, b_eol, a_functions, b_functions, exact, _shared_key(every, kind))
+        key = _shared_key(every, kind)
+        spans = keyed_spans(a, b, a_eol, b_eol, a_functions, b_functions, exact, key, distinct)
         counts[every.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
     return counts
 
 
-def _other_modes_inert(a: list[str], b: list[str], kind: str) -> bool:
-    """Whether the modes the language does not offer find nothing to strip in either snapshot, so all four
-    modes key every line as the language's own do. The memory mode runs first and the location mode right
-    after it (IgnoreModes._steps): with no `pl.MemRef(` in the text the memory mode leaves every line as it
-    is, and then, with no `loc(` in it either, so does the location mode."""
-    markers = _OTHER_MARKERS[kind] if kind in _OTHER_MARKERS else _OTHER_MARKERS["pypto"]
-    return not any(marker in line for marker in markers for line in (*a, *b))
-
-
-_OTHER_MARKERS = {"mlir": ("pl.MemRef(",), "pypto": ("pl.MemRef(", "loc(")}  # what memref_spans, loc_spans need
+def _other_modes_inert(distinct: set[str], kind: str) -> bool:
+    """Whether the mode the language does not offer strips nothing of any line, so all four modes key every
+    line as the language's own three do. The steps run memory, then locations, then SSA and whitespace
+    (IgnoreModes._steps): on MLIR the memory step comes first, so a line without `pl.MemRef(` is left as it
+    is; on PyPTO the location step sees the line without its memory annotations, and strips nothing of a
+    text without `loc(` (loc_spans and the alias table's lines both need it)."""
+    if kind == "mlir":
+        return not any("pl.MemRef(" in line for line in distinct)
+    without_memrefs = _shared_key(IgnoreModes(frozenset(["memref"])), kind)  # memoised: the memref set's keys
+    return not any("loc(" in without_memrefs(line) for line in distinct)
 
 
 def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
