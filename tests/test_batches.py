@@ -9,13 +9,13 @@ from ir_trace.pipeline.snapshots import (
     MAX_BATCHES,
     MIN_BATCH,
     DiffPair,
-    DiffResult,
     SliceFunctions,
     SliceResult,
     WorkBatch,
     batches,
     work_from_json,
 )
+from ir_trace.report.model import Hunk, PairDiff
 
 
 def items(count: int) -> list:
@@ -79,15 +79,15 @@ def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path
 
 
 def test_results_round_trip_and_a_foreign_cached_value_is_no_result():
-    diff = DiffResult([[0, 1, 0, 1, ["x"], []]], 1, 1, True)
-    assert DiffResult.from_json(diff.to_json()) == diff
+    diff = PairDiff((Hunk(0, 1, 0, 1, ("x",)),), 1, 1, True, {"ssa": (1, 1)})  # a pair's result: report/model.py
+    assert PairDiff.from_json(diff.to_json()) == diff
     sliced = SliceResult([["main", 0, 3]], None, False)
     assert SliceResult.from_json(sliced.to_json()) == sliced and "parse_error" not in sliced.to_json()
     unsliceable = SliceResult(None, "line 3: unterminated string", True)
     assert SliceResult.from_json(unsliceable.to_json()) == unsliceable
     for foreign in (None, [], {"hunks": []}, {"functions": "x", "eol": True}):
-        assert DiffResult.from_json(foreign) is None or SliceResult.from_json(foreign) is None
-    assert DiffResult.from_json({"hunks": [], "inserted": 0}) is None
+        assert PairDiff.from_json(foreign) is None or SliceResult.from_json(foreign) is None
+    assert PairDiff.from_json({"hunks": [], "inserted": 0}) is None
 
 
 def test_a_batch_names_itself_by_its_count_and_first_and_last_files_not_every_item():

@@ -101,6 +101,9 @@ def source_version(name: str, root: str) -> str:
 DIFF_VERSION = source_version("diff", "diffcore.linediff")  # the line diff, its pairing rules and its JSON layout
 SLICER_VERSION = source_version("slice", "syntax.functions")  # function slicing and its JSON layout
 NORMALIZE_VERSION = source_version("normalize", "noise.normalize")  # the ignore modes
+# the counts a pair's cached diff carries under the precomputed ignore-mode sets (which sets, how counted)
+IGNORE_COUNTS_VERSION = source_version("ignore-counts", "report.ignore_counts")
+MODEL_VERSION = source_version("model", "report.model")  # the typed report model: what a pair's diff caches
 SUMMARY_VERSION = source_version("summary", "summaries.trace")  # the --json summary a report record keeps
 DISCOVERY_VERSION = "discover-8"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
 # 5: one MLIR op-line reader for ordering and outlines: `@a::@b` defines no symbol, any keywords skipped;
@@ -121,6 +124,8 @@ def versions() -> tuple[str, ...]:
         SLICER_VERSION,
         DISCOVERY_VERSION,
         NORMALIZE_VERSION,
+        IGNORE_COUNTS_VERSION,
+        MODEL_VERSION,
         f"payload-{PAYLOAD_SCHEMA}",
         f"summary-{SUMMARY_SCHEMA}",
         SUMMARY_VERSION,
@@ -297,8 +302,10 @@ def file_hashes_key(dump: str) -> str:
 
 
 def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
-    """`kind`: the snapshots' language, which decides the functions a diff matches first."""
-    return f"diff/{DIFF_VERSION}/{kind}/{before_sha}/{after_sha}"
+    """`kind`: the snapshots' language, which decides the functions a diff matches first. The cached
+    result (report/model.py `PairDiff`) holds the exact diff and the counts under the precomputed ignore
+    modes: the three versions name it."""
+    return f"diff/{DIFF_VERSION}/{IGNORE_COUNTS_VERSION}/{MODEL_VERSION}/{kind}/{before_sha}/{after_sha}"
 
 
 def slice_key(sha: str, kind: str = "pypto") -> str:

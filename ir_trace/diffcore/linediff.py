@@ -126,6 +126,18 @@ def diff_snapshots(
     return [_hunk(a, b, a_eol, b_eol, block, pairs, moves, emphasis) for block, pairs in paired]
 
 
+def changed_spans(
+    a: list[str], b: list[str], a_eol: bool, b_eol: bool, a_functions, b_functions, line_key: Callable[[str], str]
+) -> list[tuple[int, int, int, int]]:
+    """The (a0, a1, b0, b1) of the hunks `diff_snapshots` gives with `line_key`, without pairing their
+    lines (what counting the lines changed needs: a pass's counts under an ignore mode)."""
+    a_keys, b_keys = _line_keys(a, a_eol, line_key), _line_keys(b, b_eol, line_key)
+    if a_keys == b_keys:
+        return []
+    layout = function_layout(len(a), len(b), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
+    return [block[:4] for block in _changed_blocks(layout.a_keys, layout.b_keys, layout.segments, keyed=True)]
+
+
 def _emphasis(line_pieces) -> Callable[[str, str], tuple[Ranges, Ranges]]:
     """Changed ranges of a paired line: exact, or skipping what `line_pieces` leaves out."""
     if line_pieces is None:

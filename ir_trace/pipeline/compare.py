@@ -20,7 +20,7 @@ from ir_trace.pipeline.report import (
 from ir_trace.pipeline.snapshots import (
     STATE_HELP,
     ValidateDump,
-    cached_result,
+    cached_diff,
     current_manifest,
     current_traces,
     load_snapshot,
@@ -71,7 +71,7 @@ class RenderComparison(ReportWriter):
             return
         run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
-        cross_results = {(item.before_sha, item.after_sha): cached_result(item, self).to_json() for item in cross}
+        cross_results = {(item.before_sha, item.after_sha): cached_diff(item, self).to_page() for item in cross}
         matches = match_passes([s.name for s in manifest_a.snapshots], [s.name for s in manifest_b.snapshots])
         behaviours = match_behaviours(matches, _snapshot_lines(manifest_a), _snapshot_lines(manifest_b))
         payload = build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours)

@@ -25,6 +25,7 @@ from ir_trace.pipeline.snapshots import (
     ValidateDump,
     WorkItem,
     batches,
+    cached_diff,
     cached_result,
     current_traces,
     load_snapshot,
@@ -88,7 +89,7 @@ def assemble_payload(
 ) -> dict:
     """The report payload of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
-    diff_results = {(item.before_sha, item.after_sha): cached_result(item, task).to_json() for item in diffs}
+    diff_results = {(item.before_sha, item.after_sha): cached_diff(item, task).to_page() for item in diffs}
     slice_results = {item.sha: cached_result(item, task).to_json() for item in slices}
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]

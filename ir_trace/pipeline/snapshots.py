@@ -12,7 +12,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
-from ir_trace.diffcore.linediff import count_changes, diff_snapshots, hunks_to_json, split_lines
+from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import Manifest, read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
@@ -20,6 +20,8 @@ from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, trac
 from ir_trace.pipeline.base import WORK_DONE, WORK_REDONE, AbsolutePath, PipelineTask
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, shared_cache
 from ir_trace.pipeline.targets import CacheTarget
+from ir_trace.report.ignore_counts import ignore_counts
+from ir_trace.report.model import Hunk, PairDiff
 from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 
 
@@ -187,27 +189,6 @@ _VALIDATED_LIMIT = 4  # a report reads one dump, a comparison two
 
 
 @dataclass(frozen=True)
-class DiffResult:
-    """A pair's diff as cached: the payload's hunks (payload.py), line counts, the after side's final newline."""
-
-    hunks: list
-    inserted: int
-    deleted: int
-    eol: bool
-
-    def to_json(self) -> dict:
-        return {"hunks": self.hunks, "inserted": self.inserted, "deleted": self.deleted, "eol": self.eol}
-
-    @classmethod
-    def from_json(cls, data) -> DiffResult | None:
-        """The result, or None for anything else (a damaged or foreign entry is then recomputed)."""
-        try:
-            return cls(list(data["hunks"]), int(data["inserted"]), int(data["deleted"]), bool(data["eol"]))
-        except (KeyError, TypeError, ValueError):
-            return None
-
-
-@dataclass(frozen=True)
 class SliceResult:
     """A snapshot's functions as cached ([key, start, end] each; None with the reason when it cannot be
     sliced) and its final newline."""
@@ -249,15 +230,17 @@ class DiffPair:
     def key(self) -> str:
         return diff_key(self.before_sha, self.after_sha, self.kind)
 
-    result_type = DiffResult
+    result_type = PairDiff
 
-    def compute(self) -> DiffResult:
+    def compute(self) -> PairDiff:
         before = load_snapshot(self.before, self.before_sha, self.before_span, self.kind)
         after = load_snapshot(self.after, self.after_sha, self.after_span, self.kind)
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
-        return DiffResult(hunks_to_json(hunks, b), inserted, deleted, b_eol)
+        counts = ignore_counts(a, b, a_eol, b_eol, before.functions, after.functions, hunks, self.kind)
+        typed = tuple(Hunk.from_diff(hunk, b) for hunk in hunks)
+        return PairDiff(typed, inserted, deleted, b_eol, {spec: (ins, dels) for spec, (ins, dels) in counts.items()})
 
     def to_json(self) -> list:
         fields = [self.before, self.before_sha, self.after, self.after_sha, self.before_span, self.after_span]
@@ -314,7 +297,7 @@ class WorkParameter(luigi.Parameter):
         return json.dumps([item.to_json() for item in x], separators=(",", ":"))
 
 
-def cached_result(item: WorkItem, task: luigi.Task | None = None) -> DiffResult | SliceResult:
+def cached_result(item: WorkItem, task: luigi.Task | None = None) -> PairDiff | SliceResult:
     """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
     or holds something that is not one; `task` (the one assembling the report) then fires
     WORK_REDONE, so a repaired pair is counted as rediffed, not as taken from the cache."""
@@ -324,6 +307,13 @@ def cached_result(item: WorkItem, task: luigi.Task | None = None) -> DiffResult 
         shared_cache().put(item.key, result.to_json())
         if task is not None:
             task.trigger_event(WORK_REDONE, task, item)
+    return result
+
+
+def cached_diff(item: DiffPair, task: luigi.Task | None = None) -> PairDiff:
+    """A pair's cached diff (`cached_result`, typed)."""
+    result = cached_result(item, task)
+    assert isinstance(result, PairDiff)  # a DiffPair's result_type
     return result
 
 

@@ -34,6 +34,9 @@ lines. In the page it travels as gzip + base64
       "hunks": [hunk, ...],               # passes[k>0]: edit script turning passes[k-1]'s text into this one
       "changed": true,                    # text differs from the previous snapshot
       "inserted": 5, "deleted": 2,        # lines
+      "ignore_counts": {"ssa": [3, 1], "ssa,memref,whitespace": [0, 0], ...},
+                                          # changed passes: [inserted, deleted] under each precomputed
+                                          # ignore-mode set, keyed by IgnoreModes.spec() (ignore_counts.py)
       "log": "text" | null, "log_file": "12_after_InitMemRef.log" | null,
       "functions": [[key, start, end], ...] | null,   # top-level functions / class methods
       "parse_error": "reason",            # present when functions is null
@@ -134,6 +137,8 @@ def build_payload(
                 deleted=diff["deleted"],
                 changed=snapshot.sha256 != previous_sha,
             )
+            if "ignore_counts" in diff:
+                entry["ignore_counts"] = diff["ignore_counts"]
         if snapshot.sha256 != previous_sha:
             entry.update(slices[snapshot.sha256])
         passes.append(entry)

@@ -36,10 +36,9 @@ import os
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Protocol
 
-from ir_trace.diffcore.linediff import diff_snapshots
 from ir_trace.noise.normalize import IgnoreModes, line_key
+from ir_trace.report.ignore_counts import LineSpan, keyed_spans
 from ir_trace.report.pass_diff import PassDiff
 from ir_trace.report.payload import trace_payloads
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
@@ -48,19 +47,6 @@ from ir_trace.summaries.runs import ReportSummary, RunCounts
 SUMMARY_SCHEMA = 1  # the --json summary, also kept in report records and sweep.json
 
 Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
-
-
-class LineSpan(Protocol):
-    """A hunk's before lines [a0, a1) and after lines [b0, b1) (`diff.Hunk`, `pass_diff.PayloadHunk`)."""
-
-    @property
-    def a0(self) -> int: ...
-    @property
-    def a1(self) -> int: ...
-    @property
-    def b0(self) -> int: ...
-    @property
-    def b1(self) -> int: ...
 
 
 def report_summary(payload: dict, given: str | None = None) -> ReportSummary:
@@ -214,25 +200,14 @@ def _ignoring_hunks(
         if not passes[k]["changed"]:
             result.append([])
         else:
-            if pair not in done and _keys_keep_lines_apart(lines, after, key):
-                done[pair] = list(diffs[k].hunks)  # lines compare as printed: the exact diff is the answer
-            elif pair not in done:
-                done[pair] = diff_snapshots(
-                    lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], line_key=key
+            if pair not in done:
+                exact = diffs[k].hunks
+                done[pair] = keyed_spans(
+                    lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], exact, key
                 )
             result.append(done[pair])
         lines, eol = after, passes[k]["eol"]
     return result
-
-
-def _keys_keep_lines_apart(a: list[str], b: list[str], key) -> bool:
-    """Whether `key` maps no two different lines of the two snapshots to one key."""
-    line_of: dict[str, str] = {}
-    for line in (*a, *b):
-        seen = line_of.setdefault(key(line), line)
-        if seen != line:
-            return False
-    return True
 
 
 def _count_by_function(

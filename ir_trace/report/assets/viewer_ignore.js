@@ -88,6 +88,7 @@ const IRTraceIgnore = (() => {
     function setIgnore(spec, { store = true } = {}) {
       if (against || ignoreKeyOf(spec) === ignoreKeyOf(state.ignore)) return;
       const started = performance.now();
+      const shown = entries.map(shownCounts);   // what each row says now: only rows whose counts move are rebuilt
       state.ignore = spec;
       model.setIgnore(spec);
       finder.setLineKeys(model.lineKeyOf);
@@ -101,15 +102,23 @@ const IRTraceIgnore = (() => {
         updateHash();
         trace.ignoresSync.push(performance.now() - started);   // the redraw's own work, before painting
         // The other entries are recounted once the current pass is on screen, never before.
-        afterPaint((t) => { trace.ignores.push(t - started); refreshEntries(started); });
+        afterPaint((t) => { trace.ignores.push(t - started); refreshEntries(started, shown); });
         return;
       }
-      refreshEntries(started);
+      refreshEntries(started, shown);
+    }
+
+    /** The parts of an entry its sidebar row shows that the modes change (viewer_model.js refreshEntry). */
+    function shownCounts(e) {
+      return e ? `${e.changed}|${e.inserted}|${e.deleted}|${e.quiet}|${e.badges.map((b) => b.join(':')).join(',')}` : '';
     }
 
     /** Recount every entry under the modes in ~12 ms slices, so typing and scrolling stay smooth;
-     *  then the overview, marks, filters and summary follow. A newer setIgnore abandons this one. */
-    function refreshEntries(started) {
+     *  then the overview, marks, filters and summary follow. A newer setIgnore abandons this one.
+     *  Most entries come with their counts for the common mode sets (the report's ignore_counts), so
+     *  a slice is mostly the rows' own repaint: a row is rebuilt only when what it shows changes
+     *  (`shown`: each row's shownCounts before the modes changed; none given: every row). */
+    function refreshEntries(started, shown = []) {
       const generation = ++ignoreGeneration;
       $('pass-nav').dataset.ignoring = 'pending';
       let k = firstEntry;
@@ -117,8 +126,8 @@ const IRTraceIgnore = (() => {
         if (generation !== ignoreGeneration) return;
         const until = performance.now() + 12;
         for (; k <= lastEntry && performance.now() < until; k++) {
-          model.refreshEntry(k);
-          sidebar.updateEntry(k);
+          const e = model.refreshEntry(k);
+          if (shownCounts(e) !== shown[k]) sidebar.updateEntry(k);
         }
         if (k <= lastEntry) { setTimeout(slice, 0); return; }
         sidebar.refreshSummary();

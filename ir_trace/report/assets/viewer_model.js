@@ -297,12 +297,13 @@ const IRTraceModel = (() => {
     const lineIds = new Map();
     const runs = against ? payload.runs.map((r, i) => makeRun(r, i ? 'B' : 'A', lineIds))
       : IRTraceTraces.tracesOf(payload).map((t) => makeRun(t, t.unit || '', lineIds));
-    const timings = { lastRangeDiffMs: null };
+    const timings = { lastRangeDiffMs: null, recounts: 0 };   // recounts: entries counted here under the modes
 
     /* ---------- ignore modes (normalize.js): lines equal after normalisation are unchanged ---------- */
 
     let ignore = null;            // { modes, regex } while a mode is on, else null
     let ignoreKey = '';           // part of every cache key that depends on the modes
+    let countsKey = '';           // the modes as a pass's ignore_counts names them (IgnoreModes.spec), '' with a regex
     let keyers = null;            // kind ('pypto' | 'mlir') -> its { lineKey, linePieces } under the modes
     const keyedCache = new Map(); // `${r}:${j}>${r}:${k}` -> hunks of the keyed diff (modes on)
 
@@ -310,6 +311,7 @@ const IRTraceModel = (() => {
     function setIgnore(spec) {
       ignore = !against && IRTraceNormalize.isOn(spec) ? spec : null;
       ignoreKey = ignore ? `|${ignore.modes.join(',')}|${ignore.regex || ''}` : '';
+      countsKey = ignore && !ignore.regex ? IRTraceNormalize.MODES.filter((m) => ignore.modes.includes(m)).join(',') : '';
       keyers = ignore ? new Map() : null;
       keyedCache.clear();
       specCache.clear();
@@ -393,15 +395,34 @@ const IRTraceModel = (() => {
       return true;
     }
 
+    /** Entry e's counts under the current modes as the report carries them (`ignore_counts` of a
+     *  pass: each single mode and the all-on sets, worked out with the pair's cached diff, see
+     *  ir_trace/report/ignore_counts.py), or null for a set it does not carry (any regex, most
+     *  mixes of two modes): those are recounted here. */
+    function precomputedCounts(e) {
+      const p = runs[e.run].passes[e.pos];
+      const counts = countsKey && p.ignore_counts ? p.ignore_counts[countsKey] : null;
+      return counts ? { inserted: counts[0], deleted: counts[1] } : null;
+    }
+
+    /** Entry e's counts from its keyed diff (the fallback: `timings.recounts` counts these). */
+    function recount(e) {
+      timings.recounts++;
+      return countHunks(passSpec(e.run, e.pos).hunks);
+    }
+
     /** Entry k's sidebar counts under the current modes, computed once per mode set. */
     function refreshEntry(k) {
       const e = entries[k];
       if (!ignore || e.ignoring === ignoreKey) return e;
       if (e.start) return e;   // a trace's first snapshot, shown whole: no counts to redo
-      const { inserted, deleted } = countHunks(passSpec(e.run, e.pos).hunks);
-      const changed = inserted + deleted > 0, was = exact[k];
-      const why = `no-op when ignoring ${IRTraceNormalize.describe(ignore)}`;
-      const title = was.changed ? `${why} (+${was.inserted} \u2212${was.deleted} as printed)` : 'changed nothing';
+      const was = exact[k];
+      // A pass whose snapshot equals the previous one is the same no-op under any modes: its row stays as
+      // printed, so toggling a mode rebuilds only the rows whose counts move.
+      if (!was.changed) return Object.assign(e, { ignoring: ignoreKey });
+      const { inserted, deleted } = precomputedCounts(e) || recount(e);
+      const changed = inserted + deleted > 0;
+      const title = `no-op when ignoring ${IRTraceNormalize.describe(ignore)} (+${was.inserted} \u2212${was.deleted} as printed)`;
       const own = was.badges.filter(([cls]) => cls !== 'noop');   // failed, before: what the header says stays
       return Object.assign(e, { changed, inserted, deleted, ignoring: ignoreKey, quiet: was.changed && !changed,
         badges: changed ? own : [...own, ['noop', 'no-op', title]] });
