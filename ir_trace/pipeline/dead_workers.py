@@ -61,18 +61,21 @@ def _shown(task: luigi.Task) -> str:
 
 
 def _stopped_workers(scheduler, worker_ids: set[str], ping_interval: float) -> set[str]:
-    """Which of `worker_ids` luigid still lists but that no longer run: a process of this host that is
-    gone, or a worker of another host whose last ping did not move over a few ping intervals."""
-    workers = scheduler.worker_list(include_running=False)
-    listed = {entry["name"]: entry for entry in workers if entry["name"] in worker_ids}
+    """Which of `worker_ids` luigid still lists but that no longer ping it: a live worker pings every ping
+    interval, so one whose last ping did not move over a few is stopped. A process of this host that is
+    still there is live without waiting (the workers sharing a sweep on one host)."""
     here = socket.gethostname()
-    dead = {name for name, entry in listed.items() if entry.get("host") == here and not _alive(entry.get("pid"))}
-    elsewhere = {name: entry["last_active"] for name, entry in listed.items() if entry.get("host") != here}
-    if elsewhere:
-        time.sleep(SILENT_PINGS * ping_interval)
-        later = {entry["name"]: entry["last_active"] for entry in scheduler.worker_list(include_running=False)}
-        dead |= {name for name, seen in elsewhere.items() if later.get(name) == seen}
-    return dead
+    listed = [entry for entry in scheduler.worker_list(include_running=False) if entry["name"] in worker_ids]
+    silent = {
+        entry["name"]: entry["last_active"]
+        for entry in listed
+        if entry.get("host") != here or not _alive(entry.get("pid"))
+    }
+    if not silent:
+        return set()
+    time.sleep(SILENT_PINGS * ping_interval)
+    later = {entry["name"]: entry["last_active"] for entry in scheduler.worker_list(include_running=False)}
+    return {name for name, seen in silent.items() if later.get(name) == seen}
 
 
 def _alive(pid) -> bool:
