@@ -143,7 +143,7 @@ def build(
     `guard` is handed to the report's write (a process nobody supervises when None).
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
-    from ir_trace.cache.report_record import configured_state, current_report
+    from ir_trace.cache.report_record import configured_state, current_report, own_write
     from ir_trace.cache.store import open_cache
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
@@ -191,12 +191,21 @@ def build(
             log_level="DEBUG" if verbose else "CRITICAL",
         )
     bar.clear()
-    target = task.output()
-    # The dump may have changed since the run read it: its report is then still the one just written.
-    record = target.with_summary(target.record() or target.published())
     status = luigi.execution_summary.LuigiStatusCode
-    if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY) or record is None:
-        raise IRTraceError(events.failure() or _failed_without_reason(result.status.name, record))
+    if result.status not in (status.SUCCESS, status.SUCCESS_WITH_RETRY):
+        failed = f"the pipeline failed ({result.status.name}); rerun with --verbose for Luigi's log"
+        raise IRTraceError(events.failure() or failed)
+    target = task.output()
+    # This run's report, found by its own fingerprint: by now the file at the path (and the path's record)
+    # may be a concurrent run's, of another dump, which says nothing about this dump.
+    fingerprint = target.fingerprint
+    record = own_write(cache, target.path, fingerprint) if fingerprint is not None else None
+    if record is None:
+        raise IRTraceError(events.failure() or _no_record(options, state, output))
+    if record.state is not None and not target.exists():
+        logging.getLogger("ir_trace").warning(
+            f"{output} was replaced by a concurrent run after this one wrote it (or found it current)"
+        )
     reused = before is not None and record.state == before  # found current (a stream never is)
     return _outcome(record, output, events.count("rediffed"), reused)
 
@@ -207,10 +216,14 @@ def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) ->
     return RunOutcome(str(output.absolute()), record.bytes, record.pairs, rediffed, reused, record.summary)
 
 
-def _failed_without_reason(status: str, record: object | None) -> str:
-    if record is None and status in ("SUCCESS", "SUCCESS_WITH_RETRY"):
+def _no_record(options: RunOptions, state: str, output: Path) -> str:
+    """Why a run that succeeded left no record of its report: the dump's files moved on (their state
+    differs from the one the run was scheduled for), else the cache lost it to a concurrent run."""
+    from ir_trace.cache.report_record import configured_state
+
+    if configured_state(str(Path(options.dump).absolute()), options.follow_inner_symlinks) != state:
         return "the dump changed while the report was being built; run again"
-    return f"the pipeline failed ({status}); rerun with --verbose for Luigi's log"
+    return f"the cache holds no record of the report written at {output} (a concurrent run replaced it); run again"
 
 
 def _default_cache_dir() -> Path:

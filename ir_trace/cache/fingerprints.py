@@ -320,3 +320,9 @@ def summary_key(fingerprint: str) -> str:
 def report_key(path: str) -> str:
     """The record of the report last written at `path` by this host (fingerprint + file state)."""
     return f"report/{digest(str(Path(path).absolute()))}"
+
+
+def written_key(path: str, fingerprint: str) -> str:
+    """The record of the last report with `fingerprint` written at `path`: kept apart from `report_key`'s,
+    which the next write at the path replaces (a concurrent run of another dump to the same `-o`)."""
+    return f"written/{digest(str(Path(path).absolute()), fingerprint)}"

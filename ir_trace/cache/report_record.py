@@ -19,6 +19,7 @@ from ir_trace.cache.fingerprints import (
     report_key,
     summary_key,
     traces_digest,
+    written_key,
 )
 from ir_trace.cache.store import ResultCache
 from ir_trace.inputs.traces import traces_from_json
@@ -56,6 +57,16 @@ def last_write(cache: ResultCache, path: str) -> ReportRecord | None:
     None when the summary it names is gone from the cache too."""
     record = ReportRecord.from_json(cache.get(report_key(path)))
     return record if record is not None and summary_key(record.fingerprint) in cache else None
+
+
+def own_write(cache: ResultCache, path: str, fingerprint: str) -> ReportRecord | None:
+    """The record (summary included) of the last report with `fingerprint` written at `path`, whatever was
+    written there since: what a run wrote or found current, even when a concurrent run of another dump to
+    the same path replaced the file or its record afterwards. None when the cache holds no such record."""
+    record = ReportRecord.from_json(cache.get(written_key(path, fingerprint)))
+    if record is None or record.fingerprint != fingerprint:  # kept before this key was (or not read back)
+        record = last_write(cache, path)
+    return with_summary(cache, record) if record is not None and record.fingerprint == fingerprint else None
 
 
 def with_summary(cache: ResultCache, record: ReportRecord | None) -> ReportRecord | None:

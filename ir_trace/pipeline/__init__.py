@@ -5,6 +5,7 @@ luigi --module ir_trace.pipeline RenderReport --dump build/prog/passes_dump --re
 
 from ir_trace.pipeline.compare import RenderComparison
 from ir_trace.pipeline.config import default_failure_exit_codes, default_log_level, ir_trace
+from ir_trace.pipeline.dead_workers import refuse_runs_stalled_by_dead_workers
 from ir_trace.pipeline.report import RenderReport
 from ir_trace.pipeline.snapshots import DiffPair, SliceFunctions, ValidateDump, WorkBatch
 from ir_trace.pipeline.sweep import Sweep, SweepDump
@@ -12,6 +13,7 @@ from ir_trace.pipeline.targets import CacheTarget, ReportTarget
 
 default_failure_exit_codes()
 default_log_level()
+refuse_runs_stalled_by_dead_workers()
 
 __all__ = [
     "CacheTarget",

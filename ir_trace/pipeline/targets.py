@@ -8,7 +8,7 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.cache.fingerprints import report_key, state_of, summary_key
+from ir_trace.cache.fingerprints import report_key, state_of, summary_key, written_key
 from ir_trace.cache.report_record import ReportRecord, last_write, still_on_disk, with_summary
 from ir_trace.pipeline.config import shared_cache
 from ir_trace.runsafety.run_guard import RunGuard
@@ -108,5 +108,6 @@ class ReportTarget(luigi.Target):
         assert fingerprint is not None  # known by the time a task writes: it has read its inputs
         record = ReportRecord(fingerprint, state, size, pairs)
         cached = {summary_key(record.fingerprint): summary.to_json(), report_key(self.path): record.to_json()}
+        cached[written_key(self.path, record.fingerprint)] = record.to_json()
         shared_cache().put_many(cached)
         return replace(record, summary=summary)
