@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, compress, repeat
 from operator import attrgetter, not_
+from typing import NamedTuple
 
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_ops
 from ir_trace.syntax.pypto_outline import Segment, outline, outline_of_candidates, starts_class, statement_indent
@@ -27,9 +28,9 @@ class UnsafeToSlice(ValueError):
     """The text's brackets or strings do not balance, so statement boundaries are unknown."""
 
 
-@dataclass(frozen=True)
-class Function:
-    """Lines [start, end) of a function, decorators included; key is `name` or `Class.method`."""
+class Function(NamedTuple):
+    """Lines [start, end) of a function, decorators included; key is `name` or `Class.method`
+    (a named tuple, cheap to build by the thousand)."""
 
     key: str
     start: int
