@@ -44,7 +44,7 @@ class LoadedSnapshot:
         if self.kind != "pypto":
             return None
         try:
-            return analyse_structure(self.split[0])
+            return analyse_structure(self.split[0], self.text)
         except UnsafeToSlice:
             return None
 
