@@ -11,6 +11,7 @@ Every problem a user can fix is raised as `IRTraceError`, with the one line the 
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import shutil
@@ -182,7 +183,7 @@ def build(
         task = RenderComparison(**common, against=run_b, against_state=observed_state(run_b))
     before = task.output().written_state()
     bar = progress() if progress is not None else NoProgress()
-    with RunEvents(bar, forked=options.workers > 1) as events:
+    with RunEvents(bar, forked=options.workers > 1) as events, _few_collections():
         result = luigi.build(
             [task],
             local_scheduler=True,
@@ -208,6 +209,24 @@ def build(
         )
     reused = before is not None and record.state == before  # found current (a stream never is)
     return _outcome(record, output, events.count("rediffed"), reused)
+
+
+@contextlib.contextmanager
+def _few_collections() -> Iterator[None]:
+    """Let the cyclic garbage collector run rarely while the tasks run (their forked workers inherit it).
+
+    A run keeps millions of containers alive that hold no cycles (snapshots' lines, their chunk memo,
+    diffs); at Python's default thresholds each full collection walks them all again, and on a 1,000-pass
+    dump that was 40 % of the CPU (BENCHMARKS.md, issue 29). Cycles are still collected, far less often."""
+    before = gc.get_threshold()
+    gc.set_threshold(*_RUN_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+_RUN_GC_THRESHOLDS = (1_000_000, 20, 100)  # allocations before a young collection; young, then old, per older
 
 
 def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) -> RunOutcome:

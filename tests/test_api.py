@@ -117,3 +117,26 @@ def test_the_context_default_is_declared_once():
     for task in (RenderReport, Sweep):
         assert task.context._default not in (_no_value, None) and task.context._default == DEFAULT_CONTEXT
     assert SweepDump.options._default.context == DEFAULT_CONTEXT
+
+
+def test_the_tasks_run_with_rare_garbage_collections_and_the_thresholds_come_back(
+    demo_dump: Path, tmp_path: Path, cache_dir: Path
+):
+    # At the default thresholds full collections rewalked every live snapshot line: 40 % of a big cold run.
+    import gc
+
+    import luigi
+
+    seen: list[tuple[int, ...]] = []
+
+    def note_threshold(_task):
+        seen.append(gc.get_threshold())
+
+    before = gc.get_threshold()
+    luigi.Task.event_handler(luigi.Event.START)(note_threshold)
+    try:
+        ir_trace.render(str(demo_dump), str(tmp_path / "r.html"), cache_dir=str(cache_dir))
+    finally:
+        luigi.Task._event_callbacks[luigi.Task][luigi.Event.START].discard(note_threshold)
+    assert seen and all(threshold[0] >= 100_000 for threshold in seen)
+    assert gc.get_threshold() == before

@@ -61,7 +61,9 @@ def test_deep_nesting_beyond_the_recursion_limit_still_slices():
 def test_agrees_with_ast_on_real_snapshots(dump):
     for path in sorted(dump.glob("*.py"))[::4]:
         text = path.read_text(encoding="utf-8")
-        assert slice_functions(split_lines(text)[0]) == slice_with_ast(text), path.name
+        lines = split_lines(text)[0]
+        assert slice_functions(lines) == slice_with_ast(text), path.name
+        assert slice_functions(lines, analyse_structure(lines, text)) == slice_with_ast(text), path.name
 
 
 CHUNKY = (
@@ -72,10 +74,14 @@ CHUNKY = (
 
 
 @pytest.mark.parametrize(
-    "text", [CHUNKY, CHUNKY.replace("z = 1", "z = (1"), FRONTEND], ids=["ok", "unclosed", "frontend"]
+    "text",
+    [CHUNKY, CHUNKY.replace("z = 1", "z = (1"), FRONTEND, CHUNKY.rstrip("\n"), CHUNKY + "\n\n     \n", "\n"],
+    ids=["ok", "unclosed", "frontend", "no-final-newline", "blank-tail", "one-newline"],
 )
-def test_chunked_structure_matches_a_plain_scan(text):
-    # Snapshots are analysed chunk by chunk, reusing chunks seen before; the result must be the plain scan's.
+@pytest.mark.parametrize("from_text", [False, True], ids=["lines", "text"])
+def test_chunked_structure_matches_a_plain_scan(text, from_text):
+    # Snapshots are analysed chunk by chunk, reusing chunks seen before; the result must be the plain scan's,
+    # whether the chunks are cut from the lines or from the text they were split from.
     lines = split_lines(text)[0]
     try:
         boundaries = statement_boundaries(lines)
@@ -84,7 +90,7 @@ def test_chunked_structure_matches_a_plain_scan(text):
         plain = str(exc)
     for _twice in range(2):  # the second time every chunk is remembered
         try:
-            assert analyse_structure(lines) == plain
+            assert analyse_structure(lines, text if from_text else None) == plain
         except UnsafeToSlice as exc:
             assert str(exc) == plain
 

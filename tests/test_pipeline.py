@@ -373,3 +373,25 @@ def test_luigid_shows_a_failed_task_with_its_one_line_reason(tmp_path):
     assert result.returncode == 3, result.stderr[-2000:]
     assert [task["name"] for task in failed.values()] == ["ValidateDump"]
     assert errors == [json.dumps(f"input directory does not exist: {tmp_path / 'nonexistent'}")]
+
+
+def test_a_snapshot_sliced_before_gives_the_diffs_its_functions_without_being_analysed_again(tmp_path):
+    # A rerun after one pass changed rediffs its neighbours: their functions are in the cache already.
+    from ir_trace.cache.fingerprints import slice_key
+    from ir_trace.inputs.discovery import read_snapshot_text
+    from ir_trace.pipeline.config import shared_cache
+    from ir_trace.pipeline.snapshots import LoadedSnapshot
+
+    adopt_cache(open_cache(tmp_path / "cache"))
+    path = tmp_path / "00_frontend.py"
+    path.write_text(FRONTEND, encoding="utf-8")
+    text, sha = read_snapshot_text(path)
+    sliced = LoadedSnapshot(text, "pypto", sha)
+    assert sliced.functions and "structure" in sliced.__dict__  # nothing cached yet: worked out here
+    shared_cache().put(slice_key(sha), SliceFunctions(str(path), sha).compute().to_json())
+    again = LoadedSnapshot(text, "pypto", sha)
+    assert again.functions == sliced.functions and again.functions
+    assert "structure" not in again.__dict__  # taken from the cache
+    shared_cache().put(slice_key(sha), {"functions": [["Demo.kernel"]], "eol": True})  # not [key, start, end]
+    damaged = LoadedSnapshot(text, "pypto", sha)
+    assert damaged.functions == sliced.functions and "structure" in damaged.__dict__

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
 import sys
 import time
@@ -55,6 +54,12 @@ def terminal_columns(stream) -> int:
     return columns if columns > 0 else _FALLBACK_COLUMNS  # a new pty reports 0 columns
 
 
+def _shared_numbers(count: int):
+    import multiprocessing  # only for a bar on a terminal: a quiet run (and a warm one) never loads it
+
+    return multiprocessing.Array("d", count)
+
+
 class ProgressBar:
     """The bar, redrawn in place and erased before any message and at the end."""
 
@@ -66,7 +71,7 @@ class ProgressBar:
         self.enabled = enabled and _isatty(self.stream)
         self.started = time.monotonic()
         # Shared memory, so tasks run in forked worker processes advance the same bar; none off a terminal.
-        self._state = multiprocessing.Array("d", 5) if self.enabled else None
+        self._state = _shared_numbers(5) if self.enabled else None
         if self.enabled:
             _active = self
 

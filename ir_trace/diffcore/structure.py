@@ -9,6 +9,7 @@ they stand. Pure; the line diff (`linediff.py`) and its JavaScript twin use it t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import lt
 
 from ir_trace.diffcore.matching import match_sequences
 
@@ -59,12 +60,15 @@ def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int
     once_a, once_b = _once(fns_a), _once(fns_b)
     by_key = [(fi, once_b[key]) for key, fi in once_a.items() if fi >= 0 and once_b.get(key, -1) >= 0]
     by_key.sort()
+    after = [fj for _fi, fj in by_key]
+    if all(map(lt, after, after[1:])):
+        return []  # all in order (nearly every pass): the heaviest run is all of them, whatever they weigh
     weights, unchanged = [], len(a_keys) + len(b_keys) + 1
     for fi, fj in by_key:
         (_ka, sa, ea), (_kb, sb, eb) = fns_a[fi], fns_b[fj]
         size = ea - sa + eb - sb
         weights.append(size * unchanged if a_keys[sa:ea] == b_keys[sb:eb] else size)
-    kept = set(_heaviest_increasing([fj for _fi, fj in by_key], weights, len(fns_b)))
+    kept = set(_heaviest_increasing(after, weights, len(fns_b)))
     return [pair for k, pair in enumerate(by_key) if k not in kept]
 
 

@@ -319,7 +319,7 @@ def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None =
         chunks = [os.read(fd, info.st_size + 1)]  # one read for a file that stays as it was
         while chunks[-1]:
             chunks.append(os.read(fd, 1 << 20))
-        return b"".join(chunks)
+        return chunks[0] if len(chunks) == 2 else b"".join(chunks)  # the one read as it is: joining copies it
     except OSError as exc:
         raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
     finally:

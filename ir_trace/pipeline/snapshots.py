@@ -28,11 +28,13 @@ from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_
 class LoadedSnapshot:
     """One snapshot's text, with its lines, structure and functions worked out once, when first needed.
 
-    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is."""
+    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is;
+    `sha256` (its bytes' hash) finds its functions in the cache, sliced by an earlier run or batch."""
 
-    def __init__(self, text: str, kind: str = "pypto"):
+    def __init__(self, text: str, kind: str = "pypto", sha256: str | None = None):
         self.text = text
         self.kind = kind
+        self.sha256 = sha256
 
     @cached_property
     def split(self) -> tuple[list[str], bool]:
@@ -44,7 +46,7 @@ class LoadedSnapshot:
         if self.kind != "pypto":
             return None
         try:
-            return analyse_structure(self.split[0])
+            return analyse_structure(self.split[0], self.text)
         except UnsafeToSlice:
             return None
 
@@ -55,9 +57,25 @@ class LoadedSnapshot:
 
     @cached_property
     def functions(self) -> list[tuple[str, int, int]] | None:
-        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
+        """(key, start, end) of each function, as the report lists them (None: cannot be sliced).
+
+        Taken from the cache when its slicing is there (same bytes, same slicer version), so a rerun
+        that rediffs a pass's neighbours does not analyse their structure again."""
+        cached = self._cached_slices()
+        if cached is not None and (cached.functions is None or _triples(cached.functions)):
+            return None if cached.functions is None else [tuple(f) for f in cached.functions]
         found = self.slices.functions
         return None if found is None else [(f.key, f.start, f.end) for f in found]
+
+    def _cached_slices(self) -> SliceResult | None:
+        if self.sha256 is None or "slices" in self.__dict__:  # worked out here already: no lookup
+            return None
+        return SliceResult.from_json(shared_cache().get(slice_key(self.sha256, self.kind)))
+
+
+def _triples(functions: list) -> bool:
+    """Whether cached functions are [key, start, end] lists (anything else is sliced again)."""
+    return all(isinstance(f, list) and len(f) == 3 for f in functions)
 
 
 _loaded: OrderedDict[tuple[str, str], LoadedSnapshot] = OrderedDict()
@@ -107,7 +125,7 @@ def load_snapshot(
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             remember_text(sha256, text)
-        _loaded[sha256, kind] = LoadedSnapshot(text, kind)
+        _loaded[sha256, kind] = LoadedSnapshot(text, kind, sha256)
         while len(_loaded) > _LOADED_LIMIT:
             _loaded.popitem(last=False)
     _loaded.move_to_end((sha256, kind))

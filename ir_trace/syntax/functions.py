@@ -13,8 +13,9 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, compress, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, not_
+from typing import NamedTuple
 
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_ops
 from ir_trace.syntax.pypto_outline import Segment, outline, outline_of_candidates, starts_class, statement_indent
@@ -27,9 +28,9 @@ class UnsafeToSlice(ValueError):
     """The text's brackets or strings do not balance, so statement boundaries are unknown."""
 
 
-@dataclass(frozen=True)
-class Function:
-    """Lines [start, end) of a function, decorators included; key is `name` or `Class.method`."""
+class Function(NamedTuple):
+    """Lines [start, end) of a function, decorators included; key is `name` or `Class.method`
+    (a named tuple, cheap to build by the thousand)."""
 
     key: str
     start: int
@@ -57,12 +58,13 @@ class Structure:
     segments: list[Segment]
 
 
-def analyse_structure(lines: list[str]) -> Structure:
+def analyse_structure(lines: list[str], text: str | None = None) -> Structure:
     """Raises UnsafeToSlice when brackets or strings do not balance.
 
     The work goes chunk by chunk (`_structure_by_chunks`), so what the snapshots before this one
-    already had (all but the regions a pass changed) costs a lookup, not a scan."""
-    structure = _structure_by_chunks(lines)
+    already had (all but the regions a pass changed) costs a lookup, not a scan. `text`, when given,
+    is what `lines` were split from (`linediff.split_lines`): its chunks are then cut from it at once."""
+    structure = _structure_by_chunks(lines, text)
     if structure is not None:
         return structure
     boundaries = statement_boundaries(lines)
@@ -91,23 +93,22 @@ class _Chunk:
     inner_code: bool
 
 
-_chunks: dict[tuple[tuple[str, ...], State], _Chunk] = {}
+Piece = str | tuple[str, ...]  # a chunk's lines: as they stand in the text (joined by "\n"), or one by one
+_chunks: dict[tuple[Piece, State], _Chunk] = {}
 _CHUNK_CHARS_LIMIT = 1 << 24  # characters of chunk text kept; past it the memo starts again
 _chunk_chars = 0
 
 
-def _structure_by_chunks(lines: list[str]) -> Structure | None:
+def _structure_by_chunks(lines: list[str], text: str | None = None) -> Structure | None:
     """The structure of `lines` put together from memoised chunks; None where the plain scan must decide
     (an error, whose message names its line, or a class body indented deeper than a chunk start)."""
     if not lines:
         return None
-    starts = list(compress(range(len(lines)), map(not_, map(str.startswith, lines, repeat(_DEEP)))))
-    if not starts or starts[0]:
-        starts.insert(0, 0)
-    pieces = list(map(tuple, map(lines.__getitem__, map(slice, starts, starts[1:] + [len(lines)]))))
+    pieces = _pieces(lines) if text is None else _text_pieces(text)
     found = _chunks_at_top(pieces) or _chunks_in_order(pieces)
     if found is None or found[-1].end[:2] != (0, None):
         return None
+    starts = list(accumulate(map(len, map(attrgetter("boundaries"), found[:-1])), initial=0))
     firsts = [(start, c.first_indent) for start, c in zip(starts, found) if c.first_indent >= 0 and c.boundaries[0]]
     inner = [start for start, c in zip(starts, found) if c.inner_code]
     candidates = _chunk_candidates(lines, firsts, inner)
@@ -117,7 +118,23 @@ def _structure_by_chunks(lines: list[str]) -> Structure | None:
     return Structure(boundaries, outline_of_candidates(lines, candidates, dict(firsts)))
 
 
-def _chunks_at_top(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
+_CHUNK_START = re.compile(r"\n(?! {5})")  # a line that starts a chunk, found in the text with its newline
+
+
+def _pieces(lines: list[str]) -> list[Piece]:
+    starts = list(compress(range(len(lines)), map(not_, map(str.startswith, lines, repeat(_DEEP)))))
+    if not starts or starts[0]:
+        starts.insert(0, 0)
+    return list(map(tuple, map(lines.__getitem__, map(slice, starts, starts[1:] + [len(lines)]))))
+
+
+def _text_pieces(text: str) -> list[Piece]:
+    """The chunks of the lines `split_lines(text)` gives, cut by one regular expression over the text
+    (no Python per line; looked up by their text, hashed in C)."""
+    return _CHUNK_START.split(text[:-1] if text.endswith("\n") else text)
+
+
+def _chunks_at_top(pieces: list[Piece]) -> list[_Chunk] | None:
     """The chunks when each starts at the top level (outside brackets and strings), as chunks of printed
     IR nearly always do: looked up all at once, only the new ones scanned. None when one does not."""
     remembered = list(map(_chunks.get, zip(pieces, repeat(_TOP))))
@@ -130,7 +147,7 @@ def _chunks_at_top(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
     return found
 
 
-def _chunks_in_order(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
+def _chunks_in_order(pieces: list[Piece]) -> list[_Chunk] | None:
     """The chunks, each scanned from the state the one before it left."""
     found, state = [], _TOP
     for piece in pieces:
@@ -142,10 +159,11 @@ def _chunks_in_order(pieces: list[tuple[str, ...]]) -> list[_Chunk] | None:
     return found
 
 
-def _chunk(lines: tuple[str, ...], state: State) -> _Chunk | None:
+def _chunk(piece: Piece, state: State) -> _Chunk | None:
     global _chunk_chars
-    found = _chunks.get((lines, state))
+    found = _chunks.get((piece, state))
     if found is None:
+        lines = tuple(piece.split("\n")) if isinstance(piece, str) else piece
         try:
             boundaries, end = _scan_lines(lines, state, 1)
         except UnsafeToSlice:
@@ -157,7 +175,7 @@ def _chunk(lines: tuple[str, ...], state: State) -> _Chunk | None:
         if _chunk_chars + size > _CHUNK_CHARS_LIMIT:
             _chunks.clear()
             _chunk_chars = 0
-        _chunks[lines, state] = found
+        _chunks[piece, state] = found
         _chunk_chars += size
     return found
 
