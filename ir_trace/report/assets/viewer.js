@@ -74,6 +74,7 @@
       expanded: new Set(),      // fold starts opened by a click, for the current view only
       showChanged: true,
       showNoop: true,
+      behaviours: new Set(),    // run against run: the Behaviour filters pressed (none: every pass)
       fnOnly: false,            // Only passes that change this function
       query: '',
       from: -1,                 // Compare with: before snapshot position (-1 = the previous one)
@@ -417,6 +418,8 @@
     /** Clear filters: every pass listed again; focus goes to the filter box (the button hides). */
     function clearFilters() {
       writeFilters({ showChanged: true, showNoop: true, filterText: '', fnFilterText: $('fn-filter').value });
+      state.behaviours.clear();
+      panels.writeBehaviourFilters();
       state.fnOnly = false;
       $('filter-fn').checked = false;
       sidebar.applyFilters();
@@ -474,6 +477,11 @@
       $('filter-fn').addEventListener('change', filtered((box) => { state.fnOnly = box.checked; }));
       $('filter-text').addEventListener('input', filtered((box) => { state.query = box.value.trim().toLowerCase(); }));
       $('filter-clear').addEventListener('click', clearFilters);
+      panels.showBehaviourFilters((key, on) => {
+        if (on) state.behaviours.add(key); else state.behaviours.delete(key);
+        sidebar.applyFilters();
+        updateHash();
+      });
       $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
       $('find-regex').addEventListener('change', runFind);
       $('find-case').addEventListener('change', runFind);
@@ -539,9 +547,11 @@
       $('report-sub').textContent = '0 passes';
     }
 
-    /** The first entry that changed (a pass-by-pass report with none opens pass 1); a trace's first
+    /** The first entry that changed (a pass-by-pass report with none opens pass 1; run against run
+     *  the first pass that behaved differently, if any); a trace's first
      *  snapshot, shown whole against nothing, is no change of the pipeline's. */
     function firstChanged() {
+      if (model.firstDifferent >= 0) return model.firstDifferent;   // run against run: the first pass that behaved differently
       for (let k = firstEntry; k <= lastEntry; k++) if (!model.entries[k].start && model.refreshEntry(k).changed) return k;
       return firstEntry;
     }
