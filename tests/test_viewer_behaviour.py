@@ -17,13 +17,14 @@ def _with_sync(text: str) -> str:
 
 
 def _runs() -> tuple[list, list]:
-    """Passes 1 same, 2 different (B's Simplify turns the add into a mul), 3 and 4 carried over
-    (InsertSync and Tidy make the same change in both runs to inputs that differ since pass 2)."""
-    mul = SSA.replace("pl.add(t0, t0)", "pl.mul(t0, t0)")
-    run_a = [FRONTEND, ("ConvertToSSA", SSA), ("Simplify", SSA), ("InsertSync", _with_sync(SSA))]
-    run_b = [FRONTEND, ("ConvertToSSA", SSA), ("Simplify", mul), ("InsertSync", _with_sync(mul))]
-    run_a.append(("Tidy", _with_sync(SSA).replace("# pypto.program", "# program")))
-    run_b.append(("Tidy", _with_sync(mul).replace("# pypto.program", "# program")))
+    """Passes 1 same, 2 different (Simplify rewrites the add: into `mul(t0, 2)` in A, `mul(t0, t0)` in
+    B), 3 and 4 carried over (InsertSync and Tidy make the same change in both runs to inputs that
+    differ since pass 2)."""
+    twice, squared = (SSA.replace("pl.add(t0, t0)", f"pl.mul(t0, {arg})") for arg in ("2", "t0"))
+    run_a = [FRONTEND, ("ConvertToSSA", SSA), ("Simplify", twice), ("InsertSync", _with_sync(twice))]
+    run_b = [FRONTEND, ("ConvertToSSA", SSA), ("Simplify", squared), ("InsertSync", _with_sync(squared))]
+    run_a.append(("Tidy", _with_sync(twice).replace("# pypto.program", "# program")))
+    run_b.append(("Tidy", _with_sync(squared).replace("# pypto.program", "# program")))
     return run_a, run_b
 
 
@@ -86,10 +87,61 @@ def test_the_behaviour_filters_are_reached_by_the_arrow_keys_of_the_pass_options
     assert listed(page) == [2]
 
 
+def change_lines(page, run: str) -> list[str]:
+    """The lines of one run's change as listed: sign, text, and `!` for those only that run has."""
+    items = page.get_by_role("list", name=f"Run {run}'s change").locator("li")
+    script = """items => items.map((li) => (li.classList.contains('only') ? '!' : '') +
+        li.querySelector('.change-sign').textContent + li.querySelector('.change-text').textContent.trim())"""
+    return items.evaluate_all(script)
+
+
+def test_the_first_different_pass_opens_on_its_two_changes_side_by_side(behaviour_page):
+    page = behaviour_page
+    changes = page.get_by_role("region", name="The two changes")
+    expect(changes).to_be_visible()
+    expect(page.get_by_role("button", name="Changes")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#panes")).to_be_hidden()
+    # both runs deleted the add (not emphasised); each inserted its own line (only in that run)
+    add, sync = "t1__ssa_v0: pl.Tile[[16, 16], pl.FP32] = pl.add(t0, t0)", SYNC.strip()
+    assert change_lines(page, "A") == [f"-{add}", "!+" + add.replace("add(t0, t0)", "mul(t0, 2)")]
+    assert change_lines(page, "B") == [f"-{add}", "!+" + add.replace("add(t0, t0)", "mul(t0, t0)")]
+    expect(changes).to_contain_text("02_after_Simplify.py")
+    expect(changes.locator(".change-line.only .sr-only")).to_have_text([" (only in run A)", " (only in run B)"])
+
+    page.keyboard.press("j")  # the next pass, carried over: the same inserted line in both, nothing emphasised
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    expect(page.get_by_role("list", name="Run A's change")).to_contain_text(sync)
+    assert change_lines(page, "A") == change_lines(page, "B") == [f"+{sync}"]
+    assert "view=change" in page.url
+
+
+def test_a_vs_b_and_each_runs_pass_are_one_click_from_the_changes(behaviour_page):
+    page = behaviour_page
+    changes, panes = page.get_by_role("region", name="The two changes"), page.locator("#panes")
+    page.get_by_role("button", name="A vs B").click()
+    expect(changes).to_be_hidden()
+    expect(panes).to_be_visible()
+    expect(page.get_by_role("region", name="After snapshot")).to_contain_text("pl.mul(t0, t0)")
+    expect(page.get_by_role("region", name="Before snapshot")).to_contain_text("pl.mul(t0, 2)")
+    page.get_by_role("button", name="Run A's pass").click()
+    expect(page.get_by_role("region", name="Before snapshot").locator(".pane-label")).to_have_text(
+        "Before \u00b7 run A"
+    )
+    expect(page.get_by_role("region", name="After snapshot").locator(".pane-label")).to_have_text("After \u00b7 run A")
+    page.get_by_role("button", name="Changes").click()
+    expect(changes).to_be_visible()
+    expect(panes).to_be_hidden()
+    pass_button(page, 0).click()  # the frontend has no change of its own: A vs B instead
+    expect(page.get_by_role("button", name="Changes")).to_be_disabled()
+    expect(changes).to_be_hidden()
+    expect(panes).to_be_visible()
+
+
 def test_a_report_with_behaviours_is_axe_clean(behaviour_page):
     page = behaviour_page
-    assert serious_axe_violations(page) == []
+    assert serious_axe_violations(page) == []  # the Changes view
     page.get_by_role("group", name="Behaviour").get_by_role("button", name="Different 1").click()
+    page.get_by_role("button", name="A vs B").click()
     assert serious_axe_violations(page) == []
 
 

@@ -1,4 +1,4 @@
-// needs: linediff.js, viewer_dom.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_keys.js
+// needs: linediff.js, viewer_dom.js, viewer_changes.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_keys.js
 /* pypto-ir-trace viewer: the controls, the page's entry script (its needs name the rest).
  * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js, viewer_find.js),
  * the display layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the
@@ -78,7 +78,7 @@
       fnOnly: false,            // Only passes that change this function
       query: '',
       from: -1,                 // Compare with: before snapshot position (-1 = the previous one)
-      runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
+      runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass), 'b' or 'change' (the two side by side)
       ignore: null,             // ignore modes { modes, regex } while any is on
     };
     let view = null;            // { spec, choice, rows, display, before, after, fns, warnMarks, flash }
@@ -132,7 +132,11 @@
       'from-select', 'wrap-toggle', 'expand-all', 'collapse-all'];
 
     /** The filters hide every pass (none) or show one again: no pane keeps a pass no longer listed. */
+    let noPassShown = false;
+
     function showNoPass(none) {
+      noPassShown = none;
+      if (none) $('changes').hidden = true;
       $('panes').hidden = none;
       $('panes-empty').hidden = !none;
       for (const id of PASS_CONTROLS) $(id).disabled = none;
@@ -158,12 +162,23 @@
         warnMarks: model.warningMarks(spec),
         flash: -1,
       };
+      showChanges();
       panels.noteSameFunction(choice, view.rows);
       showIgnoreNote();
       showFollowStatus();
       showFindStatus();
       refreshDisplay(false);
       if (state.fn !== decoratedFn) afterFunctionChange();
+    }
+
+    /** Run against run, Changes: the two changes in their own region instead of the panes. */
+    function showChanges() {
+      const on = against && !noPassShown && model.effectiveRunView(state.sel, state.runView) === 'change';
+      const wasOn = !$('changes').hidden;
+      $('changes').hidden = !on;
+      $('panes').hidden = on || noPassShown;
+      if (on) IRTraceChanges.show(model, state.sel);
+      else if (wasOn) requestAnimationFrame(() => painter.resize());   // the panes were laid out hidden
     }
 
     let decoratedFn = '';
@@ -489,7 +504,7 @@
       panels.wireFunctionFilter(chooseFunction);
       $('fn-filter').addEventListener('input', updateHash);
       $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
-      for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
+      for (const [name, id] of [['change', 'view-change'], ['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
       // A layout chosen here is remembered; one from a link is not.
       for (const button of document.querySelectorAll('[id^="layout-"]')) {
         button.addEventListener('click', () => {
@@ -580,6 +595,8 @@
       $('ignore').hidden = against;
       startIgnoring();
       if (!applyHash()) {
+        // The first pass that behaved differently opens on its two changes side by side.
+        if (model.firstDifferent >= 0 && model.runViews(model.firstDifferent).change) state.runView = 'change';
         selectPass(firstChanged(), { initial: true });
         sidebar.applyFilters();   // a link may name filters and no pass
       }

@@ -462,10 +462,11 @@ const IRTraceModel = (() => {
       return spec;
     }
 
-    /** The views a run-against-run entry offers: A vs B, and each run's own pass diff. */
+    /** The views a run-against-run entry offers: A vs B, each run's own pass diff, and the two side by side. */
     function runViews(k) {
       const m = entries[k].match;
-      return { ab: m.a != null && m.b != null, a: m.a != null && m.a > 0, b: m.b != null && m.b > 0 };
+      const a = m.a != null && m.a > 0, b = m.b != null && m.b > 0;
+      return { ab: m.a != null && m.b != null, a, b, change: a && b };   // Changes: the pass's own change in both runs
     }
 
     /** The wanted run view at entry k if it offers it, else the first it does. */
@@ -488,7 +489,7 @@ const IRTraceModel = (() => {
         return j === pos - 1 ? passSpec(run, pos) : rangeSpec(run, j, pos);
       }
       const viewName = effectiveRunView(k, runView), m = entries[k].match;
-      if (viewName === 'ab') return crossSpec(k);
+      if (viewName === 'ab' || viewName === 'change') return crossSpec(k);   // Changes shows its own region (viewer_changes.js)
       return viewName === 'a' ? passSpec(0, m.a) : passSpec(1, m.b);
     }
 

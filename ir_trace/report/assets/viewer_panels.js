@@ -289,7 +289,7 @@ const IRTracePanels = (() => {
 
     function showRunViews(k) {
       const ok = model.runViews(k), current = model.effectiveRunView(k, state.runView);
-      for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) {
+      for (const [name, id] of [['change', 'view-change'], ['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) {
         const button = $(id);
         button.disabled = !ok[name];
         button.setAttribute('aria-pressed', String(name === current));
