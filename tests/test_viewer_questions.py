@@ -503,6 +503,9 @@ def test_against_diff_and_each_runs_own_pass(cmp_page):
     page = cmp_page
     before_region = page.get_by_role("region", name="Before snapshot")
     after_region = page.get_by_role("region", name="After snapshot")
+    # the first different pass opens on its two changes (test_viewer_behaviour.py); A vs B is one click away
+    expect(page.get_by_role("button", name="Changes")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="A vs B").click()
     expect(page.get_by_role("button", name="A vs B")).to_have_attribute("aria-pressed", "true")
     expect(before_region.locator(".pane-label")).to_have_text("Before \u00b7 run A")
     expect(after_region.locator(".pane-label")).to_have_text("After \u00b7 run B")

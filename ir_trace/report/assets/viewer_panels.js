@@ -1,4 +1,4 @@
-// needs: viewer_dom.js, viewer_fold.js, viewer_traces.js, viewer_model.js, viewer_sidebar.js
+// needs: normalize.js, viewer_dom.js, viewer_fold.js, viewer_traces.js, viewer_model.js, viewer_sidebar.js
 /* pypto-ir-trace viewer: what surrounds the panes (IRTracePanels).
  * The pass header and its notes, the warnings panel, the Function / Compare with selects, the run
  * view buttons, Copy full source, banners, theme and the help overlay. Each paints from the model
