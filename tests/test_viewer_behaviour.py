@@ -161,3 +161,24 @@ def test_behaviours_read_under_ignore_modes_say_so_and_follow_them(page, tmp_pat
     expect(pass_button(page, 1)).to_have_attribute("aria-current", "true")
     assert {pass_button(page, k).locator(".badges").inner_text() for k in range(5)} == {"same"}
     log.assert_clean()
+
+
+def test_a_behaviour_filter_hiding_every_pass_clears_the_changes_too(behaviour_page):
+    page = behaviour_page
+    changes = page.get_by_role("region", name="The two changes")
+    only = page.get_by_role("group", name="Behaviour").get_by_role("button", name="Only in one run 0")
+    only.click()
+    assert listed(page) == []
+    expect(changes).to_be_hidden()
+    expect(page.locator("#panes-empty")).to_be_visible()
+    only.click()
+    expect(changes).to_be_visible()
+    expect(page.locator("#panes-empty")).to_be_hidden()
+
+
+@pytest.mark.parametrize(("fragment", "shown"), [("#a=3&b=3&view=change", "changes"), ("#a=2&b=2", "panes")])
+def test_a_link_names_its_view_and_wins_over_the_opening_one(page, behaviour_report, fragment, shown):
+    log = open_report(page, behaviour_report, fragment)
+    expect(page.locator(f"#{shown}")).to_be_visible()
+    expect(page.locator("#changes" if shown == "panes" else "#panes")).to_be_hidden()
+    log.assert_clean()
