@@ -3,10 +3,12 @@ report opens on, and the views of that pass, on a pair whose truth is known by c
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from a11y_support import serious_axe_violations
 from browser_support import build_report, expect, nav, open_report, pass_button, write_dump
-from conftest import FRONTEND
+from conftest import FRONTEND, SAMPLES
 
 SSA = FRONTEND.replace("t1", "t1__ssa_v0")
 SYNC = "        pl.sync_src(pipe=pl.Pipe.V, event=0)\n"
@@ -181,4 +183,29 @@ def test_a_link_names_its_view_and_wins_over_the_opening_one(page, behaviour_rep
     log = open_report(page, behaviour_report, fragment)
     expect(page.locator(f"#{shown}")).to_be_visible()
     expect(page.locator("#changes" if shown == "panes" else "#panes")).to_be_hidden()
+    log.assert_clean()
+
+
+D2 = SAMPLES / "mlir"
+
+
+@pytest.mark.samples
+def test_mlir_trees_tile16_against_tile32_open_where_the_tiling_parts(page, tmp_path):
+    tile16, tile32 = D2 / "d2_ireeopt_affine_tile16" / "tree", D2 / "d2_ireeopt_affine_tile32" / "tree"
+    if not (tile16.is_dir() and tile32.is_dir()):
+        pytest.skip(f"the d2 MLIR samples are not here: {D2}")
+    log = open_report(page, build_report(tile16, tmp_path / "d2.html", "--against", str(tile32), "--no-cache", "-q"))
+    # the tree's first dump is affine-loop-tile's own output: no input to change, so A vs B, not Changes
+    expect(pass_button(page, 0)).to_have_attribute("aria-current", "true")
+    expect(page.get_by_role("button", name="Changes")).to_be_disabled()
+    expect(page.get_by_role("button", name="A vs B")).to_have_attribute("aria-pressed", "true")
+    group = page.get_by_role("group", name="Behaviour")
+    group.get_by_role("button", name="Carried over 8").click()
+    assert listed(page) == list(range(1, 9))
+    expect(pass_button(page, 1)).to_have_attribute("aria-current", "true")  # the selection moved to a listed pass
+    page.get_by_role("button", name="Changes").click()
+    changes = page.get_by_role("region", name="The two changes")
+    expect(changes.locator("h3")).to_have_text(
+        [re.compile(r"^Run A: .*invariant-code-motion"), re.compile(r"^Run B: .*invariant-code-motion")]
+    )
     log.assert_clean()
