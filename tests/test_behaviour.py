@@ -205,6 +205,17 @@ def test_ignore_modes_apply_to_both_runs_in_the_behaviour_the_line_and_the_json(
     assert "0 differ when ignoring SSA versions" in ssa_line and "first different" not in ssa_line
 
 
+def test_an_ignore_regex_applies_to_both_runs_too(tmp_path, cache_dir):
+    run_a, run_b = _ssa_pair(tmp_path)
+    summary = tmp_path / "cmp.json"
+    args = (run_a, "--against", run_b, "-o", tmp_path / "c.html", "--cache-dir", cache_dir, "--json", summary)
+    result = run_cli(*args, "--ignore-regex", r"__ssa_v\d+")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(summary.read_text())
+    assert document["ignore"] == {"modes": [], "regex": r"__ssa_v\d+"} and document["first_different"] is None
+    assert "0 differ when ignoring regex" in result.stderr
+
+
 def test_the_python_api_compares_under_ignore_modes(tmp_path, cache_dir):
     run_a, run_b = _ssa_pair(tmp_path)
     result = ir_trace.render(run_a, tmp_path / "c.html", against=run_b, ignore="ssa", cache_dir=cache_dir)
