@@ -67,8 +67,6 @@ class RunOptions:
             modes = IgnoreModes.parse(ignore or (), ignore_regex)
         except ValueError as exc:
             raise IRTraceError(f"ignore: {exc}") from None
-        if against is not None and modes:
-            raise IRTraceError("ignore modes are not supported with against (run against run compares printed text)")
         if cache_dir is not None and no_cache:
             raise IRTraceError("cache_dir and no_cache exclude each other")
         if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:

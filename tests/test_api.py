@@ -50,7 +50,6 @@ def test_a_comparison_renders_too(demo_dump: Path, tmp_path: Path, cache_dir: Pa
         ({"ignore_regex": "(a+)+"}, "a quantifier on a group"),
         ({"context": -1}, "context must be a non-negative integer, got -1"),
         ({"workers": 0}, "workers must be a positive integer, got 0"),
-        ({"against": "x", "ignore": ["ssa"]}, "ignore modes are not supported with against"),
         ({"cache_dir": "c", "no_cache": True}, "cache_dir and no_cache exclude each other"),
     ],
 )

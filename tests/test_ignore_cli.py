@@ -75,7 +75,6 @@ def test_changing_the_modes_rewrites_the_report(demo_dump, tmp_path):
         (("--ignore-regex", "(a+)+"), "argument --ignore-regex: a quantifier on a group that holds a quantifier"),
         (("--ignore-regex", "(?<=x)y"), "argument --ignore-regex: lookaround"),
         (("--ignore-regex", ""), "argument --ignore-regex: the regex is empty"),
-        (("--ignore", "ssa", "--against", "{dump}"), "argument --ignore/--ignore-regex: not allowed with --against"),
     ],
 )
 def test_bad_modes_are_usage_errors(demo_dump, tmp_path, args, message):

@@ -260,7 +260,6 @@ def test_luigi_command_writes_the_report_and_reruns_nothing_until_a_snapshot_cha
         "missing report directory",
         "bad --against",
         "unknown --ignore mode",
-        "--ignore with --against",
         "report FIFO without a reader",
     ],
 )
@@ -276,10 +275,6 @@ def test_luigi_command_fails_with_the_reason_and_a_non_zero_exit(tmp_path, demo_
         "unknown --ignore mode": (
             ["RenderReport", "--dump", demo_dump, "--ignore", "ssa,bogus"],
             "--ignore ssa,bogus: unknown ignore mode 'bogus' (choose from ssa, memref, loc, whitespace)",
-        ),
-        "--ignore with --against": (
-            ["RenderComparison", "--dump", demo_dump, "--against", demo_dump, "--ignore", "ssa"],
-            "--ignore is not supported by RenderComparison",
         ),
         "missing dump": (
             ["RenderReport", "--dump", tmp_path / "nonexistent"],

@@ -312,7 +312,8 @@ def test_baseline_flags_exactly_the_changed_program_at_the_changed_pass(nightly)
     beta = entries["beta"]["baseline"]
     assert (beta["first_divergent_pass"], beta["differing_passes"], beta["link"]) == (5, 1, "beta.html#pass=5")
     assert beta["first_diff"] == {"inserted": 1, "deleted": 1}
-    assert beta["first_different"] == {"index": 5, "name": beta["first_divergent_name"]}  # the pass that behaved
+    different = {"index": 5, "name": beta["first_divergent_name"], "link": "beta.html#pass=5"}
+    assert beta["first_different"] == different  # the pass that behaved differently, linked into the report
     assert entries["alpha"]["baseline"]["first_different"] is None
     assert load_json(nightly.out / "sweep.json")["totals"]["diverged"] == 1
 
@@ -702,12 +703,29 @@ def test_index_sorts_filters_and_opens_reports_at_the_divergent_pass(nightly, br
     page.get_by_role("searchbox", name="Filter programs").fill("")
     assert len(row_names(page)) == 4
 
-    page.locator("tr[data-name=beta]").get_by_role("link", name="5 ").click()
+    divergent = page.locator("tr[data-name=beta] td").nth(COLUMN_ORDER.index("First divergent pass"))
+    divergent.get_by_role("link", name="5 ").click()
     page.wait_for_function("location.hash.startsWith('#pass=5')")
     current = page.get_by_role("navigation", name="Passes").locator('button[aria-current="true"]')
     assert current.get_attribute("data-k") == "5"
     assert page.url.startswith((nightly.out / "beta.html").as_uri())
     assert errors == [] and requests == []
+    page.close()
+
+
+def test_the_index_links_each_programs_first_different_pass_into_its_report(nightly, browser):
+    page = browser.new_page()
+    page.goto((nightly.out / "index.html").as_uri())
+    assert page.get_by_role("columnheader", name="First different pass", exact=True).is_visible()
+    column = COLUMN_ORDER.index("First different pass")
+    name = programs(nightly.out)["beta"]["baseline"]["first_divergent_name"]
+    assert page.locator("tr[data-name=alpha] td").nth(column).inner_text() == "—"  # same as the baseline
+    cell = page.locator("tr[data-name=beta] td").nth(column)
+    assert cell.inner_text() == f"5 {name}"
+    cell.get_by_role("link").click()
+    page.wait_for_function("location.hash.startsWith('#pass=5')")
+    current = page.get_by_role("navigation", name="Passes").locator('button[aria-current="true"]')
+    assert current.get_attribute("data-k") == "5"
     page.close()
 
 
@@ -740,6 +758,7 @@ COLUMN_ORDER = [
     "+Inserted",
     "−Deleted",
     "First divergent pass",
+    "First different pass",
     "Differing passes",
     "First pass vs baseline",
 ]

@@ -317,7 +317,13 @@ def test_the_index_opens_a_report_of_several_traces_at_the_trace_and_pass_that_d
     page.goto((mixed.out / "index.html").as_uri())
     row = page.locator("tr[data-name=prog]")
     assert row.locator("td").nth(2).inner_text() == "3"  # the Traces column
-    row.get_by_role("link", name="ptoas:kernel_a · 1 CSE (cse)").click()
+    # the First divergent and the First different pass columns: one pass of one trace, one place in the report
+    links = row.get_by_role("link", name="ptoas:kernel_a · 1 CSE (cse)")
+    assert (
+        links.evaluate_all("links => links.map(a => a.getAttribute('href'))")
+        == ["prog.html#trace=ptoas:kernel_a&pass=1"] * 2
+    )
+    links.nth(1).click()
     expect(page.locator("#trace-select")).to_have_value("1")  # the second trace: kernel_a
     assert page.url.startswith((mixed.out / "prog.html").as_uri())
     assert "cse" in page.locator("#pass-title").inner_text()

@@ -158,9 +158,6 @@ def main(argv: list[str] | None = None, early: EarlySignals | None = None) -> in
     args = parser.parse_args(argv)
     if args.output == "-":
         parser.error("argument -o/--output: '-' is not a report path (use -o /dev/stdout for standard output)")
-    if args.against is not None and (args.ignore or args.ignore_regex is not None):
-        # Run against run compares printed texts; the ignore modes are not offered there (yet).
-        parser.error("argument --ignore/--ignore-regex: not allowed with --against")
     options = run_options(args)
     try:
         api.check_options(options, stdout_was_open)

@@ -261,10 +261,10 @@ def report_fingerprint(dump: str, context: int, ignore: str = "") -> str:
     return digest("report", dump, str(context), ignore, template_digest(), *versions())
 
 
-def comparison_fingerprint(dump_a: str, dump_b: str, context: int) -> str:
-    """A run-against-run report of two dumps (their dump_digests)."""
+def comparison_fingerprint(dump_a: str, dump_b: str, context: int, ignore: str = "") -> str:
+    """A run-against-run report of two dumps (their dump_digests) under the ignore modes' spec."""
     versioned = (template_digest(), COMPARISON_VERSION, BEHAVIOUR_VERSION, *versions())
-    return digest("comparison", dump_a, dump_b, str(context), *versioned)
+    return digest("comparison", dump_a, dump_b, str(context), ignore, *versioned)
 
 
 def sweep_dump_fingerprint(state: str, dump: str, context: int, ignore: str = "") -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import luigi
 
 from ir_trace.cache.fingerprints import comparison_fingerprint, traces_digest
-from ir_trace.errors import DumpError, IRTraceError
+from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import Manifest
 from ir_trace.inputs.traces import Trace
+from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.pipeline.base import AbsolutePath
 from ir_trace.pipeline.report import (
     ReportWriter,
@@ -25,7 +26,13 @@ from ir_trace.pipeline.snapshots import (
     current_traces,
     load_snapshot,
 )
-from ir_trace.report.against import build_comparison_payload, match_behaviours, match_passes
+from ir_trace.report.against import (
+    build_comparison_payload,
+    keyed_snapshots,
+    match_behaviours,
+    match_differs,
+    match_passes,
+)
 from ir_trace.report.render import render_html
 from ir_trace.summaries.comparison import comparison_summary
 
@@ -46,15 +53,11 @@ class RenderComparison(ReportWriter):
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
         # A run of several traces is refused by `run` (current_manifest), in one line.
-        return comparison_fingerprint(traces_digest(validated[0]), traces_digest(validated[1]), self.context)
+        digests = traces_digest(validated[0]), traces_digest(validated[1])
+        return comparison_fingerprint(*digests, self.context, self.ignore)
 
     def dumps_read(self) -> list[str]:
         return [self.dump, self.against]
-
-    def check_arguments(self) -> None:
-        super().check_arguments()
-        if self.ignore:  # as in the command line: run against run compares printed text
-            raise IRTraceError("--ignore is not supported by RenderComparison (run against run compares printed text)")
 
     def run(self):
         self.check_arguments()
@@ -73,8 +76,13 @@ class RenderComparison(ReportWriter):
         run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
         cross_results = {(item.before_sha, item.after_sha): cached_diff(item, self).to_page() for item in cross}
         matches = match_passes([s.name for s in manifest_a.snapshots], [s.name for s in manifest_b.snapshots])
-        behaviours = match_behaviours(matches, _snapshot_lines(manifest_a), _snapshot_lines(manifest_b))
-        payload = build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours)
+        # Both runs are seen through the ignore modes: what a pass did, and whether the outputs differ.
+        modes = IgnoreModes.from_spec(self.ignore)
+        keyed_a = keyed_snapshots(_snapshot_lines(manifest_a), modes, manifest_a.kind)
+        keyed_b = keyed_snapshots(_snapshot_lines(manifest_b), modes, manifest_b.kind)
+        behaviours = match_behaviours(matches, keyed_a, keyed_b)
+        ignoring = (modes, match_differs(matches, keyed_a, keyed_b)) if modes else None
+        payload = build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours, ignoring)
         target.write(render_html(payload), comparison_summary(payload), len(diffs))
 
 

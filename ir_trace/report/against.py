@@ -12,6 +12,8 @@ from difflib import SequenceMatcher
 from pathlib import PurePath
 
 from ir_trace import __version__
+from ir_trace.noise.mlir_normalize import IGNORED_LINE
+from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.report.behaviour import pass_behaviour
 from ir_trace.report.payload import EMPTY_DIFF, PAYLOAD_SCHEMA
 
@@ -60,15 +62,37 @@ def match_behaviours(matches: list[PassMatch], lines_a: list[list[str]], lines_b
     return behaviours
 
 
+def keyed_snapshots(snapshots: list[list[str]], modes: IgnoreModes, kind: str) -> list[list[str]]:
+    """Each snapshot's lines as the ignore modes see them (their keys); a line they ignore whole is
+    left out, so it neither makes a pass's change nor a difference between the runs."""
+    if not modes:
+        return snapshots
+    key = modes.normaliser(kind)
+    return [[keyed for keyed in map(key, lines) if not keyed.startswith(IGNORED_LINE)] for lines in snapshots]
+
+
+def match_differs(matches: list[PassMatch], keyed_a: list[list[str]], keyed_b: list[list[str]]) -> list[bool | None]:
+    """Whether each match's outputs differ once the ignore modes have normalised both (None where one
+    run lacks the pass)."""
+    return [keyed_a[m.a] != keyed_b[m.b] if m.a is not None and m.b is not None else None for m in matches]
+
+
 def build_comparison_payload(
-    run_a: dict, run_b: dict, cross: dict[tuple[str, str], dict], context: int, behaviours: list[str] | None = None
+    run_a: dict,
+    run_b: dict,
+    cross: dict[tuple[str, str], dict],
+    context: int,
+    behaviours: list[str] | None = None,
+    ignoring: tuple[IgnoreModes, list[bool | None]] | None = None,
 ) -> dict:
     """The report data for run A against run B.
 
     `run_a` / `run_b` are ordinary report payloads (payload.py); `cross[(sha_a, sha_b)]` is the
     diff turning A's snapshot into B's at a matched pass. Each match becomes
     {"a": pos | null, "b": pos | null, "status": ..., "differs": bool, "hunks", "inserted", "deleted"},
-    with "behaviour" (match_behaviours, in the order of match_passes) when `behaviours` is given.
+    with "behaviour" (match_behaviours, in the order of match_passes) when `behaviours` is given, and
+    with `ignoring` (the modes, match_differs' answers) "ignoring": {"differs": bool} for each pair;
+    the behaviours are then those under the modes too.
     """
     passes_a, passes_b = run_a["passes"], run_b["passes"]
     matches = []
@@ -77,6 +101,8 @@ def build_comparison_payload(
         entry: dict = {"a": match.a, "b": match.b, "status": match.status, "differs": True}
         if behaviours is not None:
             entry["behaviour"] = behaviours[number]
+        if ignoring is not None and ignoring[1][number] is not None:
+            entry["ignoring"] = {"differs": ignoring[1][number]}
         if match.a is not None and match.b is not None:
             sha_a, sha_b = passes_a[match.a]["sha256"], passes_b[match.b]["sha256"]
             diff = EMPTY_DIFF if sha_a == sha_b else cross[(sha_a, sha_b)]
@@ -95,6 +121,7 @@ def build_comparison_payload(
         "level": run_a["level"] if run_a["level"] != "UNKNOWN" else run_b["level"],
         "runs": [run_a, run_b],
         "matches": matches,
+        "ignore": ignoring[0].to_json() if ignoring is not None else None,
     }
 
 

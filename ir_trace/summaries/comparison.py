@@ -10,7 +10,7 @@ from ir_trace.summaries.runs import ComparisonCounts, ReportSummary
 def comparison_summary(payload: dict) -> ReportSummary:
     """Counts for the summary line, and the `--json` description of every matched pass."""
     rows = match_summaries(payload)
-    counts = comparison_counts(rows)
+    counts = comparison_counts(rows, payload.get("ignore"))
     return ReportSummary(
         {
             "schema": PAYLOAD_SCHEMA,
@@ -20,6 +20,7 @@ def comparison_summary(payload: dict) -> ReportSummary:
             "b": payload["runs"][1]["dump"],
             "passes": [row.to_json() for row in rows],
             "first_different": _index_and_name(counts.first_different),
+            "ignore": payload.get("ignore"),
         },
         comparison=counts,
     )
@@ -44,14 +45,17 @@ def match_summaries(payload: dict) -> list[MatchSummary]:
             m.get("inserted"),
             m.get("deleted"),
             m.get("behaviour"),
+            (m.get("ignoring") or {}).get("differs"),
         )
         for m in payload["matches"]
     ]
 
 
-def comparison_counts(rows: list[MatchSummary]) -> ComparisonCounts:
-    """The counts of the summary line; rows[0], the frontend, is no pass: never counted nor first."""
+def comparison_counts(rows: list[MatchSummary], ignore: dict | None = None) -> ComparisonCounts:
+    """The counts of the summary line; rows[0], the frontend, is no pass: never counted nor first.
+    `ignore` (the payload's modes, when on) adds how many differ under them."""
     passes = rows[1:]
+    ignoring = sum(1 for row in passes if row.differs_ignoring) if ignore else None
     first = next((row for row in passes if row.differs), None)
     first_different = next((row.a for row in passes if row.behaviour == "different"), None)
     return ComparisonCounts(
@@ -64,6 +68,8 @@ def comparison_counts(rows: list[MatchSummary]) -> ComparisonCounts:
         frontends_differ=rows[0].differs,
         first_different=first_different,
         carried_over=sum(1 for row in passes if row.behaviour == "carried-over"),
+        differ_ignoring=ignoring,
+        ignore=ignore,
     )
 
 

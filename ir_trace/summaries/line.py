@@ -54,8 +54,16 @@ def _comparison_body(counts: ComparisonCounts) -> str:
         where = "identical pass outputs, the frontends differ" if counts.frontends_differ else "identical outputs"
     return (
         f"{counts.compared} passes compared ({counts.differ} differ, {counts.renamed} renamed, "
-        f"{counts.only_a} only in A, {counts.only_b} only in B; {where}){_behaviour_note(counts)}"
+        f"{counts.only_a} only in A, {counts.only_b} only in B; {where}{_differ_ignoring(counts)})"
+        f"{_behaviour_note(counts)}"
     )
+
+
+def _differ_ignoring(counts: ComparisonCounts) -> str:
+    """ "; 0 differ when ignoring SSA versions" when the comparison has ignore modes on."""
+    if counts.ignore is None:
+        return ""
+    return f"; {counts.differ_ignoring} differ when ignoring {IgnoreModes.from_json(counts.ignore).describe()}"
 
 
 def _behaviour_note(counts: ComparisonCounts) -> str:

@@ -124,9 +124,10 @@ class MatchSummary:
     inserted: int | None = None
     deleted: int | None = None
     behaviour: str | None = None  # behaviour.py: "same", "carried-over", "different", "only-in-a", ...
+    differs_ignoring: bool | None = None  # whether the outputs differ under the ignore modes (when on)
 
     def to_json(self) -> dict:
-        return {
+        row = {
             "a": self.a.to_json() if self.a else None,
             "b": self.b.to_json() if self.b else None,
             "status": self.status,
@@ -135,6 +136,7 @@ class MatchSummary:
             "deleted": self.deleted,
             "behaviour": self.behaviour,
         }
+        return row if self.differs_ignoring is None else {**row, "ignoring": {"differs": self.differs_ignoring}}
 
     @classmethod
     def from_json(cls, data: dict) -> MatchSummary:
@@ -146,4 +148,5 @@ class MatchSummary:
             data["inserted"],
             data["deleted"],
             data.get("behaviour"),
+            (data.get("ignoring") or {}).get("differs"),
         )

@@ -53,9 +53,11 @@ class ComparisonCounts:
     frontends_differ: bool
     first_different: PassRef | None = None  # the first pass that behaved differently (behaviour.py)
     carried_over: int = 0  # passes that made the same change to inputs differing from upstream
+    differ_ignoring: int | None = None  # passes whose outputs differ under the ignore modes (when on)
+    ignore: dict | None = None  # those modes (IgnoreModes.to_json)
 
     def to_json(self) -> dict:
-        return {
+        counts = {
             "compared": self.compared,
             "differ": self.differ,
             "renamed": self.renamed,
@@ -66,6 +68,9 @@ class ComparisonCounts:
             "first_different": self.first_different.to_json() if self.first_different else None,
             "carried_over": self.carried_over,
         }
+        if self.ignore is None:
+            return counts
+        return {**counts, "differ_ignoring": self.differ_ignoring, "ignore": self.ignore}
 
     @classmethod
     def from_json(cls, data: dict) -> ComparisonCounts:
@@ -79,6 +84,8 @@ class ComparisonCounts:
             bool(data["frontends_differ"]),
             PassRef.from_json(data.get("first_different")),
             int(data.get("carried_over", 0)),
+            data.get("differ_ignoring"),
+            data.get("ignore"),
         )
 
 

@@ -378,10 +378,22 @@ def program_entry(
     else:
         compared = compare_program(record, baseline_entry, now_texts, then_texts)
         entry["status"] = "diverged" if compared.diverged else "same"
-    entry["baseline"] = (
-        None if compared is None else replace(compared, link=_divergence_link(record, compared)).to_json()
-    )
+    if compared is not None:
+        different = _with_link(record, compared.first_different)
+        compared = replace(compared, link=_divergence_link(record, compared), first_different=different)
+    entry["baseline"] = None if compared is None else compared.to_json()
     return entry
+
+
+def _with_link(record: dict, different: dict | None) -> dict | None:
+    """The first pass that behaved differently with the report opened at it (`"link"`)."""
+    if different is None:
+        return None
+    key, index = different.get("trace"), different["index"]
+    if key is None:
+        return {**different, "link": deep_link(record["report"], index, record["passes"])}
+    rows = dict(passes_by_trace(record)).get(key)
+    return {**different, "link": trace_link(record["report"], key, index, rows) if rows else record["report"]}
 
 
 def _divergence_link(record: dict, compared: BaselineComparison) -> str | None:

@@ -277,7 +277,7 @@ def baseline_comparison(per_trace: dict[str, TraceDivergence], passes_now: dict[
         return BaselineComparison(*totals)
     key, first = diverged[0], per_trace[diverged[0]]
     assert first.first_divergent_pass is not None  # a diverged trace names its first divergent pass
-    different = next((result.first_different for result in per_trace.values() if result.first_different), None)
+    different = _first_different(per_trace)
     return BaselineComparison(
         *totals,
         first.first_divergent_pass,
@@ -287,6 +287,15 @@ def baseline_comparison(per_trace: dict[str, TraceDivergence], passes_now: dict[
         first_only_in_baseline=first.first_divergent_pass >= passes_now.get(key, 0),
         first_different=different,
     )
+
+
+def _first_different(per_trace: dict[str, TraceDivergence]) -> dict | None:
+    """The first pass that behaved differently in pipeline order, naming its trace (`"trace"`) when
+    the program has several, so its link opens that trace."""
+    for key, result in per_trace.items():
+        if result.first_different:
+            return {**result.first_different, "trace": key} if len(per_trace) > 1 else result.first_different
+    return None
 
 
 def against_invalid_baseline(passes: list[dict], traces: int) -> BaselineComparison:

@@ -26,6 +26,8 @@
   if (hasBaseline) {
     COLUMNS.push(
       { key: 'first', label: 'First divergent pass', value: compared((b) => b.first_divergent_pass), wrap: true },
+      // Where the outputs part is often upstream of it: the first pass that itself behaved differently.
+      { key: 'different', label: 'First different pass', value: compared((b) => (b.first_different ? b.first_different.index : null)), wrap: true },
       { key: 'differing', label: 'Differing passes', value: compared((b) => b.differing_passes), num: true, wrap: true },
       { key: 'firstdiff', label: 'First pass vs baseline', value: compared((b) => (b.first_diff ? b.first_diff.inserted + b.first_diff.deleted : null)), num: true, wrap: true },
     );
@@ -92,10 +94,10 @@
 
   function baselineCells(row) {
     const b = row.baseline;
-    if (!b) return [el('td'), el('td'), el('td')];
+    if (!b) return [el('td'), el('td'), el('td'), el('td')];
     const ignored = b.ignored_passes ? ` (${b.ignored_passes} ignored)` : '';
     const differing = el('td', `${b.differing_passes}${ignored}`, 'num');
-    if (b.first_divergent_pass === null) return [el('td', '—'), differing, el('td')];
+    if (b.first_divergent_pass === null) return [el('td', '—'), el('td', '—'), differing, el('td')];
     const first = el('td');
     // A program of several traces names the trace first (`ptoas:kernel_a · 3 cse`).
     const trace = b.first_divergent_trace ? `${b.first_divergent_trace} · ` : '';
@@ -106,7 +108,17 @@
     if (shorter) first.append(el('span', ' (only in the baseline)', 'muted'));
     // The size of the first difference tells noise (hundreds of renamed lines) from a real change.
     const size = b.first_diff ? `+${b.first_diff.inserted} −${b.first_diff.deleted} lines` : 'baseline kept no text';
-    return [first, differing, el('td', size, 'num')];
+    return [first, differentCell(b.first_different), differing, el('td', size, 'num')];
+  }
+
+  /** The first pass that behaved differently (not merely carried a difference in), linked into the
+   *  report there; empty when the baseline kept only hashes or no pass did. */
+  function differentCell(different) {
+    const td = el('td');
+    if (!different) return td;
+    const trace = different.trace ? `${different.trace} · ` : '';
+    td.append(link(`${trace}${different.index} ${different.name}`, different.link));
+    return td;
   }
 
   function buildRow(row) {

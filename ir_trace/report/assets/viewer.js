@@ -1,4 +1,4 @@
-// needs: linediff.js, viewer_dom.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_keys.js
+// needs: linediff.js, viewer_dom.js, viewer_changes.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_keys.js
 /* pypto-ir-trace viewer: the controls, the page's entry script (its needs name the rest).
  * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js, viewer_find.js),
  * the display layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the
@@ -74,10 +74,11 @@
       expanded: new Set(),      // fold starts opened by a click, for the current view only
       showChanged: true,
       showNoop: true,
+      behaviours: new Set(),    // run against run: the Behaviour filters pressed (none: every pass)
       fnOnly: false,            // Only passes that change this function
       query: '',
       from: -1,                 // Compare with: before snapshot position (-1 = the previous one)
-      runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass) or 'b'
+      runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass), 'b' or 'change' (the two side by side)
       ignore: null,             // ignore modes { modes, regex } while any is on
     };
     let view = null;            // { spec, choice, rows, display, before, after, fns, warnMarks, flash }
@@ -131,7 +132,11 @@
       'from-select', 'wrap-toggle', 'expand-all', 'collapse-all'];
 
     /** The filters hide every pass (none) or show one again: no pane keeps a pass no longer listed. */
+    let noPassShown = false;
+
     function showNoPass(none) {
+      noPassShown = none;
+      if (none) $('changes').hidden = true;
       $('panes').hidden = none;
       $('panes-empty').hidden = !none;
       for (const id of PASS_CONTROLS) $(id).disabled = none;
@@ -157,12 +162,23 @@
         warnMarks: model.warningMarks(spec),
         flash: -1,
       };
+      showChanges();
       panels.noteSameFunction(choice, view.rows);
       showIgnoreNote();
       showFollowStatus();
       showFindStatus();
       refreshDisplay(false);
       if (state.fn !== decoratedFn) afterFunctionChange();
+    }
+
+    /** Run against run, Changes: the two changes in their own region instead of the panes. */
+    function showChanges() {
+      const on = against && !noPassShown && model.effectiveRunView(state.sel, state.runView) === 'change';
+      const wasOn = !$('changes').hidden;
+      $('changes').hidden = !on;
+      $('panes').hidden = on || noPassShown;
+      if (on) IRTraceChanges.show(model, state.sel);
+      else if (wasOn) requestAnimationFrame(() => painter.resize());   // the panes were laid out hidden
     }
 
     let decoratedFn = '';
@@ -417,6 +433,8 @@
     /** Clear filters: every pass listed again; focus goes to the filter box (the button hides). */
     function clearFilters() {
       writeFilters({ showChanged: true, showNoop: true, filterText: '', fnFilterText: $('fn-filter').value });
+      state.behaviours.clear();
+      panels.writeBehaviourFilters();
       state.fnOnly = false;
       $('filter-fn').checked = false;
       sidebar.applyFilters();
@@ -474,6 +492,11 @@
       $('filter-fn').addEventListener('change', filtered((box) => { state.fnOnly = box.checked; }));
       $('filter-text').addEventListener('input', filtered((box) => { state.query = box.value.trim().toLowerCase(); }));
       $('filter-clear').addEventListener('click', clearFilters);
+      panels.showBehaviourFilters((key, on) => {
+        if (on) state.behaviours.add(key); else state.behaviours.delete(key);
+        sidebar.applyFilters();
+        updateHash();
+      });
       $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
       $('find-regex').addEventListener('change', runFind);
       $('find-case').addEventListener('change', runFind);
@@ -481,7 +504,7 @@
       panels.wireFunctionFilter(chooseFunction);
       $('fn-filter').addEventListener('input', updateHash);
       $('from-select').addEventListener('change', (e) => setFrom(Number(e.target.value)));
-      for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
+      for (const [name, id] of [['change', 'view-change'], ['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) $(id).addEventListener('click', () => setRunView(name));
       // A layout chosen here is remembered; one from a link is not.
       for (const button of document.querySelectorAll('[id^="layout-"]')) {
         button.addEventListener('click', () => {
@@ -539,9 +562,11 @@
       $('report-sub').textContent = '0 passes';
     }
 
-    /** The first entry that changed (a pass-by-pass report with none opens pass 1); a trace's first
+    /** The first entry that changed (a pass-by-pass report with none opens pass 1; run against run
+     *  the first pass that behaved differently, if any); a trace's first
      *  snapshot, shown whole against nothing, is no change of the pipeline's. */
     function firstChanged() {
+      if (model.firstDifferent >= 0) return model.firstDifferent;   // run against run: the first pass that behaved differently
       for (let k = firstEntry; k <= lastEntry; k++) if (!model.entries[k].start && model.refreshEntry(k).changed) return k;
       return firstEntry;
     }
@@ -570,6 +595,8 @@
       $('ignore').hidden = against;
       startIgnoring();
       if (!applyHash()) {
+        // The first pass that behaved differently opens on its two changes side by side.
+        if (model.firstDifferent >= 0 && model.runViews(model.firstDifferent).change) state.runView = 'change';
         selectPass(firstChanged(), { initial: true });
         sidebar.applyFilters();   // a link may name filters and no pass
       }

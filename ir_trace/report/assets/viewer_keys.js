@@ -29,6 +29,7 @@ const IRTraceKeys = (() => {
 
   /** The skip link: focus the first code pane without scrolling the page or the pane. */
   function skipToCode() {
+    if (!$('changes').hidden) { $('changes').focus({ preventScroll: true }); return; }   // run against run, Changes
     const [first] = visiblePanes();
     if (first) first.focus({ preventScroll: true });
   }

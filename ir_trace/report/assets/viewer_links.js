@@ -8,7 +8,7 @@ const IRTraceLinks = (() => {
 
   const LAYOUTS = ['side', 'stacked', 'unified'];
   const LAYOUT_NAMES = { side: 'side by side', stacked: 'stacked', unified: 'unified' };
-  const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass" };
+  const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass", change: 'Changes' };
   /** The keys `fragment` writes; a fragment's other keys are named in the link notice. */
   const HASH_KEYS = ['trace', 'pass', 'from', 'change', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case',
     'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];

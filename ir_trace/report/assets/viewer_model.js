@@ -266,7 +266,7 @@ const IRTraceModel = (() => {
       if (m.status === 'renamed') badges.push(['renamed', 'renamed']);
       if (m.status === 'only-a') badges.push(['only', 'only in A']);
       else if (m.status === 'only-b') badges.push(['only', 'only in B']);
-      else badges.push(m.differs ? ['differs', 'differs'] : ['noop', 'same']);
+      else badges.push(behaviourBadge(m));
       // Passes sit at different positions once a run inserts or drops one: show both indices then.
       const label = !pb ? `A${pa.index}` : !pa ? `B${pb.index}` : pa.index === pb.index ? String(pa.index) : `${pa.index}/${pb.index}`;
       entries[k] = {
@@ -274,11 +274,34 @@ const IRTraceModel = (() => {
         name: inert(m.status === 'renamed' ? `${pa.name} \u2192 ${pb.name}` : (pa || pb).name),
         title: inert([pa && `A: ${pa.file}`, pb && `B: ${pb.file}`].filter(Boolean).join(' \u00b7 ')),
         changed: m.differs, inserted: both ? m.inserted : null, deleted: both ? m.deleted : null,
-        log: pb ? { run: 1, pos: m.b } : { run: 0, pos: m.a }, badges,
+        log: pb ? { run: 1, pos: m.b } : { run: 0, pos: m.a }, badges, behaviour: behaviourKey(m),
         history: () => (both ? crossSpec(k) : null),
       };
     });
     return entries;
+  }
+
+  /** What a pass did in run B against run A (ir_trace/report/behaviour.py), as the Behaviour filters
+   *  group it: Different first, the pass a bisection looks for. Reports before behaviours have none. */
+  const BEHAVIOUR_FILTERS = [
+    ['different', 'Different', 'Passes that did something else in run B than in run A'],
+    ['carried-over', 'Carried over', 'Passes that made the same change in both runs to inputs that already differed'],
+    ['same', 'Same', 'Passes with the same input and output in both runs'],
+    ['only', 'Only in one run', 'Passes only one run has, or renamed'],
+  ];
+
+  /** A match's Behaviour filter key, or null when the report has no behaviours. */
+  function behaviourKey(m) {
+    if (!m.behaviour) return null;
+    return ['only-in-a', 'only-in-b', 'renamed'].includes(m.behaviour) ? 'only' : m.behaviour;
+  }
+
+  /** The badge of a pass both runs have: its behaviour, else (older reports) whether the outputs differ. */
+  function behaviourBadge(m) {
+    if (m.behaviour === 'different') return ['different', 'different'];
+    if (m.behaviour === 'carried-over') return ['carried-over', 'carried'];   // short: long pass names stay whole
+    if (m.behaviour === 'same') return ['noop', 'same'];
+    return m.differs ? ['differs', 'differs'] : ['noop', 'same'];
   }
 
   /* ---------- the model of one report ---------- */
@@ -460,10 +483,11 @@ const IRTraceModel = (() => {
       return spec;
     }
 
-    /** The views a run-against-run entry offers: A vs B, and each run's own pass diff. */
+    /** The views a run-against-run entry offers: A vs B, each run's own pass diff, and the two side by side. */
     function runViews(k) {
       const m = entries[k].match;
-      return { ab: m.a != null && m.b != null, a: m.a != null && m.a > 0, b: m.b != null && m.b > 0 };
+      const a = m.a != null && m.a > 0, b = m.b != null && m.b > 0;
+      return { ab: m.a != null && m.b != null, a, b, change: a && b };   // Changes: the pass's own change in both runs
     }
 
     /** The wanted run view at entry k if it offers it, else the first it does. */
@@ -486,7 +510,7 @@ const IRTraceModel = (() => {
         return j === pos - 1 ? passSpec(run, pos) : rangeSpec(run, j, pos);
       }
       const viewName = effectiveRunView(k, runView), m = entries[k].match;
-      if (viewName === 'ab') return crossSpec(k);
+      if (viewName === 'ab' || viewName === 'change') return crossSpec(k);   // Changes shows its own region (viewer_changes.js)
       return viewName === 'a' ? passSpec(0, m.a) : passSpec(1, m.b);
     }
 
@@ -602,8 +626,16 @@ const IRTraceModel = (() => {
       return marks;
     }
 
+    // The Behaviour filters with their counts (of what each lists), and the entry the report opens on:
+    // the first that behaved differently, the frontend too (an MLIR tree's first dump is a pass's).
+    const behaved = against ? entries.filter((e) => e.behaviour) : [];
+    const behaviourFilters = behaved.length
+      ? BEHAVIOUR_FILTERS.map(([key, label, title]) => ({ key, label, title, count: behaved.filter((e) => e.behaviour === key).length }))
+      : [];
+    const firstDifferent = behaved.length ? entries.findIndex((e) => e.behaviour === 'different') : -1;
+
     return {
-      payload, against, traced, runs, main: runs[0], entries, timings,
+      payload, against, traced, runs, main: runs[0], entries, timings, behaviourFilters, firstDifferent,
       context: contextOf(payload),
       firstEntry: against || traced ? 0 : 1, lastEntry: entries.length - 1,
       passCount: entries.filter((e) => e && !e.start).length,

@@ -1,4 +1,4 @@
-// needs: viewer_dom.js, viewer_fold.js, viewer_traces.js, viewer_model.js, viewer_sidebar.js
+// needs: normalize.js, viewer_dom.js, viewer_fold.js, viewer_traces.js, viewer_model.js, viewer_sidebar.js
 /* pypto-ir-trace viewer: what surrounds the panes (IRTracePanels).
  * The pass header and its notes, the warnings panel, the Function / Compare with selects, the run
  * view buttons, Copy full source, banners, theme and the help overlay. Each paints from the model
@@ -289,7 +289,7 @@ const IRTracePanels = (() => {
 
     function showRunViews(k) {
       const ok = model.runViews(k), current = model.effectiveRunView(k, state.runView);
-      for (const [name, id] of [['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) {
+      for (const [name, id] of [['change', 'view-change'], ['ab', 'view-ab'], ['a', 'view-a'], ['b', 'view-b']]) {
         const button = $(id);
         button.disabled = !ok[name];
         button.setAttribute('aria-pressed', String(name === current));
@@ -386,7 +386,9 @@ const IRTracePanels = (() => {
       banner.hidden = false;
       // Which side shows which run depends on the run view (Run A's pass shows run A on both): the
       // pane labels say that; the banner says only what is always true.
-      banner.textContent = `Run against run \u00b7 run A: ${where(runs[0])} \u00b7 run B: ${where(runs[1])}`;
+      // The behaviours were read under the command's ignore modes (the diffs below stay exact).
+      const ignoring = model.payload.ignore ? ` \u00b7 behaviour ignoring ${IRTraceNormalize.describe(model.payload.ignore)}` : '';
+      banner.textContent = `Run against run \u00b7 run A: ${where(runs[0])} \u00b7 run B: ${where(runs[1])}${ignoring}`;
       banner.title = `run A: ${runs[0].data.dump}\nrun B: ${runs[1].data.dump}`;
       const [a, b] = runs.map((run) => run.data.level);
       if (a === b || a === 'UNKNOWN' || b === 'UNKNOWN' || !a || !b) return false;
@@ -413,8 +415,34 @@ const IRTracePanels = (() => {
       for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.help-against'))) node.hidden = false;
     }
 
+    /** Run against run: one toggle per behaviour (Different first); pressed ones restrict the list to
+     *  their passes, none pressed lists every pass. `changed(key, on)` applies a press. */
+    function showBehaviourFilters(changed) {
+      const group = $('behaviour-filters');
+      for (const { key, label, title, count } of model.behaviourFilters) {
+        const button = el('button', `behaviour-filter ${key}`, `${label} ${count}`);
+        Object.assign(button, { type: 'button', title });
+        button.dataset.behaviour = key;
+        button.setAttribute('aria-pressed', 'false');
+        button.addEventListener('click', () => {
+          const on = button.getAttribute('aria-pressed') !== 'true';
+          button.setAttribute('aria-pressed', String(on));
+          changed(key, on);
+        });
+        group.append(button);
+      }
+      group.hidden = !model.behaviourFilters.length;   // after the buttons: the toolbar settles its Tab stop then
+    }
+
+    /** The Behaviour toggles as `state.behaviours` has them (Clear filters, a link). */
+    function writeBehaviourFilters() {
+      for (const button of /** @type {NodeListOf<HTMLElement>} */ ($('behaviour-filters').querySelectorAll('button'))) {
+        button.setAttribute('aria-pressed', String(state.behaviours.has(button.dataset.behaviour)));
+      }
+    }
+
     return {
-      showHeader, headerWords, showFiles, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
+      showBehaviourFilters, writeBehaviourFilters, showHeader, headerWords, showFiles, noteSameFunction, showWarnings, fillFunctionSelect, fillFromSelect, showRunViews,
       wireFunctionFilter, showLinkNote, hideLinkNote, wireCopy, showBanners, adaptToMode,
     };
   }

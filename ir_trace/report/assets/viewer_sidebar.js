@@ -123,6 +123,7 @@ const IRTraceSidebar = (() => {
       // The pass where an MLIR pipeline stopped stays listed when no-ops are hidden: it is what the run ended with.
       const failed = e.badges.some(([cls]) => cls === 'failed');
       if (e.changed ? !state.showChanged : !state.showNoop && !failed) return false;
+      if (state.behaviours.size && !state.behaviours.has(e.behaviour)) return false;
       if (state.query && !e.name.toLowerCase().includes(state.query)) return false;
       if (state.fnOnly && state.fn && fnChange(k, state.fn) === null) return false;
       return true;
@@ -153,7 +154,8 @@ const IRTraceSidebar = (() => {
 
     /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred. */
     function showFilterState(shown) {
-      const active = Boolean(state.query) || !state.showChanged || !state.showNoop || (state.fnOnly && Boolean(state.fn));
+      const active = Boolean(state.query) || !state.showChanged || !state.showNoop || state.behaviours.size > 0 ||
+        (state.fnOnly && Boolean(state.fn));
       $('filter-state').hidden = !active;
       $('filter-state-text').textContent = active ? `Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.` : '';
     }
