@@ -1,13 +1,23 @@
-// needs: normalize.js, viewer_dom.js, viewer_model.js
+// needs: normalize.js, viewer_dom.js, viewer_model.js, viewer_window.js
 /* pypto-ir-trace viewer: the pass list and the overview chart (IRTraceSidebar).
- * One sidebar button per entry and one overview chart of them all; the filters that hide entries; the function
- * history and Find marks on each entry. Reads the viewer's state, changes only the selection
- * (through `select`). */
+ * The pass list is windowed (viewer_window.js): its rows are worked out from the model (filters, trace
+ * headings, runs of no-op passes folded into one row) and only those in sight are elements. One overview
+ * chart of every entry; the function history and Find marks on each entry. Reads the viewer's state,
+ * changes only the selection (through `select`). */
 const IRTraceSidebar = (() => {
   'use strict';
 
   const { shortName } = IRTraceModel;
   const { el, $ } = IRTraceDom;
+
+  const NOOP_RUN_MIN = 5;   // consecutive no-op passes listed as one row ("12 no-op passes") from this many on
+  const ROW_GUESS = { pass: 24, marked: 42, head: 30 };   // px, until a drawn row of each kind is measured
+
+  /** `#388`, `:388` or `388` typed in the pass filter: the number of the pass to go to, else null. */
+  function goToNumber(query) {
+    const m = /^[:#]?\s*(\d+)$/.exec(query);
+    return m ? Number(m[1]) : null;
+  }
 
   function statsNode(inserted, deleted) {
     const node = el('span', 'stats');
@@ -17,11 +27,19 @@ const IRTraceSidebar = (() => {
 
   /** The sidebar and overview of a model; `state` is the viewer's, `select(k)` shows entry k. */
   /** `showNoPass(none)`: told when the filters come to hide every pass (none) and when one shows again. */
-  /** @param {(none: boolean) => void} [showNoPass] */
-  function createSidebar(model, finder, state, select, showNoPass = (_none) => {}) {
+  /** `heading(r)`: the <li> heading trace r's passes, in a report of several traces (viewer_traces.js).
+   *  @param {(none: boolean) => void} [showNoPass] @param {((r: number) => HTMLElement) | null} [heading] */
+  function createSidebar(model, finder, state, select, showNoPass = (_none) => {}, heading = null) {
     const { entries, runs, against, firstEntry, lastEntry, fnChange } = model;
-    const passButtons = [];     // by entry k
-    const markNodes = [];       // by entry k: { box, fn, find }
+    const headed = Boolean(heading) && Array.isArray(model.payload.traces);
+    const marks = [];           // by entry k: { fn, find } as paintMarks worked them out, or undefined
+    let rows = [];              // the list: { kind: 'pass', k } | { kind: 'head', run } | { kind: 'run', first, last, count, open }
+    let rowOfPass = new Map();  // entry k -> its row (a pass inside a closed run has none)
+    let shownPasses = [];       // the entries the filters keep, in order
+    let walkable = [];          // the entries with a row, in order: what j / k walk
+    const openRuns = new Set(); // first entry of each no-op run the reader opened
+    const closedRuns = new Set(); // ... and closed: a run holding the selection is open unless closed by hand
+    let view = null;            // the windowed list (IRTraceWindow)
 
     /** The warning badge of entry k: new warnings, or only ones carried over from the previous pass. */
     function warningBadge(k) {
@@ -42,7 +60,8 @@ const IRTraceSidebar = (() => {
       button.type = 'button';
       button.dataset.k = k;
       button.tabIndex = k === state.sel ? 0 : -1;   // the list is one Tab stop: ↑ / ↓ (j / k) move in it
-      // The row never wraps and may cut a long name: the tooltip has all of it.
+      if (k === state.sel) button.setAttribute('aria-current', 'true');
+      // The row never wraps and may cut a long name: the tooltip and the peek (hover, focus) show all of it.
       button.title = `${e.label || e.index} ${e.name}\n${e.title}`;
       button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', e.name));
       if (e.inserted !== null) button.append(' ', statsNode(e.inserted, e.deleted));
@@ -59,13 +78,52 @@ const IRTraceSidebar = (() => {
         badges.append(' ', badge);
       }
       if (badges.childElementCount) button.append(badges);
-      const box = el('span', 'marks'), fnMark = el('span', 'fn-mark'), findMark = el('span', 'find-mark');
-      box.append(fnMark, findMark);
-      box.hidden = true;
-      button.append(box);
-      markNodes[k] = { box, fn: fnMark, find: findMark };
+      button.append(marksBox(k));
+      const mark = marks[k];
+      button.classList.toggle('fn-untouched', Boolean(mark && mark.untouched));
+      button.classList.toggle('has-marks', hasMarks(k));
       button.addEventListener('click', () => select(k));
       return button;
+    }
+
+    function hasMarks(k) {
+      const mark = marks[k];
+      return Boolean(mark && (mark.fn.text || mark.find));
+    }
+
+    /** The second line of entry k's row: the selected function's change, and Find's count change. */
+    function marksBox(k) {
+      const box = el('span', 'marks'), mark = marks[k];
+      const fn = mark ? mark.fn : { text: '', cls: 'fn-mark', title: '' }, change = mark ? mark.find : null;
+      const fnMark = el('span', fn.cls, fn.text), findMark = el('span', change ? `find-mark ${change.kind}` : 'find-mark', change ? change.label : '');
+      fnMark.title = fn.title;
+      findMark.title = change ? `Find \u201c${finder.text}\u201d: ${change.label}` : '';
+      box.append(fnMark, findMark);
+      box.hidden = !fn.text && !change;
+      return box;
+    }
+
+    /** The row of a run of no-op passes: one button that opens and closes it. */
+    function runButton(row) {
+      const what = against ? 'same' : 'no-op';
+      const button = el('button', 'pass-btn noop noop-run');
+      button.type = 'button';
+      button.dataset.run = String(row.first);
+      button.setAttribute('aria-expanded', String(row.open));
+      button.tabIndex = !row.open && state.sel >= row.first && state.sel <= row.last ? 0 : -1;
+      const span = `${entries[row.first].label || entries[row.first].index}\u2013${entries[row.last].label || entries[row.last].index}`;
+      button.title = `${row.count} consecutive ${what} passes, ${span}: click, Enter or \u2192 to ${row.open ? 'close' : 'open'}`;
+      button.append(el('span', 'idx', row.open ? '\u25be' : '\u25b8'), ' ', el('span', 'name', `${row.count} ${what} passes`), ' ', el('span', 'run-span', span));
+      button.addEventListener('click', () => toggleRun(row.first, !row.open));
+      return button;
+    }
+
+    /** The <li> of a row of the list. */
+    function drawRow(row) {
+      if (row.kind === 'head') return heading(row.run);
+      const item = el('li', row.inRun ? 'in-run' : null);
+      item.append(row.kind === 'run' ? runButton(row) : passButton(row.k));
+      return item;
     }
 
     /** The summary under the report title, and its full wording for the tooltip: run against run,
@@ -90,13 +148,10 @@ const IRTraceSidebar = (() => {
       return { line, full: line };
     }
 
-    /** Entry k's counts or badges changed (ignore modes): repaint its button, keep its marks. */
+    /** Entry k's counts or badges changed (ignore modes): draw its row again if it is drawn. */
     function updateEntry(k) {
-      const old = passButtons[k], fresh = passButton(k), focused = document.activeElement === old;
-      old.replaceWith(fresh);
-      passButtons[k] = fresh;
-      if (k === state.sel) fresh.setAttribute('aria-current', 'true');
-      if (focused) fresh.focus();
+      const i = rowOfPass.get(k);
+      if (i !== undefined) view.redraw(i);
     }
 
     function refreshSummary() {
@@ -107,13 +162,89 @@ const IRTraceSidebar = (() => {
 
     function build() {
       const list = $('pass-list');
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        const item = el('li');
-        item.appendChild((passButtons[k] = passButton(k)));
-        list.appendChild(item);
-      }
+      view = IRTraceWindow.createWindow($('pass-nav'), list, {
+        draw: drawRow,
+        kindOf: (row) => (row.kind === 'head' ? 'head' : row.kind === 'pass' && hasMarks(row.k) ? 'marked' : 'pass'),
+        keyOf: (row) => (row.kind === 'pass' ? `p${row.k}` : row.kind === 'head' ? `h${row.run}` : `r${row.first}`),
+        estimate: ROW_GUESS,
+        pinned: () => [selectionRow()],
+      });
+      list.addEventListener('keydown', onListKey);
+      wirePeek(list);
+      relist();
       refreshSummary();
       buildOverview();
+    }
+
+    /* ---------- the rows: filters, trace headings, runs of no-op passes ---------- */
+
+    /** A pass that may fold into a run: no-op, not a trace's start, not where a pipeline failed, no log. */
+    function quietNoop(k) {
+      const e = entries[k];
+      return !e.changed && !e.start && !e.badges.some(([cls]) => cls === 'failed') && !runs[e.log.run].passes[e.log.pos].log;
+    }
+
+    /** Work the rows out from the model and show them. */
+    function relist() {
+      shownPasses = visiblePasses();
+      const out = [];
+      for (let i = 0; i < shownPasses.length;) {
+        const k = shownPasses[i], run = entries[k].run;
+        if (headed && (i === 0 || entries[shownPasses[i - 1]].run !== run)) out.push({ kind: 'head', run });
+        let j = i;
+        while (j < shownPasses.length && quietNoop(shownPasses[j]) && entries[shownPasses[j]].run === run &&
+          (j === i || shownPasses[j] === shownPasses[j - 1] + 1)) j++;
+        if (j - i >= NOOP_RUN_MIN) {
+          const first = k, last = shownPasses[j - 1];
+          const open = openRuns.has(first) || (state.sel >= first && state.sel <= last && !closedRuns.has(first));
+          out.push({ kind: 'run', first, last, count: j - i, open });
+          if (open) for (let m = i; m < j; m++) out.push({ kind: 'pass', k: shownPasses[m], inRun: true });
+          i = j;
+        } else {
+          out.push({ kind: 'pass', k });
+          i++;
+        }
+      }
+      rows = out;
+      rowOfPass = new Map();
+      walkable = [];
+      rows.forEach((row, i) => {
+        if (row.kind !== 'pass') return;
+        rowOfPass.set(row.k, i);
+        walkable.push(row.k);
+      });
+      view.setRows(rows);
+    }
+
+    /** The row standing for the selection: its own, or the closed run that holds it. */
+    function selectionRow() {
+      const own = rowOfPass.get(state.sel);
+      return own !== undefined ? own : runRowHolding(state.sel);
+    }
+
+    function runRowHolding(k) {
+      return rows.findIndex((row) => row.kind === 'run' && k >= row.first && k <= row.last);
+    }
+
+    /** Open or close the run of no-op passes starting at entry `first`; the focus stays on its row. */
+    function toggleRun(first, open) {
+      (open ? openRuns : closedRuns).add(first);
+      (open ? closedRuns : openRuns).delete(first);
+      relist();
+      focusRow(rows.findIndex((row) => row.kind === 'run' && row.first === first));
+    }
+
+    function focusRow(i) {
+      if (i < 0) return;
+      view.reveal(i);
+      const node = view.nodeOf(i), button = node && node.querySelector('button');
+      if (button) button.focus({ preventScroll: true });
+    }
+
+    /** Put the focus on entry k's row (the run holding it if closed). */
+    function focusPass(k) {
+      const i = rowOfPass.get(k);
+      focusRow(i !== undefined ? i : runRowHolding(k));
     }
 
     /* ---------- filters ---------- */
@@ -123,7 +254,7 @@ const IRTraceSidebar = (() => {
       // The pass where an MLIR pipeline stopped stays listed when no-ops are hidden: it is what the run ended with.
       const failed = e.badges.some(([cls]) => cls === 'failed');
       if (e.changed ? !state.showChanged : !state.showNoop && !failed) return false;
-      if (state.query && !e.name.toLowerCase().includes(state.query)) return false;
+      if (state.query && goToNumber(state.query) === null && !e.name.toLowerCase().includes(state.query)) return false;
       if (state.fnOnly && state.fn && fnChange(k, state.fn) === null) return false;
       return true;
     }
@@ -136,59 +267,181 @@ const IRTraceSidebar = (() => {
 
     /** Apply the filters; a filtered-out selection moves to the nearest visible pass. */
     function applyFilters() {
-      const visible = visiblePasses(), shown = new Set(visible);
-      for (let k = firstEntry; k <= lastEntry; k++) passButtons[k].parentElement.hidden = !shown.has(k);
+      relist();
+      const visible = shownPasses;
       $('pass-empty').hidden = visible.length > 0;
       showFilterState(visible.length);
       const wasNone = noneShown;
       noneShown = visible.length === 0;
       if (noneShown !== wasNone) showNoPass(noneShown);
-      if (visible.length && (!shown.has(state.sel) || wasNone)) {
+      if (visible.length && (!isVisible(state.sel) || wasNone)) {
         let best = visible[0];
         for (const k of visible) if (Math.abs(k - state.sel) < Math.abs(best - state.sel)) best = k;
         select(best);   // after every pass was hidden, even the kept selection is painted anew
       }
+      const target = goToTarget();
+      if (target !== undefined) view.reveal(rowOfPass.has(target) ? rowOfPass.get(target) : runRowHolding(target));
     }
     let noneShown = false;
 
-    /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred. */
+    /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred.
+     *  A number typed in the filter box is a pass to go to: it filters nothing, the line offers the pass. */
     function showFilterState(shown) {
-      const active = Boolean(state.query) || !state.showChanged || !state.showNoop || (state.fnOnly && Boolean(state.fn));
-      $('filter-state').hidden = !active;
-      $('filter-state-text').textContent = active ? `Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.` : '';
+      const number = goToNumber(state.query);
+      const filtering = (Boolean(state.query) && number === null) || !state.showChanged || !state.showNoop || (state.fnOnly && Boolean(state.fn));
+      const parts = [];
+      if (number !== null) {
+        const target = goToTarget();
+        parts.push(target === undefined ? `No pass ${number}.` : isVisible(target) ? `Enter: go to pass ${number} ${entries[target].name}.` : `Pass ${number} is hidden by the filters.`);
+      }
+      if (filtering) parts.push(`Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.`);
+      $('filter-state').hidden = !parts.length;
+      $('filter-state-text').textContent = parts.join(' ');
+      $('filter-clear').hidden = !filtering;
+    }
+
+    /** The entry numbered as the filter box says (in the selection's trace first), if any. */
+    function goToTarget() {
+      const number = goToNumber(state.query);
+      if (number === null) return undefined;
+      const text = String(number), here = entries[state.sel] ? entries[state.sel].run : undefined;
+      let found;
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k];
+        if (e.index !== number && e.label !== text) continue;
+        if (e.run === here) return k;
+        if (found === undefined) found = k;
+      }
+      return found;
+    }
+
+    /** Enter in the filter box: open the pass its number names; the entry opened, or undefined. */
+    function goToTyped() {
+      const target = goToTarget();
+      if (target === undefined || !isVisible(target)) return undefined;
+      select(target);
+      return target;
     }
 
     /** The next (delta > 0) or previous visible entry after `from` that `accept`s, if any.
      *  @param {number} delta @param {(k: number) => unknown} [accept] @param {number} [from] */
-    function neighbour(delta, accept = () => true, from = state.sel) {
-      const visible = visiblePasses().filter(accept);
-      return delta > 0 ? visible.find((k) => k > from) : visible.reverse().find((k) => k < from);
+    function neighbour(delta, accept = null, from = state.sel) {
+      // Plain steps walk the rows (a closed run of no-ops is stepped over); Find's steps every pass shown.
+      const list = accept ? shownPasses : walkable;
+      let i;
+      if (delta > 0) {
+        for (i = firstAbove(list, from); i < list.length; i++) if (!accept || accept(list[i])) return list[i];
+        return undefined;
+      }
+      for (i = firstAbove(list, from - 1) - 1; i >= 0; i--) if (!accept || accept(list[i])) return list[i];
+      return undefined;
     }
 
-    let heading = null;   // the entry held `j` / `k` presses are heading for, shown at the next frame
+    /** The first index of sorted `list` holding a value above `value`. */
+    function firstAbove(list, value) {
+      let lo = 0, hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid] <= value) lo = mid + 1; else hi = mid;
+      }
+      return lo;
+    }
+
+    let pending = null;   // the entry held `j` / `k` presses are heading for, shown at the next frame
 
     /** Step to the next / previous visible pass at the next frame: presses that arrive before it
      *  (a held key repeats faster than a large pass paints) move the target on, and only the
      *  latest pass is drawn, so the panes never lag behind a queue of presses. */
     function stepPass(delta) {
-      const target = neighbour(delta, undefined, heading === null ? state.sel : heading);
-      if (target === undefined) return;
-      if (heading === null) requestAnimationFrame(showHeading);
-      heading = target;
+      const target = neighbour(delta, undefined, pending === null ? state.sel : pending);
+      if (target !== undefined) stepTo(target);
+    }
+
+    function stepTo(target) {
+      if (pending === null) requestAnimationFrame(showHeading);
+      pending = target;
     }
 
     /** Draw the pass held presses are heading for now, if any: a key other than `j` / `k` pressed
      *  right after them (`]`, `n`, Copy) acts on the pass the reader stepped to, not the one before. */
     function settle() {
-      if (heading !== null) showHeading();
+      if (pending !== null) showHeading();
     }
 
     function showHeading() {
-      if (heading === null) return;   // settled before its frame came
-      const target = heading, focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
-      heading = null;
+      if (pending === null) return;   // settled before its frame came
+      const target = pending, focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
+      pending = null;
       select(target);
-      if (focusInNav) passButtons[target].focus();
+      if (focusInNav) focusPass(target);
+    }
+
+    /* ---------- keys in the list: rows, pages, ends, runs ---------- */
+
+    const LIST_MOVES = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
+
+    /** ↑ / ↓ (j / k) move row by row (a run's row too), PgUp / PgDn a windowful, Home / End to the ends;
+     *  → opens a closed run, ← closes the run the focus is in. A pass reached opens, as with j / k. */
+    function onListKey(event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const at = view.indexOfNode(event.target.closest('li'));
+      if (at < 0) return;
+      const row = rows[at];
+      let target = null, direction = 1;
+      if (event.key in LIST_MOVES) {
+        direction = LIST_MOVES[event.key];
+        const from = row.kind === 'pass' && pending !== null ? rowOfPass.get(pending) : at;
+        target = from + direction;
+      } else if (event.key === 'PageDown' || event.key === 'PageUp') {
+        direction = event.key === 'PageDown' ? 1 : -1;
+        target = Math.max(0, Math.min(rows.length - 1, at + direction * view.perPage('pass')));
+      } else if (event.key === 'Home' || event.key === 'End') {
+        direction = event.key === 'Home' ? 1 : -1;
+        target = direction > 0 ? 0 : rows.length - 1;
+      } else if (event.key === 'ArrowRight' && row.kind === 'run' && !row.open) {
+        event.preventDefault(); event.stopPropagation(); toggleRun(row.first, true); return;
+      } else if (event.key === 'ArrowLeft' && (row.kind === 'run' ? row.open : row.inRun)) {
+        event.preventDefault(); event.stopPropagation();
+        toggleRun(row.kind === 'run' ? row.first : rows[runRowHolding(row.k)].first, false);
+        return;
+      } else return;
+      event.preventDefault();
+      event.stopPropagation();   // the page's own j / k would step again
+      while (target >= 0 && target < rows.length && rows[target].kind === 'head') target += direction;
+      if (target < 0 || target >= rows.length) return;
+      if (rows[target].kind === 'pass') stepTo(rows[target].k);
+      else { settle(); focusRow(target); }
+    }
+
+    /* ---------- the whole name of a cut row, on hover and on focus ---------- */
+
+    let peek = null;
+
+    /** A cut name is shown whole over the row under the pointer, or the focused one: a tooltip alone
+     *  never shows it to the keyboard. */
+    function wirePeek(list) {
+      peek = el('div', 'name-peek');
+      peek.setAttribute('aria-hidden', 'true');   // the button's own text is whole for a screen reader
+      peek.hidden = true;
+      document.body.append(peek);
+      const focusedRow = () => (list.contains(document.activeElement) ? document.activeElement : null);
+      list.addEventListener('pointerover', (event) => showPeek(event.target.closest('.pass-btn')));
+      list.addEventListener('pointerleave', () => showPeek(focusedRow()));
+      list.addEventListener('focusin', (event) => showPeek(event.target.closest('.pass-btn')));
+      list.addEventListener('focusout', () => { peek.hidden = true; });
+      $('pass-nav').addEventListener('scroll', () => { peek.hidden = true; }, { passive: true });
+    }
+
+    function showPeek(button) {
+      const name = button && button.querySelector('.name');
+      if (!name || name.scrollWidth <= name.clientWidth) { peek.hidden = true; return; }
+      const box = name.getBoundingClientRect();
+      peek.textContent = name.textContent;
+      peek.className = `name-peek${button.classList.contains('noop') ? ' noop' : ''}`;
+      peek.style.left = `${box.left}px`;
+      peek.style.top = `${box.top}px`;
+      peek.style.maxWidth = `${Math.max(box.width, window.innerWidth - box.left - 8)}px`;
+      peek.hidden = false;
     }
 
     /* ---------- marks: the selected function's history, Find's count changes ---------- */
@@ -203,23 +456,15 @@ const IRTraceSidebar = (() => {
       return { text, cls, title: `${key}: ${text.slice(short.length + 1)} ${against ? 'between run A and run B' : 'in this pass'}` };
     }
 
-    /** Function-history and find marks on every sidebar item (only when either changes). */
+    /** Function-history and find marks of every entry (only when either changes), then the rows drawn anew. */
     function paintMarks() {
       const key = state.fn, short = key ? shortName(key) : '';
       for (let k = firstEntry; k <= lastEntry; k++) {
-        const nodes = markNodes[k];
         const fn = key ? functionMark(k, key, short) : { text: '', cls: 'fn-mark', title: '' };
-        nodes.fn.textContent = fn.text;
-        nodes.fn.className = fn.cls;
-        nodes.fn.title = fn.title;
-        passButtons[k].classList.toggle('fn-untouched', Boolean(key) && fnChange(k, key) === null);
-        const change = finder.change(k);
-        nodes.find.textContent = change ? change.label : '';
-        nodes.find.className = change ? `find-mark ${change.kind}` : 'find-mark';
-        nodes.find.title = change ? `Find \u201c${finder.text}\u201d: ${change.label}` : '';
-        nodes.box.hidden = !fn.text && !change;
-        passButtons[k].classList.toggle('has-marks', !nodes.box.hidden);
+        const find = finder.change(k), untouched = Boolean(key) && fnChange(k, key) === null;
+        marks[k] = fn.text || find || untouched ? { fn, find, untouched } : undefined;
       }
+      if (view) view.setRows(rows);   // a row with marks is taller
     }
 
     /* ---------- overview chart ---------- */
@@ -378,32 +623,49 @@ const IRTraceSidebar = (() => {
       return title + (warn ? `, ${warn.text}` : '');
     }
 
-    let marked = null;   // the entry markSelected last marked: only it and the new one change
-
-    /** Entry k is the selection: its button is current and the list's Tab stop, its bar selected.
-     *  Only the entry marked before is unmarked: touching a thousand buttons at every `j` made the
-     *  browser restyle the whole list. */
+    /** Entry k is the selection: its row is current and the list's Tab stop, its bar selected. A
+     *  selection inside a closed run of no-ops (a link, the chart, Find) opens the run. Only the rows
+     *  drawn are touched: the others are drawn from the state when they scroll in. */
     function markSelected(k) {
-      for (const j of marked === null ? range(firstEntry, lastEntry) : [marked, k]) {
-        const on = j === k;
-        if (on) passButtons[j].setAttribute('aria-current', 'true');
-        else passButtons[j].removeAttribute('aria-current');
-        passButtons[j].tabIndex = on ? 0 : -1;
+      if (!rowOfPass.has(k) && isVisible(k)) {
+        const run = rows[runRowHolding(k)];
+        if (run) { openRuns.add(run.first); closedRuns.delete(run.first); relist(); }
       }
-      marked = k;
+      const holder = rowOfPass.has(k) ? undefined : rows[runRowHolding(k)];
+      for (const { node } of view.drawnRows()) {
+        const button = node.querySelector('button');
+        if (!button) continue;
+        const on = button.dataset.k !== undefined && Number(button.dataset.k) === k;
+        if (on) button.setAttribute('aria-current', 'true'); else button.removeAttribute('aria-current');
+        const runHolds = Boolean(holder) && button.dataset.run === String(holder.first);
+        button.tabIndex = on || runHolds ? 0 : -1;
+      }
       chart.setAttribute('aria-valuenow', String(k));
       chart.setAttribute('aria-valuetext', barTitle(k));
       drawOverview();
-      if (!passButtons[k].parentElement.hidden) passButtons[k].scrollIntoView({ block: 'nearest' });
+      const i = rowOfPass.get(k);
+      if (i !== undefined) view.reveal(i); else view.render();
     }
 
-    function range(first, last) {
-      return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    /** Fresh rows of the `count` entries with the most text: the sidebar's width is fitted to them. */
+    function widestRows(count) {
+      const best = [];
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k];
+        const length = String(e.label || e.index).length + e.name.length + (e.inserted !== null ? String(e.inserted).length + String(e.deleted).length + 4 : 0) +
+          e.badges.reduce((n, b) => n + b[1].length + 1, 0);
+        if (best.length === count && length <= best[count - 1][0]) continue;
+        let i = best.length === count ? count - 1 : best.length;
+        while (i > 0 && best[i - 1][0] < length) { best[i] = best[i - 1]; i--; }
+        best[i] = [length, k];
+        best.length = Math.min(best.length, count);
+      }
+      return best.map(([, k]) => passButton(k));
     }
 
     return {
       build, applyFilters, visiblePasses, neighbour, stepPass, settle, paintMarks, paintOverview, markSelected, statsNode,
-      updateEntry, refreshSummary,
+      updateEntry, refreshSummary, goToTyped, focusPass, widestRows,
     };
   }
 
