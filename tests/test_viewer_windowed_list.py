@@ -165,3 +165,42 @@ def test_a_link_to_a_pass_inside_a_closed_run_opens_the_run(page, quiet_run_repo
     expect(pass_button(page, 9)).to_have_attribute("aria-current", "true")
     expect(nav(page).get_by_role("button", name="12 no-op passes")).to_have_attribute("aria-expanded", "true")
     log.assert_clean()
+
+
+def scoped_stream(tmp_path: Path) -> Path:
+    """An MLIR stream: canonicalize on the module, four passes on func.func @f (a nested pipeline), cse on the module."""
+    from multi_trace_support import mlir_header
+
+    def module(value: int) -> str:
+        return f"module {{\n  func.func @f(%arg0: i32) -> i32 {{\n    %c = arith.constant {value} : i32\n    return %c : i32\n  }}\n}}"
+
+    def func(value: int) -> str:
+        return f"func.func @f(%arg0: i32) -> i32 {{\n  %c = arith.constant {value} : i32\n  return %c : i32\n}}"
+
+    dumps = [(mlir_header("After", "Canonicalizer (canonicalize)"), module(0))]
+    dumps += [(mlir_header("After", f"P{n} (p{n})", "func.func", "@f"), func(n)) for n in range(1, 5)]
+    dumps.append((mlir_header("After", "CSE (cse)"), module(9)))
+    stream = tmp_path / "after_all.txt"
+    stream.write_text("".join(f"{head}\n{text}\n\n" for head, text in dumps), encoding="utf-8")
+    return stream
+
+
+def test_passes_run_on_one_op_are_grouped_under_a_header_that_folds(page, tmp_path):
+    log = open_report(page, build_report(scoped_stream(tmp_path), tmp_path / "scoped.html", "--no-cache", "-q"))
+    group = nav(page).locator("button.scope-head")
+    expect(group).to_have_count(1)
+    expect(group).to_contain_text("func.func @f")
+    expect(group).to_have_attribute("aria-expanded", "true")  # open: a nested pipeline holds changes
+    expect(group).to_contain_text("4 passes")
+    for k in range(1, 5):
+        expect(pass_button(page, k).locator("xpath=..")).to_have_class("depth-1")
+        expect(pass_button(page, k).locator(".name")).to_have_text(f"p{k}")  # the header names the op once
+    pass_button(page, 5).click()
+    group.click()
+    expect(group).to_have_attribute("aria-expanded", "false")
+    expect(pass_button(page, 2)).to_have_count(0)
+    expect(pass_button(page, 5)).to_be_visible()  # cse ran on the module: outside the group
+    page.keyboard.press("ArrowRight")  # the header kept the focus
+    expect(group).to_have_attribute("aria-expanded", "true")
+    expect(pass_button(page, 2)).to_be_visible()
+    log.assert_clean()

@@ -1,9 +1,9 @@
-// needs: normalize.js, viewer_dom.js, viewer_model.js, viewer_window.js
+// needs: normalize.js, viewer_dom.js, viewer_model.js, viewer_traces.js, viewer_window.js, viewer_overview.js
 /* pypto-ir-trace viewer: the pass list and the overview chart (IRTraceSidebar).
  * The pass list is windowed (viewer_window.js): its rows are worked out from the model (filters, trace
- * headings, runs of no-op passes folded into one row) and only those in sight are elements. One overview
- * chart of every entry; the function history and Find marks on each entry. Reads the viewer's state,
- * changes only the selection (through `select`). */
+ * headings, runs of no-op passes folded into one row) and only those in sight are elements; the overview
+ * chart beside it is viewer_overview.js. The function history and Find marks on each entry. Reads the
+ * viewer's state, changes only the selection (through `select`). */
 const IRTraceSidebar = (() => {
   'use strict';
 
@@ -11,6 +11,7 @@ const IRTraceSidebar = (() => {
   const { el, $ } = IRTraceDom;
 
   const NOOP_RUN_MIN = 5;   // consecutive no-op passes listed as one row ("12 no-op passes") from this many on
+  const SCOPE_MIN = 3;      // consecutive MLIR passes on one op (a nested pipeline) grouped under its header from this many on
   const ROW_GUESS = { pass: 24, marked: 42, head: 30 };   // px, until a drawn row of each kind is measured
 
   /** `#388`, `:388` or `388` typed in the pass filter: the number of the pass to go to, else null. */
@@ -33,13 +34,16 @@ const IRTraceSidebar = (() => {
     const { entries, runs, against, firstEntry, lastEntry, fnChange } = model;
     const headed = Boolean(heading) && Array.isArray(model.payload.traces);
     const marks = [];           // by entry k: { fn, find } as paintMarks worked them out, or undefined
-    let rows = [];              // the list: { kind: 'pass', k } | { kind: 'head', run } | { kind: 'run', first, last, count, open }
+    // The list: { kind: 'pass', k, depth } | { kind: 'head', run } | a fold: { kind: 'run' (no-op passes) or
+    // 'scope' (passes on one op), id, first, last, count, open, depth, label }.
+    let rows = [];
     let rowOfPass = new Map();  // entry k -> its row (a pass inside a closed run has none)
     let shownPasses = [];       // the entries the filters keep, in order
     let walkable = [];          // the entries with a row, in order: what j / k walk
-    const openRuns = new Set(); // first entry of each no-op run the reader opened
-    const closedRuns = new Set(); // ... and closed: a run holding the selection is open unless closed by hand
+    const openFolds = new Set();   // the folds the reader opened (by id)
+    const closedFolds = new Set(); // ... and closed: a fold holding the selection is open unless closed by hand
     let view = null;            // the windowed list (IRTraceWindow)
+    const overview = IRTraceOverview.createOverview(model, state, select, (k) => warningBadge(k));
 
     /** The warning badge of entry k: new warnings, or only ones carried over from the previous pass. */
     function warningBadge(k) {
@@ -54,8 +58,9 @@ const IRTraceSidebar = (() => {
       return { text: 'warning', cls: 'warn', title: list.length ? `${fresh} new warning(s)${list.length > fresh ? `, ${list.length - fresh} carried` : ''}` : 'this pass wrote a log' };
     }
 
-    function passButton(k) {
-      const e = entries[k];
+    /** The button of entry k; `scope`: the op of the group it is listed under, left out of its name. */
+    function passButton(k, scope = '') {
+      const e = entries[k], name = scope && e.name.endsWith(` \u00b7 ${scope}`) ? e.name.slice(0, -scope.length - 3) : e.name;
       const button = el('button', e.changed ? 'pass-btn' : 'pass-btn noop');
       button.type = 'button';
       button.dataset.k = k;
@@ -63,7 +68,7 @@ const IRTraceSidebar = (() => {
       if (k === state.sel) button.setAttribute('aria-current', 'true');
       // The row never wraps and may cut a long name: the tooltip and the peek (hover, focus) show all of it.
       button.title = `${e.label || e.index} ${e.name}\n${e.title}`;
-      button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', e.name));
+      button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', name));
       if (e.inserted !== null) button.append(' ', statsNode(e.inserted, e.deleted));
       const badges = el('span', 'badges');
       const warn = warningBadge(k);
@@ -103,26 +108,28 @@ const IRTraceSidebar = (() => {
       return box;
     }
 
-    /** The row of a run of no-op passes: one button that opens and closes it. */
-    function runButton(row) {
-      const what = against ? 'same' : 'no-op';
-      const button = el('button', 'pass-btn noop noop-run');
+    /** The row of a fold (a run of no-op passes, or the passes run on one op): a button that opens and closes it. */
+    function foldButton(row) {
+      const run = row.kind === 'run', what = against ? 'same' : 'no-op';
+      const button = el('button', run ? 'pass-btn noop noop-run' : 'pass-btn scope-head');
       button.type = 'button';
-      button.dataset.run = String(row.first);
+      button.dataset.fold = row.id;
       button.setAttribute('aria-expanded', String(row.open));
       button.tabIndex = !row.open && state.sel >= row.first && state.sel <= row.last ? 0 : -1;
       const span = `${entries[row.first].label || entries[row.first].index}\u2013${entries[row.last].label || entries[row.last].index}`;
-      button.title = `${row.count} consecutive ${what} passes, ${span}: click, Enter or \u2192 to ${row.open ? 'close' : 'open'}`;
-      button.append(el('span', 'idx', row.open ? '\u25be' : '\u25b8'), ' ', el('span', 'name', `${row.count} ${what} passes`), ' ', el('span', 'run-span', span));
-      button.addEventListener('click', () => toggleRun(row.first, !row.open));
+      const name = run ? `${row.count} ${what} passes` : row.label, count = run ? span : `${row.count} passes`;
+      button.title = `${run ? `${row.count} consecutive ${what} passes` : `${row.count} passes on ${row.label}`}, ${span}: ` +
+        `click, Enter or ${row.open ? '\u2190 to close' : '\u2192 to open'}`;
+      button.append(el('span', 'idx', row.open ? '\u25be' : '\u25b8'), ' ', el('span', 'name', name), ' ', el('span', 'run-span', count));
+      button.addEventListener('click', () => toggleFold(row.id, !row.open));
       return button;
     }
 
     /** The <li> of a row of the list. */
     function drawRow(row) {
       if (row.kind === 'head') return heading(row.run);
-      const item = el('li', row.inRun ? 'in-run' : null);
-      item.append(row.kind === 'run' ? runButton(row) : passButton(row.k));
+      const item = el('li', row.depth ? `depth-${row.depth}` : null);
+      item.append(row.kind === 'pass' ? passButton(row.k, row.scope) : foldButton(row));
       return item;
     }
 
@@ -165,7 +172,7 @@ const IRTraceSidebar = (() => {
       view = IRTraceWindow.createWindow($('pass-nav'), list, {
         draw: drawRow,
         kindOf: (row) => (row.kind === 'head' ? 'head' : row.kind === 'pass' && hasMarks(row.k) ? 'marked' : 'pass'),
-        keyOf: (row) => (row.kind === 'pass' ? `p${row.k}` : row.kind === 'head' ? `h${row.run}` : `r${row.first}`),
+        keyOf: (row) => (row.kind === 'pass' ? `p${row.k}` : row.kind === 'head' ? `h${row.run}` : row.id),
         estimate: ROW_GUESS,
         pinned: () => [selectionRow()],
       });
@@ -173,7 +180,7 @@ const IRTraceSidebar = (() => {
       wirePeek(list);
       relist();
       refreshSummary();
-      buildOverview();
+      overview.build();
     }
 
     /* ---------- the rows: filters, trace headings, runs of no-op passes ---------- */
@@ -184,26 +191,55 @@ const IRTraceSidebar = (() => {
       return !e.changed && !e.start && !e.badges.some(([cls]) => cls === 'failed') && !runs[e.log.run].passes[e.log.pos].log;
     }
 
-    /** Work the rows out from the model and show them. */
+    /** The op an MLIR pass ran on (`func.func @conv`), '' for the whole module or a pass without a header. */
+    function scopeOf(k) {
+      const e = entries[k];
+      if (e.run === undefined) return '';
+      const header = runs[e.log.run].passes[e.log.pos].header;
+      return header ? IRTraceTraces.scopeOf(header) : '';
+    }
+
+    /** What groups entry k with its neighbours: the kind of op it ran on (`util.func`), as a nested
+     *  pipeline runs its passes on each function in turn; '' for the module. */
+    function opOf(k) {
+      const scope = scopeOf(k);
+      return scope ? scope.split(' ')[0] : '';
+    }
+
+    /** A group's header: the one op all its passes ran on, else the kind and how many of them. */
+    function groupLabel(i, j, op) {
+      const scopes = new Set();
+      for (let m = i; m < j; m++) scopes.add(scopeOf(shownPasses[m]));
+      return scopes.size === 1 ? { label: [...scopes][0], one: true } : { label: `${op} \u00d7${scopes.size}`, one: false };
+    }
+
+    /** A fold of shown passes i..j-1; one the reader has not touched is closed for a run of no-ops
+     *  unless it holds the selection, open for the passes on one op. */
+    function foldRow(kind, i, j, depth, label = '') {
+      const first = shownPasses[i], last = shownPasses[j - 1], id = `${kind[0]}${first}`;
+      const holds = state.sel >= first && state.sel <= last;
+      const open = openFolds.has(id) || (!closedFolds.has(id) && (kind === 'scope' || holds));
+      return { kind, id, first, last, count: j - i, open, depth, label };
+    }
+
+    /** Work the rows out from the model and show them: a heading per trace, then stretches of passes on
+     *  one op (grouped when long enough), inside them runs of no-op passes. */
     function relist() {
       shownPasses = visiblePasses();
+      /** @type {any[]} */
       const out = [];
       for (let i = 0; i < shownPasses.length;) {
-        const k = shownPasses[i], run = entries[k].run;
+        const run = entries[shownPasses[i]].run, op = opOf(shownPasses[i]);
         if (headed && (i === 0 || entries[shownPasses[i - 1]].run !== run)) out.push({ kind: 'head', run });
-        let j = i;
-        while (j < shownPasses.length && quietNoop(shownPasses[j]) && entries[shownPasses[j]].run === run &&
-          (j === i || shownPasses[j] === shownPasses[j - 1] + 1)) j++;
-        if (j - i >= NOOP_RUN_MIN) {
-          const first = k, last = shownPasses[j - 1];
-          const open = openRuns.has(first) || (state.sel >= first && state.sel <= last && !closedRuns.has(first));
-          out.push({ kind: 'run', first, last, count: j - i, open });
-          if (open) for (let m = i; m < j; m++) out.push({ kind: 'pass', k: shownPasses[m], inRun: true });
-          i = j;
-        } else {
-          out.push({ kind: 'pass', k });
-          i++;
-        }
+        let j = i + 1;
+        while (j < shownPasses.length && entries[shownPasses[j]].run === run && opOf(shownPasses[j]) === op) j++;
+        if (op && j - i >= SCOPE_MIN) {
+          const { label, one } = groupLabel(i, j, op);
+          const fold = foldRow('scope', i, j, 0, label);
+          out.push(fold);
+          if (fold.open) listPasses(out, i, j, 1, one ? label : '');
+        } else listPasses(out, i, j, 0, '');
+        i = j;
       }
       rows = out;
       rowOfPass = new Map();
@@ -216,22 +252,48 @@ const IRTraceSidebar = (() => {
       view.setRows(rows);
     }
 
-    /** The row standing for the selection: its own, or the closed run that holds it. */
+    /** Rows for shown passes i..j-1 at `depth`: a run of no-op passes folds into one row. */
+    function listPasses(out, i, j, depth, scope) {
+      while (i < j) {
+        let end = i;
+        while (end < j && quietNoop(shownPasses[end]) && (end === i || shownPasses[end] === shownPasses[end - 1] + 1)) end++;
+        if (end - i >= NOOP_RUN_MIN) {
+          const fold = foldRow('run', i, end, depth);
+          out.push(fold);
+          if (fold.open) for (let m = i; m < end; m++) out.push({ kind: 'pass', k: shownPasses[m], depth: depth + 1, scope });
+          i = end;
+        } else out.push({ kind: 'pass', k: shownPasses[i++], depth, scope });
+      }
+    }
+
+    /** The row standing for the selection: its own, or the closed fold that holds it. */
     function selectionRow() {
       const own = rowOfPass.get(state.sel);
-      return own !== undefined ? own : runRowHolding(state.sel);
+      return own !== undefined ? own : foldHolding(state.sel);
     }
 
-    function runRowHolding(k) {
-      return rows.findIndex((row) => row.kind === 'run' && k >= row.first && k <= row.last);
+    const isFold = (row) => row.kind === 'run' || row.kind === 'scope';
+
+    /** The innermost fold row holding entry k, or -1. */
+    function foldHolding(k) {
+      let found = -1;
+      rows.forEach((row, i) => { if (isFold(row) && k >= row.first && k <= row.last) found = i; });
+      return found;
     }
 
-    /** Open or close the run of no-op passes starting at entry `first`; the focus stays on its row. */
-    function toggleRun(first, open) {
-      (open ? openRuns : closedRuns).add(first);
-      (open ? closedRuns : openRuns).delete(first);
+    /** The fold row a row sits in (the last row above it of a smaller depth), or -1. */
+    function parentFold(at) {
+      const depth = rows[at].depth || 0;
+      for (let i = at - 1; i >= 0 && depth > 0; i--) if (isFold(rows[i]) && rows[i].depth < depth) return i;
+      return -1;
+    }
+
+    /** Open or close a fold; the focus stays on its row. */
+    function toggleFold(id, open) {
+      (open ? openFolds : closedFolds).add(id);
+      (open ? closedFolds : openFolds).delete(id);
       relist();
-      focusRow(rows.findIndex((row) => row.kind === 'run' && row.first === first));
+      focusRow(rows.findIndex((row) => row.id === id));
     }
 
     function focusRow(i) {
@@ -244,7 +306,7 @@ const IRTraceSidebar = (() => {
     /** Put the focus on entry k's row (the run holding it if closed). */
     function focusPass(k) {
       const i = rowOfPass.get(k);
-      focusRow(i !== undefined ? i : runRowHolding(k));
+      focusRow(i !== undefined ? i : foldHolding(k));
     }
 
     /* ---------- filters ---------- */
@@ -280,7 +342,7 @@ const IRTraceSidebar = (() => {
         select(best);   // after every pass was hidden, even the kept selection is painted anew
       }
       const target = goToTarget();
-      if (target !== undefined) view.reveal(rowOfPass.has(target) ? rowOfPass.get(target) : runRowHolding(target));
+      if (target !== undefined) view.reveal(rowOfPass.has(target) ? rowOfPass.get(target) : foldHolding(target));
     }
     let noneShown = false;
 
@@ -381,7 +443,8 @@ const IRTraceSidebar = (() => {
     const LIST_MOVES = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
 
     /** ↑ / ↓ (j / k) move row by row (a run's row too), PgUp / PgDn a windowful, Home / End to the ends;
-     *  → opens a closed run, ← closes the run the focus is in. A pass reached opens, as with j / k. */
+     *  → opens a closed fold (a run of no-ops, the passes on one op), ← closes the fold the focus is in
+     *  (or is on). A pass reached opens, as with j / k. */
     function onListKey(event) {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const at = view.indexOfNode(event.target.closest('li'));
@@ -398,11 +461,11 @@ const IRTraceSidebar = (() => {
       } else if (event.key === 'Home' || event.key === 'End') {
         direction = event.key === 'Home' ? 1 : -1;
         target = direction > 0 ? 0 : rows.length - 1;
-      } else if (event.key === 'ArrowRight' && row.kind === 'run' && !row.open) {
-        event.preventDefault(); event.stopPropagation(); toggleRun(row.first, true); return;
-      } else if (event.key === 'ArrowLeft' && (row.kind === 'run' ? row.open : row.inRun)) {
+      } else if (event.key === 'ArrowRight' && isFold(row) && !row.open) {
+        event.preventDefault(); event.stopPropagation(); toggleFold(row.id, true); return;
+      } else if (event.key === 'ArrowLeft' && ((isFold(row) && row.open) || parentFold(at) >= 0)) {
         event.preventDefault(); event.stopPropagation();
-        toggleRun(row.kind === 'run' ? row.first : rows[runRowHolding(row.k)].first, false);
+        toggleFold(isFold(row) && row.open ? row.id : rows[parentFold(at)].id, false);
         return;
       } else return;
       event.preventDefault();
@@ -467,182 +530,27 @@ const IRTraceSidebar = (() => {
       if (view) view.setRows(rows);   // a row with marks is taller
     }
 
-    /* ---------- overview chart ---------- */
-
-    // One canvas drawn from the entries: it fits its pane at any pass count (a column of the chart
-    // holds several passes once they outnumber its pixels) and never widens the page. It is a
-    // slider for the keyboard: ← / → one pass, PgUp / PgDn a tenth of the pipeline, Home / End.
-    const BAR_MAX = 24;            // px: a short pipeline's bars stay bars, left-aligned
-    let chart = null;              // the canvas
-    let palette = null;            // CSS colour name -> value in the current theme
-    let heights = [], kinds = [];  // by entry k: bar height (0..1), and what it shows
-
-    const logged = [], traceStart = [];   // by entry k: the pass wrote a log; a trace starts there
-
-    function buildOverview() {
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        logged[k] = Boolean(runs[entries[k].log.run].passes[entries[k].log.pos].log);
-        traceStart[k] = k > firstEntry && entries[k].run !== entries[k - 1].run;
-      }
-      chart = el('canvas', 'overview-chart');
-      chart.tabIndex = 0;
-      chart.setAttribute('role', 'slider');
-      chart.setAttribute('aria-label', 'Overview chart: lines edited at each step (arrow keys or click to pick one)');
-      chart.setAttribute('aria-valuemin', String(firstEntry));
-      chart.setAttribute('aria-valuemax', String(lastEntry));
-      chart.addEventListener('click', (event) => select(entryAtX(event.offsetX)));
-      chart.addEventListener('mousemove', (event) => { chart.title = barTitle(entryAtX(event.offsetX)); });
-      chart.addEventListener('keydown', onChartKey);
-      $('overview').appendChild(chart);
-      new ResizeObserver(() => drawOverview()).observe(chart);
-      new MutationObserver(() => { palette = null; drawOverview(); }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-      paintOverview();
-    }
-
-    function onChartKey(event) {
-      const page = Math.max(1, Math.round((lastEntry - firstEntry + 1) / 10));
-      const moves = { ArrowRight: 1, ArrowLeft: -1, PageDown: page, PageUp: -page };
-      let target;
-      if (event.key === 'Home') target = firstEntry;
-      else if (event.key === 'End') target = lastEntry;
-      else if (event.key in moves) target = Math.min(lastEntry, Math.max(firstEntry, state.sel + moves[event.key]));
-      else return;
-      event.preventDefault();
-      event.stopPropagation();   // the page's own ↑ / ↓ / Home keys are not the chart's
-      if (target !== state.sel) select(target);
-    }
-
-    /** Bar heights: lines changed per pass (log-scaled), or the selected function's own change. */
-    function paintOverview() {
-      const key = state.fn, value = [];
-      let max = 1;
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        const e = entries[k];
-        const s = key ? fnChange(k, key) : null;
-        value[k] = key ? (s ? s.ins + s.del : 0) : e.changed ? (e.inserted || 0) + (e.deleted || 0) : 0;
-        const fnKind = s ? (s.created ? 'created' : s.removed ? 'removed' : 'fn') : '';
-        const only = !key && e.match && e.match.status.startsWith('only');
-        kinds[k] = only ? 'only' : key ? fnKind || 'noop' : e.changed ? 'changed' : 'noop';
-        max = Math.max(max, value[k]);
-      }
-      const scale = Math.log1p(max);
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        const kind = kinds[k];
-        heights[k] = kind === 'only' ? 1 : kind === 'noop' ? 0 : Math.max(0.12, Math.log1p(value[k]) / scale);
-      }
-      drawOverview();
-    }
-
-    /** Columns of the chart: how many, their width, and the entries each holds. */
-    function columns() {
-      const n = lastEntry - firstEntry + 1, width = Math.max(1, chart.clientWidth);
-      const count = Math.max(1, Math.min(n, Math.floor(width)));
-      return { n, count, width: Math.min(BAR_MAX, width / count) };
-    }
-
-    /** The entries of column c: [first, last]. */
-    function columnEntries(c, { n, count }) {
-      return [firstEntry + Math.floor((c * n) / count), firstEntry + Math.floor(((c + 1) * n) / count) - 1];
-    }
-
-    /** The entry a column stands for: the one with the tallest bar (the selection if it is there). */
-    function columnEntry(c, layout) {
-      const [first, last] = columnEntries(c, layout);
-      if (state.sel >= first && state.sel <= last) return state.sel;
-      let best = first;
-      for (let k = first + 1; k <= last; k++) if (heights[k] > heights[best]) best = k;
-      return best;
-    }
-
-    function entryAtX(x) {
-      const layout = columns();
-      return columnEntry(Math.min(layout.count - 1, Math.max(0, Math.floor(x / layout.width))), layout);
-    }
-
-    const KIND_COLOUR = { changed: '--bar-changed', fn: '--bar-changed', only: '--bar-changed', noop: '--bar', created: '--ins-fg', removed: '--del-fg' };
-    const KIND_RANK = { noop: 0, changed: 1, fn: 1, only: 2, removed: 3, created: 4 };
-
-    let drawPending = false;
-
-    /** Draw at the next frame, once however many changes asked: reading the chart's width
-     *  before then would force a layout of the page in the middle of building it. */
-    function drawOverview() {
-      if (drawPending) return;
-      drawPending = true;
-      requestAnimationFrame(() => { drawPending = false; drawNow(); });
-    }
-
-    function drawNow() {
-      if (!chart || !chart.clientWidth) return;
-      if (!palette) {   // read once per theme: asking for a style at every pass switch restyled the page
-        const css = getComputedStyle(chart);
-        palette = new Map(['--bar-changed', '--bar', '--bar-select', '--ins-fg', '--del-fg', '--bg-select', '--border', '--accent', '--warn-border']
-          .map((name) => [name, css.getPropertyValue(name).trim()]));
-      }
-      const colour = (name) => palette.get(name);
-      const ratio = window.devicePixelRatio || 1, w = chart.clientWidth, h = chart.clientHeight;
-      if (chart.width !== Math.round(w * ratio)) chart.width = Math.round(w * ratio);
-      if (chart.height !== Math.round(h * ratio)) chart.height = Math.round(h * ratio);
-      const g = chart.getContext('2d');
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
-      g.clearRect(0, 0, w, h);
-      const layout = columns(), gap = layout.width >= 3 ? 1 : 0;
-      for (let c = 0; c < layout.count; c++) {
-        const [first, last] = columnEntries(c, layout), x = c * layout.width;
-        let tall = 0, kind = 'noop', warn = false, boundary = false;
-        for (let k = first; k <= last; k++) {
-          tall = Math.max(tall, heights[k]);
-          if (KIND_RANK[kinds[k]] > KIND_RANK[kind]) kind = kinds[k];
-          warn = warn || logged[k];
-          boundary = boundary || traceStart[k];
-        }
-        const selected = state.sel >= first && state.sel <= last;
-        if (selected) { g.fillStyle = colour('--bg-select'); g.fillRect(x, 0, Math.max(2, layout.width), h); }
-        if (boundary) { g.fillStyle = colour('--border'); g.fillRect(x, 0, 1, h); }
-        const barH = tall ? Math.max(3, tall * (h - 5)) : 2;
-        g.fillStyle = colour(selected ? '--bar-select' : KIND_COLOUR[kind]);
-        g.globalAlpha = kind === 'only' ? 0.5 : 1;
-        g.fillRect(x + (boundary && gap ? 1 : 0), h - barH, Math.max(selected ? 2 : 1, layout.width - gap), barH);
-        g.globalAlpha = 1;
-        // A column a pixel or two wide: the selection is a full-height line, or it would be lost.
-        if (selected && layout.width < 4) { g.fillStyle = colour('--accent'); g.fillRect(Math.max(0, x - 1), 0, 2, h); }
-        if (warn) { g.fillStyle = colour('--warn-border'); g.fillRect(x + Math.max(0, layout.width / 2 - 2), 0, Math.min(4, Math.max(1, layout.width)), 3); }
-      }
-    }
-
-    /** What the bar of entry k says on hover and to a screen reader. */
-    function barTitle(k) {
-      const e = entries[k], key = state.fn, warn = warningBadge(k);
-      let title = `${e.label || e.index} ${e.name}: `;
-      if (key) {
-        const s = fnChange(k, key), mark = s ? (s.created ? 'created' : s.removed ? 'removed' : '') : '';
-        title += s ? `${shortName(key)} +${s.ins} \u2212${s.del}${mark ? ` (${mark})` : ''}` : `${shortName(key)} unchanged`;
-      } else {
-        title += e.inserted !== null ? `+${e.inserted} \u2212${e.deleted}` : e.badges.map((b) => b[1]).join(', ');
-      }
-      return title + (warn ? `, ${warn.text}` : '');
-    }
-
     /** Entry k is the selection: its row is current and the list's Tab stop, its bar selected. A
      *  selection inside a closed run of no-ops (a link, the chart, Find) opens the run. Only the rows
      *  drawn are touched: the others are drawn from the state when they scroll in. */
     function markSelected(k) {
-      if (!rowOfPass.has(k) && isVisible(k)) {
-        const run = rows[runRowHolding(k)];
-        if (run) { openRuns.add(run.first); closedRuns.delete(run.first); relist(); }
+      for (let depth = 0; depth < 2 && !rowOfPass.has(k) && isVisible(k); depth++) {   // a run inside a scope: two folds
+        const fold = rows[foldHolding(k)];
+        if (!fold) break;
+        openFolds.add(fold.id);
+        closedFolds.delete(fold.id);
+        relist();
       }
-      const holder = rowOfPass.has(k) ? undefined : rows[runRowHolding(k)];
+      const holder = rowOfPass.has(k) ? undefined : rows[foldHolding(k)];
       for (const { node } of view.drawnRows()) {
         const button = node.querySelector('button');
         if (!button) continue;
         const on = button.dataset.k !== undefined && Number(button.dataset.k) === k;
         if (on) button.setAttribute('aria-current', 'true'); else button.removeAttribute('aria-current');
-        const runHolds = Boolean(holder) && button.dataset.run === String(holder.first);
+        const runHolds = Boolean(holder) && button.dataset.fold === holder.id;
         button.tabIndex = on || runHolds ? 0 : -1;
       }
-      chart.setAttribute('aria-valuenow', String(k));
-      chart.setAttribute('aria-valuetext', barTitle(k));
-      drawOverview();
+      overview.markSelected(k);
       const i = rowOfPass.get(k);
       if (i !== undefined) view.reveal(i); else view.render();
     }
@@ -664,7 +572,7 @@ const IRTraceSidebar = (() => {
     }
 
     return {
-      build, applyFilters, visiblePasses, neighbour, stepPass, settle, paintMarks, paintOverview, markSelected, statsNode,
+      build, applyFilters, visiblePasses, neighbour, stepPass, settle, paintMarks, paintOverview: () => overview.paint(), markSelected, statsNode,
       updateEntry, refreshSummary, goToTyped, focusPass, widestRows,
     };
   }

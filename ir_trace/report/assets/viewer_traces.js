@@ -214,6 +214,6 @@ const IRTraceTraces = (() => {
   }
 
   return {
-    tracesOf, isTraced, traceName, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, spokenContext, linkName, runOfUnit,
+    tracesOf, isTraced, traceName, scopeOf, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, spokenContext, linkName, runOfUnit,
   };
 })();
