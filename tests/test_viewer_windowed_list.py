@@ -168,11 +168,12 @@ def test_a_link_to_a_pass_inside_a_closed_run_opens_the_run(page, quiet_run_repo
 
 
 def scoped_stream(tmp_path: Path) -> Path:
-    """An MLIR stream: canonicalize on the module, four passes on func.func @f (a nested pipeline), cse on the module."""
+    """An MLIR stream: canonicalize on the module, four passes on func.func @f (a nested pipeline), then cse."""
     from multi_trace_support import mlir_header
 
     def module(value: int) -> str:
-        return f"module {{\n  func.func @f(%arg0: i32) -> i32 {{\n    %c = arith.constant {value} : i32\n    return %c : i32\n  }}\n}}"
+        body = f"  func.func @f(%arg0: i32) -> i32 {{\n    %c = arith.constant {value} : i32\n    return %c : i32\n  }}"
+        return f"module {{\n{body}\n}}"
 
     def func(value: int) -> str:
         return f"func.func @f(%arg0: i32) -> i32 {{\n  %c = arith.constant {value} : i32\n  return %c : i32\n}}"
