@@ -177,6 +177,10 @@ const IRTraceSidebar = (() => {
         pinned: () => [selectionRow()],
       });
       list.addEventListener('keydown', onListKey);
+      let digits = 1;
+      for (let k = firstEntry; k <= lastEntry; k++) digits = Math.max(digits, String(entries[k].label || entries[k].index).length);
+      // On the sidebar: the rows measured to fit its width (viewer_panels.js) sit outside the list.
+      (list.closest('.sidebar') || list).style.setProperty('--idx-ch', String(digits));
       wirePeek(list);
       relist();
       refreshSummary();
