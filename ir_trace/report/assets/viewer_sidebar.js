@@ -114,6 +114,7 @@ const IRTraceSidebar = (() => {
       const button = el('button', run ? 'pass-btn noop noop-run' : 'pass-btn scope-head');
       button.type = 'button';
       button.dataset.fold = row.id;
+      button.dataset.count = String(row.count);
       button.setAttribute('aria-expanded', String(row.open));
       button.tabIndex = !row.open && state.sel >= row.first && state.sel <= row.last ? 0 : -1;
       const span = `${entries[row.first].label || entries[row.first].index}\u2013${entries[row.last].label || entries[row.last].index}`;
