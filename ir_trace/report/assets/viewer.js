@@ -91,8 +91,8 @@
       onCursor: showChangePosition,
       unfold: unfoldLine,
     });
-    const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k), (none) => showNoPass(none));
     const tracePicker = IRTraceTraces.createPicker(model, (k) => selectPass(k));   // several traces (viewer_traces.js)
+    const sidebar = IRTraceSidebar.createSidebar(model, finder, state, (k) => selectPass(k), (none) => showNoPass(none), tracePicker.heading);
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
     // Ignore modes and the followed value (viewer_ignore.js). The view goes as a getter: buildView
     // replaces it.
@@ -451,6 +451,8 @@
         event.preventDefault();
         event.target.blur();
       }
+      if (event.key === 'Escape' && event.target.id === 'filter-text') leaveGoTo();
+      if (event.key === 'Enter' && event.target.id === 'filter-text') goToTyped(event);
       if (event.key === 'Enter' && event.target.id === 'find-text') {
         event.preventDefault();
         clearTimeout(findTimer);
@@ -459,10 +461,42 @@
       }
     }
 
+    let filterBeforeGoTo = null;   // the filter box's text when `g` / `:` emptied it for a pass number
+
+    /** `g` or `:`: the filter box takes a pass number (Enter goes there); what it held comes back after. */
+    function startGoTo() {
+      const box = $('filter-text');
+      if (filterBeforeGoTo === null) filterBeforeGoTo = box.value;
+      box.value = ':';
+      state.query = ':';
+      box.focus();
+      sidebar.applyFilters();
+    }
+
+    /** Leave a go-to started by `g` / `:`: the filter box shows its own text again. */
+    function leaveGoTo() {
+      if (filterBeforeGoTo === null) return;
+      const box = $('filter-text');
+      box.value = filterBeforeGoTo;
+      state.query = filterBeforeGoTo.trim().toLowerCase();
+      filterBeforeGoTo = null;
+      sidebar.applyFilters();
+      updateHash();
+    }
+
+    /** Enter in the filter box holding a pass number: open that pass, its row focused. */
+    function goToTyped(event) {
+      const target = sidebar.goToTyped();
+      if (target === undefined) return;
+      event.preventDefault();
+      leaveGoTo();
+      sidebar.focusPass(target);
+    }
+
     const onKeyDown = IRTraceKeys.createKeys({
       helpOpen: () => !$('help').hidden, openHelp, closeHelp, noPass: () => lastEntry < firstEntry,
       stepPass: (delta) => sidebar.stepPass(delta), settlePass: () => sidebar.settle(), stepChange, stepFind,
-      focusFilter: () => $('filter-text').focus(), focusFind: () => $('find-text').focus(),
+      focusFilter: () => $('filter-text').focus(), focusFind: () => $('find-text').focus(), startGoTo,
       following: isFollowing, followToFind, stopFollowing: () => setFollow(''), onFieldKey,
     });
 
@@ -590,7 +624,7 @@
       if (lastEntry < firstEntry) { showOnlyFrontend(); return; }
       sidebar.build();
       tracePicker.build();
-      IRTracePanels.wireSidebarResize(() => painter.resize());
+      IRTracePanels.wireSidebarResize(() => painter.resize(), (count) => sidebar.widestRows(count));
       wireControls();
       $('ignore').hidden = against;
       startIgnoring();
@@ -609,6 +643,7 @@
     trace.payload = payload;
     trace.diffSnapshots = IRTraceDiff.diffSnapshots;
     trace.model = model;
+    trace.select = (k) => selectPass(k);   // the pass list draws only the rows in sight: a far pass has no button
     init();
   }
 

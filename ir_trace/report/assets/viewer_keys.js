@@ -104,7 +104,7 @@ const IRTraceKeys = (() => {
   }
 
   /** The document's keydown handler. `actions`: { helpOpen(), openHelp(), closeHelp(), noPass(),
-   *  stepPass(d), settlePass(), stepChange(d), stepFind(d), focusFilter(), focusFind(), following(), followToFind(),
+   *  stepPass(d), settlePass(), stepChange(d), stepFind(d), focusFilter(), focusFind(), startGoTo(), following(), followToFind(),
    *  stopFollowing(), onFieldKey(event) }. */
   const PASS_STEPS = new Set(['j', 'k', 'ArrowDown', 'ArrowUp']);
 
@@ -135,6 +135,7 @@ const IRTraceKeys = (() => {
         case 'N': event.preventDefault(); actions.stepFind(-1); break;
         case '?': event.preventDefault(); actions.openHelp(); break;
         case '/': event.preventDefault(); actions.focusFilter(); break;
+        case 'g': case ':': event.preventDefault(); actions.startGoTo(); break;
         case 'f': event.preventDefault(); actions.focusFind(); break;
         case 'v': if (actions.following()) { event.preventDefault(); actions.followToFind(); } break;
         case 'Escape': if (actions.following()) { event.preventDefault(); actions.stopFollowing(); } break;

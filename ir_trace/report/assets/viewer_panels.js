@@ -475,33 +475,19 @@ const IRTracePanels = (() => {
 
   const FIT_SAMPLE = 40;   // rows measured to fit the sidebar: the longest texts, whatever the pass count
 
-  /** The `count` buttons with the longest text, found in one scan (a bounded, sorted shortlist). */
-  function widestRows(buttons, count) {
-    const best = [];
-    for (const button of buttons) {
-      const length = button.textContent.length;
-      if (best.length === count && length <= best[count - 1][0]) continue;
-      let i = best.length === count ? count - 1 : best.length;
-      while (i > 0 && best[i - 1][0] < length) { best[i] = best[i - 1]; i--; }
-      best[i] = [length, button];
-      best.length = Math.min(best.length, count);
-    }
-    return best.map(([, button]) => button);
-  }
-
-  /** The width at which the widest pass row shows its whole name, within SIDE_FIT_MIN..SIDE_FIT_MAX. */
-  function fittedSidebarWidth() {
+  /** The width at which the widest pass row shows its whole name, within SIDE_FIT_MIN..SIDE_FIT_MAX;
+   *  `widestRows(n)` builds the rows of the n entries with the most text (viewer_sidebar.js). */
+  function fittedSidebarWidth(widestRows) {
     const sidebar = document.querySelector('.sidebar'), list = document.querySelector('.pass-list');
     // Only the rows with the most text are laid out at their natural width (names uncut): laying out
     // every row took seconds at 5,000 passes, and a row's width follows its text's length closely.
-    // Copies are measured in a box of their own: a row out of sight is not laid out (content-visibility),
-    // and reading its width forced a layout of the whole list for each row.
+    // They are built for it from the model (the list draws only the rows in sight) and measured in a box
+    // of their own.
     const box = document.createElement('div');
     box.className = 'measure-box';
-    for (const button of widestRows([...list.querySelectorAll('.pass-btn')], FIT_SAMPLE)) {
-      const copy = button.cloneNode(true);
-      copy.classList.add('measuring');
-      box.append(copy);
+    for (const row of widestRows(FIT_SAMPLE)) {
+      row.classList.add('measuring');
+      box.append(row);
     }
     sidebar.append(box);
     let need = 0;
@@ -513,13 +499,14 @@ const IRTracePanels = (() => {
     return Math.max(SIDE_FIT_MIN, Math.min(window.innerWidth * share, need + extra + 2));
   }
 
-  /** The drag handle on the sidebar's edge (arrow keys move it too); `onResize` re-lays the panes. */
-  function wireSidebarResize(onResize) {
+  /** The drag handle on the sidebar's edge (arrow keys move it too); `onResize` re-lays the panes.
+   *  @param {() => void} onResize @param {(count: number) => HTMLElement[]} widestRows */
+  function wireSidebarResize(onResize, widestRows) {
     const handle = $('side-resize');
     handle.setAttribute('aria-valuemin', String(SIDE_MIN));
     handle.setAttribute('aria-valuemax', String(Math.round(window.innerWidth * 0.6)));
     const stored = Number(settings.get('sidebarWidth'));
-    setSidebarWidth(stored > 0 ? stored : fittedSidebarWidth());
+    setSidebarWidth(stored > 0 ? stored : fittedSidebarWidth(widestRows));
     const commit = (px) => { settings.set('sidebarWidth', String(setSidebarWidth(px))); onResize(); };
     handle.addEventListener('pointerdown', (event) => {
       event.preventDefault();
@@ -543,7 +530,7 @@ const IRTracePanels = (() => {
     });
     handle.addEventListener('dblclick', () => {
       settings.set('sidebarWidth', '');
-      setSidebarWidth(fittedSidebarWidth());
+      setSidebarWidth(fittedSidebarWidth(widestRows));
       onResize();
     });
   }

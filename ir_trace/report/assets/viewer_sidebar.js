@@ -1,13 +1,24 @@
-// needs: normalize.js, viewer_dom.js, viewer_model.js
+// needs: normalize.js, viewer_dom.js, viewer_model.js, viewer_traces.js, viewer_window.js, viewer_overview.js
 /* pypto-ir-trace viewer: the pass list and the overview chart (IRTraceSidebar).
- * One sidebar button per entry and one overview chart of them all; the filters that hide entries; the function
- * history and Find marks on each entry. Reads the viewer's state, changes only the selection
- * (through `select`). */
+ * The pass list is windowed (viewer_window.js): its rows are worked out from the model (filters, trace
+ * headings, runs of no-op passes folded into one row) and only those in sight are elements; the overview
+ * chart beside it is viewer_overview.js. The function history and Find marks on each entry. Reads the
+ * viewer's state, changes only the selection (through `select`). */
 const IRTraceSidebar = (() => {
   'use strict';
 
   const { shortName } = IRTraceModel;
   const { el, $ } = IRTraceDom;
+
+  const NOOP_RUN_MIN = 5;   // consecutive no-op passes listed as one row ("12 no-op passes") from this many on
+  const SCOPE_MIN = 3;      // consecutive MLIR passes on one op (a nested pipeline) grouped under its header from this many on
+  const ROW_GUESS = { pass: 24, marked: 42, head: 30 };   // px, until a drawn row of each kind is measured
+
+  /** `#388`, `:388` or `388` typed in the pass filter: the number of the pass to go to, else null. */
+  function goToNumber(query) {
+    const m = /^[:#]?\s*(\d+)$/.exec(query);
+    return m ? Number(m[1]) : null;
+  }
 
   function statsNode(inserted, deleted) {
     const node = el('span', 'stats');
@@ -17,11 +28,22 @@ const IRTraceSidebar = (() => {
 
   /** The sidebar and overview of a model; `state` is the viewer's, `select(k)` shows entry k. */
   /** `showNoPass(none)`: told when the filters come to hide every pass (none) and when one shows again. */
-  /** @param {(none: boolean) => void} [showNoPass] */
-  function createSidebar(model, finder, state, select, showNoPass = (_none) => {}) {
+  /** `heading(r)`: the <li> heading trace r's passes, in a report of several traces (viewer_traces.js).
+   *  @param {(none: boolean) => void} [showNoPass] @param {((r: number) => HTMLElement) | null} [heading] */
+  function createSidebar(model, finder, state, select, showNoPass = (_none) => {}, heading = null) {
     const { entries, runs, against, firstEntry, lastEntry, fnChange } = model;
-    const passButtons = [];     // by entry k
-    const markNodes = [];       // by entry k: { box, fn, find }
+    const headed = Boolean(heading) && Array.isArray(model.payload.traces);
+    const marks = [];           // by entry k: { fn, find } as paintMarks worked them out, or undefined
+    // The list: { kind: 'pass', k, depth } | { kind: 'head', run } | a fold: { kind: 'run' (no-op passes) or
+    // 'scope' (passes on one op), id, first, last, count, open, depth, label }.
+    let rows = [];
+    let rowOfPass = new Map();  // entry k -> its row (a pass inside a closed run has none)
+    let shownPasses = [];       // the entries the filters keep, in order
+    let walkable = [];          // the entries with a row, in order: what j / k walk
+    const openFolds = new Set();   // the folds the reader opened (by id)
+    const closedFolds = new Set(); // ... and closed: a fold holding the selection is open unless closed by hand
+    let view = null;            // the windowed list (IRTraceWindow)
+    const overview = IRTraceOverview.createOverview(model, state, select, (k) => warningBadge(k));
 
     /** The warning badge of entry k: new warnings, or only ones carried over from the previous pass. */
     function warningBadge(k) {
@@ -36,15 +58,17 @@ const IRTraceSidebar = (() => {
       return { text: 'warning', cls: 'warn', title: list.length ? `${fresh} new warning(s)${list.length > fresh ? `, ${list.length - fresh} carried` : ''}` : 'this pass wrote a log' };
     }
 
-    function passButton(k) {
-      const e = entries[k];
+    /** The button of entry k; `scope`: the op of the group it is listed under, left out of its name. */
+    function passButton(k, scope = '') {
+      const e = entries[k], name = scope && e.name.endsWith(` \u00b7 ${scope}`) ? e.name.slice(0, -scope.length - 3) : e.name;
       const button = el('button', e.changed ? 'pass-btn' : 'pass-btn noop');
       button.type = 'button';
       button.dataset.k = k;
       button.tabIndex = k === state.sel ? 0 : -1;   // the list is one Tab stop: ↑ / ↓ (j / k) move in it
-      // The row never wraps and may cut a long name: the tooltip has all of it.
+      if (k === state.sel) button.setAttribute('aria-current', 'true');
+      // The row never wraps and may cut a long name: the tooltip and the peek (hover, focus) show all of it.
       button.title = `${e.label || e.index} ${e.name}\n${e.title}`;
-      button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', e.name));
+      button.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'name', name));
       if (e.inserted !== null) button.append(' ', statsNode(e.inserted, e.deleted));
       const badges = el('span', 'badges');
       const warn = warningBadge(k);
@@ -59,13 +83,55 @@ const IRTraceSidebar = (() => {
         badges.append(' ', badge);
       }
       if (badges.childElementCount) button.append(badges);
-      const box = el('span', 'marks'), fnMark = el('span', 'fn-mark'), findMark = el('span', 'find-mark');
-      box.append(fnMark, findMark);
-      box.hidden = true;
-      button.append(box);
-      markNodes[k] = { box, fn: fnMark, find: findMark };
+      button.append(marksBox(k));
+      const mark = marks[k];
+      button.classList.toggle('fn-untouched', Boolean(mark && mark.untouched));
+      button.classList.toggle('has-marks', hasMarks(k));
       button.addEventListener('click', () => select(k));
       return button;
+    }
+
+    function hasMarks(k) {
+      const mark = marks[k];
+      return Boolean(mark && (mark.fn.text || mark.find));
+    }
+
+    /** The second line of entry k's row: the selected function's change, and Find's count change. */
+    function marksBox(k) {
+      const box = el('span', 'marks'), mark = marks[k];
+      const fn = mark ? mark.fn : { text: '', cls: 'fn-mark', title: '' }, change = mark ? mark.find : null;
+      const fnMark = el('span', fn.cls, fn.text), findMark = el('span', change ? `find-mark ${change.kind}` : 'find-mark', change ? change.label : '');
+      fnMark.title = fn.title;
+      findMark.title = change ? `Find \u201c${finder.text}\u201d: ${change.label}` : '';
+      box.append(fnMark, findMark);
+      box.hidden = !fn.text && !change;
+      return box;
+    }
+
+    /** The row of a fold (a run of no-op passes, or the passes run on one op): a button that opens and closes it. */
+    function foldButton(row) {
+      const run = row.kind === 'run', what = against ? 'same' : 'no-op';
+      const button = el('button', run ? 'pass-btn noop noop-run' : 'pass-btn scope-head');
+      button.type = 'button';
+      button.dataset.fold = row.id;
+      button.dataset.count = String(row.count);
+      button.setAttribute('aria-expanded', String(row.open));
+      button.tabIndex = !row.open && state.sel >= row.first && state.sel <= row.last ? 0 : -1;
+      const span = `${entries[row.first].label || entries[row.first].index}\u2013${entries[row.last].label || entries[row.last].index}`;
+      const name = run ? `${row.count} ${what} passes` : row.label, count = run ? span : `${row.count} passes`;
+      button.title = `${run ? `${row.count} consecutive ${what} passes` : `${row.count} passes on ${row.label}`}, ${span}: ` +
+        `click, Enter or ${row.open ? '\u2190 to close' : '\u2192 to open'}`;
+      button.append(el('span', 'idx', row.open ? '\u25be' : '\u25b8'), ' ', el('span', 'name', name), ' ', el('span', 'run-span', count));
+      button.addEventListener('click', () => toggleFold(row.id, !row.open));
+      return button;
+    }
+
+    /** The <li> of a row of the list. */
+    function drawRow(row) {
+      if (row.kind === 'head') return heading(row.run);
+      const item = el('li', row.depth ? `depth-${row.depth}` : null);
+      item.append(row.kind === 'pass' ? passButton(row.k, row.scope) : foldButton(row));
+      return item;
     }
 
     /** The summary under the report title, and its full wording for the tooltip: run against run,
@@ -90,13 +156,10 @@ const IRTraceSidebar = (() => {
       return { line, full: line };
     }
 
-    /** Entry k's counts or badges changed (ignore modes): repaint its button, keep its marks. */
+    /** Entry k's counts or badges changed (ignore modes): draw its row again if it is drawn. */
     function updateEntry(k) {
-      const old = passButtons[k], fresh = passButton(k), focused = document.activeElement === old;
-      old.replaceWith(fresh);
-      passButtons[k] = fresh;
-      if (k === state.sel) fresh.setAttribute('aria-current', 'true');
-      if (focused) fresh.focus();
+      const i = rowOfPass.get(k);
+      if (i !== undefined) view.redraw(i);
     }
 
     function refreshSummary() {
@@ -107,13 +170,148 @@ const IRTraceSidebar = (() => {
 
     function build() {
       const list = $('pass-list');
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        const item = el('li');
-        item.appendChild((passButtons[k] = passButton(k)));
-        list.appendChild(item);
-      }
+      view = IRTraceWindow.createWindow($('pass-nav'), list, {
+        draw: drawRow,
+        kindOf: (row) => (row.kind === 'head' ? 'head' : row.kind === 'pass' && hasMarks(row.k) ? 'marked' : 'pass'),
+        keyOf: (row) => (row.kind === 'pass' ? `p${row.k}` : row.kind === 'head' ? `h${row.run}` : row.id),
+        estimate: ROW_GUESS,
+        pinned: () => [selectionRow()],
+      });
+      list.addEventListener('keydown', onListKey);
+      let digits = 1;
+      for (let k = firstEntry; k <= lastEntry; k++) digits = Math.max(digits, String(entries[k].label || entries[k].index).length);
+      // On the sidebar: the rows measured to fit its width (viewer_panels.js) sit outside the list.
+      (list.closest('.sidebar') || list).style.setProperty('--idx-ch', String(digits));
+      wirePeek(list);
+      relist();
       refreshSummary();
-      buildOverview();
+      overview.build();
+    }
+
+    /* ---------- the rows: filters, trace headings, runs of no-op passes ---------- */
+
+    /** A pass that may fold into a run: no-op, not a trace's start, not where a pipeline failed, no log. */
+    function quietNoop(k) {
+      const e = entries[k];
+      return !e.changed && !e.start && !e.badges.some(([cls]) => cls === 'failed') && !runs[e.log.run].passes[e.log.pos].log;
+    }
+
+    /** The op an MLIR pass ran on (`func.func @conv`), '' for the whole module or a pass without a header. */
+    function scopeOf(k) {
+      const e = entries[k];
+      if (e.run === undefined) return '';
+      const header = runs[e.log.run].passes[e.log.pos].header;
+      return header ? IRTraceTraces.scopeOf(header) : '';
+    }
+
+    /** What groups entry k with its neighbours: the kind of op it ran on (`util.func`), as a nested
+     *  pipeline runs its passes on each function in turn; '' for the module. */
+    function opOf(k) {
+      const scope = scopeOf(k);
+      return scope ? scope.split(' ')[0] : '';
+    }
+
+    /** A group's header: the one op all its passes ran on, else the kind and how many of them. */
+    function groupLabel(i, j, op) {
+      const scopes = new Set();
+      for (let m = i; m < j; m++) scopes.add(scopeOf(shownPasses[m]));
+      return scopes.size === 1 ? { label: [...scopes][0], one: true } : { label: `${op} \u00d7${scopes.size}`, one: false };
+    }
+
+    /** A fold of shown passes i..j-1; one the reader has not touched is closed for a run of no-ops
+     *  unless it holds the selection, open for the passes on one op. */
+    function foldRow(kind, i, j, depth, label = '') {
+      const first = shownPasses[i], last = shownPasses[j - 1], id = `${kind[0]}${first}`;
+      const holds = state.sel >= first && state.sel <= last;
+      const open = openFolds.has(id) || (!closedFolds.has(id) && (kind === 'scope' || holds));
+      return { kind, id, first, last, count: j - i, open, depth, label };
+    }
+
+    /** Work the rows out from the model and show them: a heading per trace, then stretches of passes on
+     *  one op (grouped when long enough), inside them runs of no-op passes. */
+    function relist() {
+      shownPasses = visiblePasses();
+      /** @type {any[]} */
+      const out = [];
+      for (let i = 0; i < shownPasses.length;) {
+        const run = entries[shownPasses[i]].run, op = opOf(shownPasses[i]);
+        if (headed && (i === 0 || entries[shownPasses[i - 1]].run !== run)) out.push({ kind: 'head', run });
+        let j = i + 1;
+        while (j < shownPasses.length && entries[shownPasses[j]].run === run && opOf(shownPasses[j]) === op) j++;
+        if (op && j - i >= SCOPE_MIN) {
+          const { label, one } = groupLabel(i, j, op);
+          const fold = foldRow('scope', i, j, 0, label);
+          out.push(fold);
+          if (fold.open) listPasses(out, i, j, 1, one ? label : '');
+        } else listPasses(out, i, j, 0, '');
+        i = j;
+      }
+      rows = out;
+      rowOfPass = new Map();
+      walkable = [];
+      rows.forEach((row, i) => {
+        if (row.kind !== 'pass') return;
+        rowOfPass.set(row.k, i);
+        walkable.push(row.k);
+      });
+      view.setRows(rows);
+    }
+
+    /** Rows for shown passes i..j-1 at `depth`: a run of no-op passes folds into one row. */
+    function listPasses(out, i, j, depth, scope) {
+      while (i < j) {
+        let end = i;
+        while (end < j && quietNoop(shownPasses[end]) && (end === i || shownPasses[end] === shownPasses[end - 1] + 1)) end++;
+        if (end - i >= NOOP_RUN_MIN) {
+          const fold = foldRow('run', i, end, depth);
+          out.push(fold);
+          if (fold.open) for (let m = i; m < end; m++) out.push({ kind: 'pass', k: shownPasses[m], depth: depth + 1, scope });
+          i = end;
+        } else out.push({ kind: 'pass', k: shownPasses[i++], depth, scope });
+      }
+    }
+
+    /** The row standing for the selection: its own, or the closed fold that holds it. */
+    function selectionRow() {
+      const own = rowOfPass.get(state.sel);
+      return own !== undefined ? own : foldHolding(state.sel);
+    }
+
+    const isFold = (row) => row.kind === 'run' || row.kind === 'scope';
+
+    /** The innermost fold row holding entry k, or -1. */
+    function foldHolding(k) {
+      let found = -1;
+      rows.forEach((row, i) => { if (isFold(row) && k >= row.first && k <= row.last) found = i; });
+      return found;
+    }
+
+    /** The fold row a row sits in (the last row above it of a smaller depth), or -1. */
+    function parentFold(at) {
+      const depth = rows[at].depth || 0;
+      for (let i = at - 1; i >= 0 && depth > 0; i--) if (isFold(rows[i]) && rows[i].depth < depth) return i;
+      return -1;
+    }
+
+    /** Open or close a fold; the focus stays on its row. */
+    function toggleFold(id, open) {
+      (open ? openFolds : closedFolds).add(id);
+      (open ? closedFolds : openFolds).delete(id);
+      relist();
+      focusRow(rows.findIndex((row) => row.id === id));
+    }
+
+    function focusRow(i) {
+      if (i < 0) return;
+      view.reveal(i);
+      const node = view.nodeOf(i), button = node && node.querySelector('button');
+      if (button) button.focus({ preventScroll: true });
+    }
+
+    /** Put the focus on entry k's row (the run holding it if closed). */
+    function focusPass(k) {
+      const i = rowOfPass.get(k);
+      focusRow(i !== undefined ? i : foldHolding(k));
     }
 
     /* ---------- filters ---------- */
@@ -124,7 +322,7 @@ const IRTraceSidebar = (() => {
       const failed = e.badges.some(([cls]) => cls === 'failed');
       if (e.changed ? !state.showChanged : !state.showNoop && !failed) return false;
       if (state.behaviours.size && !state.behaviours.has(e.behaviour)) return false;
-      if (state.query && !e.name.toLowerCase().includes(state.query)) return false;
+      if (state.query && goToNumber(state.query) === null && !e.name.toLowerCase().includes(state.query)) return false;
       if (state.fnOnly && state.fn && fnChange(k, state.fn) === null) return false;
       return true;
     }
@@ -137,60 +335,183 @@ const IRTraceSidebar = (() => {
 
     /** Apply the filters; a filtered-out selection moves to the nearest visible pass. */
     function applyFilters() {
-      const visible = visiblePasses(), shown = new Set(visible);
-      for (let k = firstEntry; k <= lastEntry; k++) passButtons[k].parentElement.hidden = !shown.has(k);
+      relist();
+      const visible = shownPasses;
       $('pass-empty').hidden = visible.length > 0;
       showFilterState(visible.length);
       const wasNone = noneShown;
       noneShown = visible.length === 0;
       if (noneShown !== wasNone) showNoPass(noneShown);
-      if (visible.length && (!shown.has(state.sel) || wasNone)) {
+      if (visible.length && (!isVisible(state.sel) || wasNone)) {
         let best = visible[0];
         for (const k of visible) if (Math.abs(k - state.sel) < Math.abs(best - state.sel)) best = k;
         select(best);   // after every pass was hidden, even the kept selection is painted anew
       }
+      const target = goToTarget();
+      if (target !== undefined) view.reveal(rowOfPass.has(target) ? rowOfPass.get(target) : foldHolding(target));
     }
     let noneShown = false;
 
-    /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred. */
+    /** Say that filters hide passes, and how many remain: the filter box alone may be scrolled or blurred.
+     *  A number typed in the filter box is a pass to go to: it filters nothing, the line offers the pass. */
     function showFilterState(shown) {
-      const active = Boolean(state.query) || !state.showChanged || !state.showNoop || state.behaviours.size > 0 ||
+      const number = goToNumber(state.query);
+      const filtering = (Boolean(state.query) && number === null) || !state.showChanged || !state.showNoop || state.behaviours.size > 0 ||
         (state.fnOnly && Boolean(state.fn));
-      $('filter-state').hidden = !active;
-      $('filter-state-text').textContent = active ? `Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.` : '';
+      const parts = [];
+      if (number !== null) {
+        const target = goToTarget();
+        parts.push(target === undefined ? `No pass ${number}.` : isVisible(target) ? `Enter: go to pass ${number} ${entries[target].name}.` : `Pass ${number} is hidden by the filters.`);
+      }
+      if (filtering) parts.push(`Filtered: ${shown} of ${lastEntry - firstEntry + 1} passes shown.`);
+      $('filter-state').hidden = !parts.length;
+      $('filter-state-text').textContent = parts.join(' ');
+      $('filter-clear').hidden = !filtering;
+    }
+
+    /** The entry numbered as the filter box says (in the selection's trace first), if any. */
+    function goToTarget() {
+      const number = goToNumber(state.query);
+      if (number === null) return undefined;
+      const text = String(number), here = entries[state.sel] ? entries[state.sel].run : undefined;
+      let found;
+      for (let k = firstEntry; k <= lastEntry; k++) {
+        const e = entries[k];
+        if (e.index !== number && e.label !== text) continue;
+        if (e.run === here) return k;
+        if (found === undefined) found = k;
+      }
+      return found;
+    }
+
+    /** Enter in the filter box: open the pass its number names; the entry opened, or undefined. */
+    function goToTyped() {
+      const target = goToTarget();
+      if (target === undefined || !isVisible(target)) return undefined;
+      select(target);
+      return target;
     }
 
     /** The next (delta > 0) or previous visible entry after `from` that `accept`s, if any.
      *  @param {number} delta @param {(k: number) => unknown} [accept] @param {number} [from] */
-    function neighbour(delta, accept = () => true, from = state.sel) {
-      const visible = visiblePasses().filter(accept);
-      return delta > 0 ? visible.find((k) => k > from) : visible.reverse().find((k) => k < from);
+    function neighbour(delta, accept = null, from = state.sel) {
+      // Plain steps walk the rows (a closed run of no-ops is stepped over); Find's steps every pass shown.
+      const list = accept ? shownPasses : walkable;
+      let i;
+      if (delta > 0) {
+        for (i = firstAbove(list, from); i < list.length; i++) if (!accept || accept(list[i])) return list[i];
+        return undefined;
+      }
+      for (i = firstAbove(list, from - 1) - 1; i >= 0; i--) if (!accept || accept(list[i])) return list[i];
+      return undefined;
     }
 
-    let heading = null;   // the entry held `j` / `k` presses are heading for, shown at the next frame
+    /** The first index of sorted `list` holding a value above `value`. */
+    function firstAbove(list, value) {
+      let lo = 0, hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid] <= value) lo = mid + 1; else hi = mid;
+      }
+      return lo;
+    }
+
+    let pending = null;   // the entry held `j` / `k` presses are heading for, shown at the next frame
 
     /** Step to the next / previous visible pass at the next frame: presses that arrive before it
      *  (a held key repeats faster than a large pass paints) move the target on, and only the
      *  latest pass is drawn, so the panes never lag behind a queue of presses. */
     function stepPass(delta) {
-      const target = neighbour(delta, undefined, heading === null ? state.sel : heading);
-      if (target === undefined) return;
-      if (heading === null) requestAnimationFrame(showHeading);
-      heading = target;
+      const target = neighbour(delta, undefined, pending === null ? state.sel : pending);
+      if (target !== undefined) stepTo(target);
+    }
+
+    function stepTo(target) {
+      if (pending === null) requestAnimationFrame(showHeading);
+      pending = target;
     }
 
     /** Draw the pass held presses are heading for now, if any: a key other than `j` / `k` pressed
      *  right after them (`]`, `n`, Copy) acts on the pass the reader stepped to, not the one before. */
     function settle() {
-      if (heading !== null) showHeading();
+      if (pending !== null) showHeading();
     }
 
     function showHeading() {
-      if (heading === null) return;   // settled before its frame came
-      const target = heading, focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
-      heading = null;
+      if (pending === null) return;   // settled before its frame came
+      const target = pending, focusInNav = document.activeElement && document.activeElement.classList.contains('pass-btn');
+      pending = null;
       select(target);
-      if (focusInNav) passButtons[target].focus();
+      if (focusInNav) focusPass(target);
+    }
+
+    /* ---------- keys in the list: rows, pages, ends, runs ---------- */
+
+    const LIST_MOVES = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
+
+    /** ↑ / ↓ (j / k) move row by row (a run's row too), PgUp / PgDn a windowful, Home / End to the ends;
+     *  → opens a closed fold (a run of no-ops, the passes on one op), ← closes the fold the focus is in
+     *  (or is on). A pass reached opens, as with j / k. */
+    function onListKey(event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const at = view.indexOfNode(event.target.closest('li'));
+      if (at < 0) return;
+      const row = rows[at];
+      let target = null, direction = 1;
+      if (event.key in LIST_MOVES) {
+        direction = LIST_MOVES[event.key];
+        const from = row.kind === 'pass' && pending !== null ? rowOfPass.get(pending) : at;
+        target = from + direction;
+      } else if (event.key === 'PageDown' || event.key === 'PageUp') {
+        direction = event.key === 'PageDown' ? 1 : -1;
+        target = Math.max(0, Math.min(rows.length - 1, at + direction * view.perPage('pass')));
+      } else if (event.key === 'Home' || event.key === 'End') {
+        direction = event.key === 'Home' ? 1 : -1;
+        target = direction > 0 ? 0 : rows.length - 1;
+      } else if (event.key === 'ArrowRight' && isFold(row) && !row.open) {
+        event.preventDefault(); event.stopPropagation(); toggleFold(row.id, true); return;
+      } else if (event.key === 'ArrowLeft' && ((isFold(row) && row.open) || parentFold(at) >= 0)) {
+        event.preventDefault(); event.stopPropagation();
+        toggleFold(isFold(row) && row.open ? row.id : rows[parentFold(at)].id, false);
+        return;
+      } else return;
+      event.preventDefault();
+      event.stopPropagation();   // the page's own j / k would step again
+      while (target >= 0 && target < rows.length && rows[target].kind === 'head') target += direction;
+      if (target < 0 || target >= rows.length) return;
+      if (rows[target].kind === 'pass') stepTo(rows[target].k);
+      else { settle(); focusRow(target); }
+    }
+
+    /* ---------- the whole name of a cut row, on hover and on focus ---------- */
+
+    let peek = null;
+
+    /** A cut name is shown whole over the row under the pointer, or the focused one: a tooltip alone
+     *  never shows it to the keyboard. */
+    function wirePeek(list) {
+      peek = el('div', 'name-peek');
+      peek.setAttribute('aria-hidden', 'true');   // the button's own text is whole for a screen reader
+      peek.hidden = true;
+      document.body.append(peek);
+      const focusedRow = () => (list.contains(document.activeElement) ? document.activeElement : null);
+      list.addEventListener('pointerover', (event) => showPeek(event.target.closest('.pass-btn')));
+      list.addEventListener('pointerleave', () => showPeek(focusedRow()));
+      list.addEventListener('focusin', (event) => showPeek(event.target.closest('.pass-btn')));
+      list.addEventListener('focusout', () => { peek.hidden = true; });
+      $('pass-nav').addEventListener('scroll', () => { peek.hidden = true; }, { passive: true });
+    }
+
+    function showPeek(button) {
+      const name = button && button.querySelector('.name');
+      if (!name || name.scrollWidth <= name.clientWidth) { peek.hidden = true; return; }
+      const box = name.getBoundingClientRect();
+      peek.textContent = name.textContent;
+      peek.className = `name-peek${button.classList.contains('noop') ? ' noop' : ''}`;
+      peek.style.left = `${box.left}px`;
+      peek.style.top = `${box.top}px`;
+      peek.style.maxWidth = `${Math.max(box.width, window.innerWidth - box.left - 8)}px`;
+      peek.hidden = false;
     }
 
     /* ---------- marks: the selected function's history, Find's count changes ---------- */
@@ -205,207 +526,61 @@ const IRTraceSidebar = (() => {
       return { text, cls, title: `${key}: ${text.slice(short.length + 1)} ${against ? 'between run A and run B' : 'in this pass'}` };
     }
 
-    /** Function-history and find marks on every sidebar item (only when either changes). */
+    /** Function-history and find marks of every entry (only when either changes), then the rows drawn anew. */
     function paintMarks() {
       const key = state.fn, short = key ? shortName(key) : '';
       for (let k = firstEntry; k <= lastEntry; k++) {
-        const nodes = markNodes[k];
         const fn = key ? functionMark(k, key, short) : { text: '', cls: 'fn-mark', title: '' };
-        nodes.fn.textContent = fn.text;
-        nodes.fn.className = fn.cls;
-        nodes.fn.title = fn.title;
-        passButtons[k].classList.toggle('fn-untouched', Boolean(key) && fnChange(k, key) === null);
-        const change = finder.change(k);
-        nodes.find.textContent = change ? change.label : '';
-        nodes.find.className = change ? `find-mark ${change.kind}` : 'find-mark';
-        nodes.find.title = change ? `Find \u201c${finder.text}\u201d: ${change.label}` : '';
-        nodes.box.hidden = !fn.text && !change;
-        passButtons[k].classList.toggle('has-marks', !nodes.box.hidden);
+        const find = finder.change(k), untouched = Boolean(key) && fnChange(k, key) === null;
+        marks[k] = fn.text || find || untouched ? { fn, find, untouched } : undefined;
       }
+      if (view) view.setRows(rows);   // a row with marks is taller
     }
 
-    /* ---------- overview chart ---------- */
-
-    // One canvas drawn from the entries: it fits its pane at any pass count (a column of the chart
-    // holds several passes once they outnumber its pixels) and never widens the page. It is a
-    // slider for the keyboard: ← / → one pass, PgUp / PgDn a tenth of the pipeline, Home / End.
-    const BAR_MAX = 24;            // px: a short pipeline's bars stay bars, left-aligned
-    let chart = null;              // the canvas
-    let palette = null;            // CSS colour name -> value in the current theme
-    let heights = [], kinds = [];  // by entry k: bar height (0..1), and what it shows
-
-    const logged = [], traceStart = [];   // by entry k: the pass wrote a log; a trace starts there
-
-    function buildOverview() {
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        logged[k] = Boolean(runs[entries[k].log.run].passes[entries[k].log.pos].log);
-        traceStart[k] = k > firstEntry && entries[k].run !== entries[k - 1].run;
+    /** Entry k is the selection: its row is current and the list's Tab stop, its bar selected. A
+     *  selection inside a closed run of no-ops (a link, the chart, Find) opens the run. Only the rows
+     *  drawn are touched: the others are drawn from the state when they scroll in. */
+    function markSelected(k) {
+      for (let depth = 0; depth < 2 && !rowOfPass.has(k) && isVisible(k); depth++) {   // a run inside a scope: two folds
+        const fold = rows[foldHolding(k)];
+        if (!fold) break;
+        openFolds.add(fold.id);
+        closedFolds.delete(fold.id);
+        relist();
       }
-      chart = el('canvas', 'overview-chart');
-      chart.tabIndex = 0;
-      chart.setAttribute('role', 'slider');
-      chart.setAttribute('aria-label', 'Overview chart: lines edited at each step (arrow keys or click to pick one)');
-      chart.setAttribute('aria-valuemin', String(firstEntry));
-      chart.setAttribute('aria-valuemax', String(lastEntry));
-      chart.addEventListener('click', (event) => select(entryAtX(event.offsetX)));
-      chart.addEventListener('mousemove', (event) => { chart.title = barTitle(entryAtX(event.offsetX)); });
-      chart.addEventListener('keydown', onChartKey);
-      $('overview').appendChild(chart);
-      new ResizeObserver(() => drawOverview()).observe(chart);
-      new MutationObserver(() => { palette = null; drawOverview(); }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-      paintOverview();
+      const holder = rowOfPass.has(k) ? undefined : rows[foldHolding(k)];
+      for (const { node } of view.drawnRows()) {
+        const button = node.querySelector('button');
+        if (!button) continue;
+        const on = button.dataset.k !== undefined && Number(button.dataset.k) === k;
+        if (on) button.setAttribute('aria-current', 'true'); else button.removeAttribute('aria-current');
+        const runHolds = Boolean(holder) && button.dataset.fold === holder.id;
+        button.tabIndex = on || runHolds ? 0 : -1;
+      }
+      overview.markSelected(k);
+      const i = rowOfPass.get(k);
+      if (i !== undefined) view.reveal(i); else view.render();
     }
 
-    function onChartKey(event) {
-      const page = Math.max(1, Math.round((lastEntry - firstEntry + 1) / 10));
-      const moves = { ArrowRight: 1, ArrowLeft: -1, PageDown: page, PageUp: -page };
-      let target;
-      if (event.key === 'Home') target = firstEntry;
-      else if (event.key === 'End') target = lastEntry;
-      else if (event.key in moves) target = Math.min(lastEntry, Math.max(firstEntry, state.sel + moves[event.key]));
-      else return;
-      event.preventDefault();
-      event.stopPropagation();   // the page's own ↑ / ↓ / Home keys are not the chart's
-      if (target !== state.sel) select(target);
-    }
-
-    /** Bar heights: lines changed per pass (log-scaled), or the selected function's own change. */
-    function paintOverview() {
-      const key = state.fn, value = [];
-      let max = 1;
+    /** Fresh rows of the `count` entries with the most text: the sidebar's width is fitted to them. */
+    function widestRows(count) {
+      const best = [];
       for (let k = firstEntry; k <= lastEntry; k++) {
         const e = entries[k];
-        const s = key ? fnChange(k, key) : null;
-        value[k] = key ? (s ? s.ins + s.del : 0) : e.changed ? (e.inserted || 0) + (e.deleted || 0) : 0;
-        const fnKind = s ? (s.created ? 'created' : s.removed ? 'removed' : 'fn') : '';
-        const only = !key && e.match && e.match.status.startsWith('only');
-        kinds[k] = only ? 'only' : key ? fnKind || 'noop' : e.changed ? 'changed' : 'noop';
-        max = Math.max(max, value[k]);
+        const length = String(e.label || e.index).length + e.name.length + (e.inserted !== null ? String(e.inserted).length + String(e.deleted).length + 4 : 0) +
+          e.badges.reduce((n, b) => n + b[1].length + 1, 0);
+        if (best.length === count && length <= best[count - 1][0]) continue;
+        let i = best.length === count ? count - 1 : best.length;
+        while (i > 0 && best[i - 1][0] < length) { best[i] = best[i - 1]; i--; }
+        best[i] = [length, k];
+        best.length = Math.min(best.length, count);
       }
-      const scale = Math.log1p(max);
-      for (let k = firstEntry; k <= lastEntry; k++) {
-        const kind = kinds[k];
-        heights[k] = kind === 'only' ? 1 : kind === 'noop' ? 0 : Math.max(0.12, Math.log1p(value[k]) / scale);
-      }
-      drawOverview();
-    }
-
-    /** Columns of the chart: how many, their width, and the entries each holds. */
-    function columns() {
-      const n = lastEntry - firstEntry + 1, width = Math.max(1, chart.clientWidth);
-      const count = Math.max(1, Math.min(n, Math.floor(width)));
-      return { n, count, width: Math.min(BAR_MAX, width / count) };
-    }
-
-    /** The entries of column c: [first, last]. */
-    function columnEntries(c, { n, count }) {
-      return [firstEntry + Math.floor((c * n) / count), firstEntry + Math.floor(((c + 1) * n) / count) - 1];
-    }
-
-    /** The entry a column stands for: the one with the tallest bar (the selection if it is there). */
-    function columnEntry(c, layout) {
-      const [first, last] = columnEntries(c, layout);
-      if (state.sel >= first && state.sel <= last) return state.sel;
-      let best = first;
-      for (let k = first + 1; k <= last; k++) if (heights[k] > heights[best]) best = k;
-      return best;
-    }
-
-    function entryAtX(x) {
-      const layout = columns();
-      return columnEntry(Math.min(layout.count - 1, Math.max(0, Math.floor(x / layout.width))), layout);
-    }
-
-    const KIND_COLOUR = { changed: '--bar-changed', fn: '--bar-changed', only: '--bar-changed', noop: '--bar', created: '--ins-fg', removed: '--del-fg' };
-    const KIND_RANK = { noop: 0, changed: 1, fn: 1, only: 2, removed: 3, created: 4 };
-
-    let drawPending = false;
-
-    /** Draw at the next frame, once however many changes asked: reading the chart's width
-     *  before then would force a layout of the page in the middle of building it. */
-    function drawOverview() {
-      if (drawPending) return;
-      drawPending = true;
-      requestAnimationFrame(() => { drawPending = false; drawNow(); });
-    }
-
-    function drawNow() {
-      if (!chart || !chart.clientWidth) return;
-      if (!palette) {   // read once per theme: asking for a style at every pass switch restyled the page
-        const css = getComputedStyle(chart);
-        palette = new Map(['--bar-changed', '--bar', '--bar-select', '--ins-fg', '--del-fg', '--bg-select', '--border', '--accent', '--warn-border']
-          .map((name) => [name, css.getPropertyValue(name).trim()]));
-      }
-      const colour = (name) => palette.get(name);
-      const ratio = window.devicePixelRatio || 1, w = chart.clientWidth, h = chart.clientHeight;
-      if (chart.width !== Math.round(w * ratio)) chart.width = Math.round(w * ratio);
-      if (chart.height !== Math.round(h * ratio)) chart.height = Math.round(h * ratio);
-      const g = chart.getContext('2d');
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
-      g.clearRect(0, 0, w, h);
-      const layout = columns(), gap = layout.width >= 3 ? 1 : 0;
-      for (let c = 0; c < layout.count; c++) {
-        const [first, last] = columnEntries(c, layout), x = c * layout.width;
-        let tall = 0, kind = 'noop', warn = false, boundary = false;
-        for (let k = first; k <= last; k++) {
-          tall = Math.max(tall, heights[k]);
-          if (KIND_RANK[kinds[k]] > KIND_RANK[kind]) kind = kinds[k];
-          warn = warn || logged[k];
-          boundary = boundary || traceStart[k];
-        }
-        const selected = state.sel >= first && state.sel <= last;
-        if (selected) { g.fillStyle = colour('--bg-select'); g.fillRect(x, 0, Math.max(2, layout.width), h); }
-        if (boundary) { g.fillStyle = colour('--border'); g.fillRect(x, 0, 1, h); }
-        const barH = tall ? Math.max(3, tall * (h - 5)) : 2;
-        g.fillStyle = colour(selected ? '--bar-select' : KIND_COLOUR[kind]);
-        g.globalAlpha = kind === 'only' ? 0.5 : 1;
-        g.fillRect(x + (boundary && gap ? 1 : 0), h - barH, Math.max(selected ? 2 : 1, layout.width - gap), barH);
-        g.globalAlpha = 1;
-        // A column a pixel or two wide: the selection is a full-height line, or it would be lost.
-        if (selected && layout.width < 4) { g.fillStyle = colour('--accent'); g.fillRect(Math.max(0, x - 1), 0, 2, h); }
-        if (warn) { g.fillStyle = colour('--warn-border'); g.fillRect(x + Math.max(0, layout.width / 2 - 2), 0, Math.min(4, Math.max(1, layout.width)), 3); }
-      }
-    }
-
-    /** What the bar of entry k says on hover and to a screen reader. */
-    function barTitle(k) {
-      const e = entries[k], key = state.fn, warn = warningBadge(k);
-      let title = `${e.label || e.index} ${e.name}: `;
-      if (key) {
-        const s = fnChange(k, key), mark = s ? (s.created ? 'created' : s.removed ? 'removed' : '') : '';
-        title += s ? `${shortName(key)} +${s.ins} \u2212${s.del}${mark ? ` (${mark})` : ''}` : `${shortName(key)} unchanged`;
-      } else {
-        title += e.inserted !== null ? `+${e.inserted} \u2212${e.deleted}` : e.badges.map((b) => b[1]).join(', ');
-      }
-      return title + (warn ? `, ${warn.text}` : '');
-    }
-
-    let marked = null;   // the entry markSelected last marked: only it and the new one change
-
-    /** Entry k is the selection: its button is current and the list's Tab stop, its bar selected.
-     *  Only the entry marked before is unmarked: touching a thousand buttons at every `j` made the
-     *  browser restyle the whole list. */
-    function markSelected(k) {
-      for (const j of marked === null ? range(firstEntry, lastEntry) : [marked, k]) {
-        const on = j === k;
-        if (on) passButtons[j].setAttribute('aria-current', 'true');
-        else passButtons[j].removeAttribute('aria-current');
-        passButtons[j].tabIndex = on ? 0 : -1;
-      }
-      marked = k;
-      chart.setAttribute('aria-valuenow', String(k));
-      chart.setAttribute('aria-valuetext', barTitle(k));
-      drawOverview();
-      if (!passButtons[k].parentElement.hidden) passButtons[k].scrollIntoView({ block: 'nearest' });
-    }
-
-    function range(first, last) {
-      return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+      return best.map(([, k]) => passButton(k));
     }
 
     return {
-      build, applyFilters, visiblePasses, neighbour, stepPass, settle, paintMarks, paintOverview, markSelected, statsNode,
-      updateEntry, refreshSummary,
+      build, applyFilters, visiblePasses, neighbour, stepPass, settle, paintMarks, paintOverview: () => overview.paint(), markSelected, statsNode,
+      updateEntry, refreshSummary, goToTyped, focusPass, widestRows,
     };
   }
 

@@ -140,13 +140,8 @@ const IRTraceTraces = (() => {
 
     function build() {
       if (!several) return;
-      // The overview chart draws the trace boundaries itself (viewer_sidebar.js).
-      traces.forEach((_t, r) => {
-        const k = firstOf[r];
-        if (k < 0) return;
-        const button = $('pass-list').querySelector(`button[data-k="${k}"]`);
-        if (button) button.parentElement.before(heading(r));
-      });
+      // The sidebar draws each trace's heading as a row of its list (viewer_sidebar.js), and the
+      // overview chart the trace boundaries.
       const group = el('div', 'trace-pick');
       const label = el('label', null, 'Trace');
       label.htmlFor = 'trace-select';
@@ -159,7 +154,6 @@ const IRTraceTraces = (() => {
         picker.append(option);
       });
       picker.addEventListener('change', () => select(entryOfTrace(Number(picker.value))));
-      followFilters();
       group.append(label, picker);
       $('report-sub').parentElement.after(group);
       const help = document.querySelector('.help-list');
@@ -172,27 +166,11 @@ const IRTraceTraces = (() => {
       }
     }
 
-    /** A heading whose passes the filters all hide goes too (watched, not called: the sidebar owns the filters). */
-    function followFilters() {
-      let queued = false;
-      const refresh = () => {
-        queued = false;
-        for (const head of $('pass-list').querySelectorAll('.trace-head')) {
-          let item = head.nextElementSibling, any = false;
-          for (; item && !item.classList.contains('trace-head'); item = item.nextElementSibling) any = any || !item.hidden;
-          head.hidden = !any;
-        }
-      };
-      new MutationObserver(() => {
-        if (!queued) { queued = true; requestAnimationFrame(refresh); }
-      }).observe($('pass-list'), { subtree: true, attributes: true, attributeFilter: ['hidden'] });
-    }
-
     function markSelected(k) {
       if (picker && entries[k]) picker.value = String(entries[k].run);
     }
 
-    return { build, markSelected };
+    return { build, markSelected, heading };
   }
 
   /** The pass header of entry k: the MLIR header in full on hover, its options and the trace beside the name. */
@@ -236,6 +214,6 @@ const IRTraceTraces = (() => {
   }
 
   return {
-    tracesOf, isTraced, traceName, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, spokenContext, linkName, runOfUnit,
+    tracesOf, isTraced, traceName, scopeOf, describePass, buildEntries, wholeSnapshot, createPicker, decorateHeader, spokenContext, linkName, runOfUnit,
   };
 })();
