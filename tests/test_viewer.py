@@ -718,7 +718,8 @@ def test_every_real_sample_renders_a_diff(page, tmp_path):
         # Every pass has a row, or is counted in the closed run of no-op passes that holds it.
         listed = page.evaluate(
             """() => [...document.querySelectorAll('#pass-list button')].reduce((n, b) => n +
-                 (b.dataset.k !== undefined ? 1 : b.getAttribute('aria-expanded') === 'false' ? Number(b.dataset.count) : 0), 0)"""
+                 (b.dataset.k !== undefined ? 1
+                  : b.getAttribute('aria-expanded') === 'false' ? Number(b.dataset.count) : 0), 0)"""
         )
         assert listed == 49
         page.keyboard.press("j")
