@@ -71,6 +71,20 @@ def test_shared_initializer_directory_read_in_write_order_whatever_the_mtimes(tm
     assert not any("ambiguous" in warning for warning in manifest.warnings)
 
 
+def test_adaptors_with_no_pass_in_common_sweep_one_after_the_other(tmp_path):
+    # gap 46: IREE strips debug ops on every flow.executable, then canonicalizes every util.func: two
+    # adaptors that were not merged, each walking the module; gap 65: canonicalize on the functions
+    # inside stream.executables and on util.funcs, one merged walk in module order. No dump changes
+    # anything, so with mtimes flattened only the pass manager's rules can tell
+    sample = DATA / "iree_mlp_two_adaptors_ms"
+    tree = shutil.copytree(sample / "tree", tmp_path / "tree")
+    truth = true_order(sample)
+    for path in truth:
+        os.utime(tree / path, ns=(1_700_000_000_000_000_000,) * 2)
+    [(_unit, manifest)] = read_tree(tree)
+    assert [s.file for s in manifest.snapshots] == truth
+
+
 def test_mtimes_that_content_contradicts_are_overruled(tmp_path):
     # mtimes that fit every counter, but put zeta's run before ext_a's: ext_a's dumps still show zeta
     # as it was before its cse, so they cannot come after it
@@ -110,6 +124,7 @@ def test_ops_sharing_a_directory_without_module_scope_are_one_trace_each():
 
 def test_corpus_covers_declarations_before_dumps_and_shared_directories():
     assert {"calls_decls_ms", "calls_decls_ms_before", "nested_affine_ms", "iree_mlp_initializers_ms"} <= set(DUMPS)
+    assert "iree_mlp_two_adaptors_ms" in DUMPS
 
 
 def test_declarations_are_children_in_module_order():
