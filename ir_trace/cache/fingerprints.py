@@ -107,7 +107,7 @@ DISCOVERY_VERSION = "discover-9"  # what validation caches (3: backup names, MLI
 # 6: MLIR trees in the pass manager's order, overwrite warnings on evidence, stream diagnostics as logs;
 # 7: an MLIR dump named `tree`, `stream.txt`... is titled by its program; 8: MLIR shared directories replayed,
 # mtimes as a signal, ambiguity remarks, lost dumps from the replay; 9: without module scope, ops sharing a
-# directory one trace each)
+# directory one trace each; separate adaptors' walks one after the other)
 SWEEP_SCHEMA = 1  # sweep.json
 SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
 COMPARISON_VERSION = "compare-4"  # a comparison's summary (2: the frontend is never its first difference;
