@@ -2,7 +2,8 @@
 cut down by benchmarks/mlir_trim_tree.py) read in the order strace saw them written: declarations in
 module order, tied first dumps of sibling functions, an adaptor's sweep before the inliner's
 callee-first one, Before dumps, nested `module @inner`s, IREE's `util.initializer`s sharing one
-directory (some overwriting each other's dumps); with the files' mtimes as written and flattened."""
+directory (some overwriting each other's dumps), with module scope and without; with the files' mtimes
+as written and flattened."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ir_trace.inputs.mlir.reader import read_tree
 from ir_trace.inputs.mlir.tree import scan_tree
 
 DATA = Path(__file__).parent / "data" / "mlir_order"
-DUMPS = sorted(path.name for path in DATA.iterdir() if (path / "tree").is_dir())
+DUMPS = sorted(path.name for path in DATA.iterdir() if (path / "tree").is_dir() and not path.name.endswith("_op"))
 
 
 def writes(sample: Path) -> list[str]:
@@ -70,6 +71,20 @@ def test_shared_initializer_directory_read_in_write_order_whatever_the_mtimes(tm
     assert not any("ambiguous" in warning for warning in manifest.warnings)
 
 
+def test_adaptors_with_no_pass_in_common_sweep_one_after_the_other(tmp_path):
+    # gap 46: IREE strips debug ops on every flow.executable, then canonicalizes every util.func: two
+    # adaptors that were not merged, each walking the module; gap 65: canonicalize on the functions
+    # inside stream.executables and on util.funcs, one merged walk in module order. No dump changes
+    # anything, so with mtimes flattened only the pass manager's rules can tell
+    sample = DATA / "iree_mlp_two_adaptors_ms"
+    tree = shutil.copytree(sample / "tree", tmp_path / "tree")
+    truth = true_order(sample)
+    for path in truth:
+        os.utime(tree / path, ns=(1_700_000_000_000_000_000,) * 2)
+    [(_unit, manifest)] = read_tree(tree)
+    assert [s.file for s in manifest.snapshots] == truth
+
+
 def test_mtimes_that_content_contradicts_are_overruled(tmp_path):
     # mtimes that fit every counter, but put zeta's run before ext_a's: ext_a's dumps still show zeta
     # as it was before its cse, so they cannot come after it
@@ -81,8 +96,35 @@ def test_mtimes_that_content_contradicts_are_overruled(tmp_path):
     assert [s.file for s in manifest.snapshots] == truth
 
 
+def test_ops_sharing_a_directory_without_module_scope_are_one_trace_each():
+    # IREE without module scope: four util.initializers write to one directory, each dump only the op
+    # itself; two of them counted alike for a while, so the later one's files replaced the earlier's
+    sample = DATA / "iree_mlp_initializers_op"
+    truth = true_order(sample)
+    overwritten = {path for path in writes(sample) if writes(sample).count(path) > 1}
+    traces = read_tree(sample / "tree")
+    initializers = [manifest for unit, manifest in traces if unit.startswith("util.initializer")]
+    assert [unit for unit, _manifest in traces if unit.startswith("util.initializer")] == [
+        f"util.initializer #{number}" for number in (1, 2, 3, 4)
+    ]
+    for manifest in initializers:
+        files = [s.file for s in manifest.snapshots]
+        written_once = [path for path in files if path not in overwritten]
+        assert written_once == [path for path in truth if path in set(written_once)]
+    assert sum(len(manifest.snapshots) for _unit, manifest in traces) == len(truth)
+    texts = {path: (sample / "tree" / path).read_text(encoding="utf-8").split("\n", 1)[1] for path in truth}
+    for manifest in initializers:  # a pass that changed its op never shows another op's text before it
+        files = [s.file for s in manifest.snapshots]
+        placed_after = dict(zip(files[1:], files))
+        in_order = [path for path in truth if path in set(files)]
+        for before, path in zip(in_order, in_order[1:]):
+            if texts[before] == texts[path]:
+                assert texts[placed_after[path]] == texts[path], path
+
+
 def test_corpus_covers_declarations_before_dumps_and_shared_directories():
     assert {"calls_decls_ms", "calls_decls_ms_before", "nested_affine_ms", "iree_mlp_initializers_ms"} <= set(DUMPS)
+    assert "iree_mlp_two_adaptors_ms" in DUMPS
 
 
 def test_declarations_are_children_in_module_order():

@@ -145,6 +145,8 @@ class _Replayer:
         if self.written:  # trusted mtimes (consistent with every counter) tell what the walk's order cannot
             first_written = {child: min(self.written[f.path] for f in files) for child, files in by_child.items()}
             rank = {comparable_segment(child): first_written[child] for child in by_child}
+        else:
+            rank = _separate_adaptors(reference, siblings, by_child, rank)
         for child in sorted(by_child, key=lambda child: rank[comparable_segment(child)]):
             self.play(op + (child,), by_child[child])
 
@@ -191,6 +193,40 @@ class _Replayer:
                 )
                 (during if late else before).setdefault(child, []).append(file)
         return before, during
+
+
+def _separate_adaptors(
+    reference: str,
+    siblings: list[tuple[str, int, int]],
+    by_child: dict[str, list[TreeFile]],
+    rank: dict[str, int],
+) -> dict[str, int]:
+    """`rank` (module order), or one sweep per op kind. Adjacent adaptors are merged into one walk in
+    module order unless one's pipeline is op-agnostic and could run on the other's ops
+    (OpToOpPassAdaptor::tryMergeInto); then each walks the module on its own, one after the other.
+    The names do not say which pipeline is op-agnostic; kinds whose runs in this gap share no pass are
+    taken for such separate walks (merged ones of one pass manager are the rule otherwise), in the
+    order of each kind's first op in the module, as the pipeline's own order is not printed."""
+    kind_of: dict[str, str] = {}
+    for segment, start, _end in siblings:
+        line_end = reference.find("\n", start)
+        parts = read_op_line(reference[start : line_end if line_end >= 0 else len(reference)])
+        if parts is not None:
+            kind_of[comparable_segment(segment)] = parts.qualified_op
+    passes: dict[str, set[str]] = {}
+    for child, files in by_child.items():
+        kind = kind_of.get(comparable_segment(child))
+        if kind is None:
+            return rank
+        passes.setdefault(kind, set()).update(f.argument for f in files)
+    shared_pass = sum(len(arguments) for arguments in passes.values()) != len(set().union(*passes.values()))
+    if len(passes) < 2 or shared_pass:
+        return rank
+    first: dict[str | None, int] = {}
+    for segment, position in sorted(rank.items(), key=lambda item: item[1]):
+        first.setdefault(kind_of.get(segment), position)
+    stride = len(rank) + 1
+    return {segment: first[kind_of.get(segment)] * stride + position for segment, position in rank.items()}
 
 
 def _declarations(text: str, op: tuple[str, ...]) -> set[str]:

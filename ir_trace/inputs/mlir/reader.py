@@ -19,7 +19,7 @@ from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
-from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, scan_tree
+from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, ops_of_shared_directory, scan_tree, shared_directory
 from ir_trace.inputs.titles import mlir_title
 from ir_trace.syntax.mlir_opline import read_op_line
 
@@ -64,10 +64,14 @@ def read_tree(
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):
         by_dir.setdefault(file.dirs, []).append(file)
-    units = {dirs: _unit_of(loaded[chain[0].path].text, "/".join(dirs)) for dirs, chain in by_dir.items()}
+    ops: dict[tuple[tuple[str, ...], int], list[TreeFile]] = {}  # (directory, op in it) -> its dumps
+    for dirs, dumps in by_dir.items():
+        for number, op in enumerate(ops_of_shared_directory(dumps) if shared_directory(dirs) else [dumps]):
+            ops[dirs, number] = op
+    units = {key: _unit_of(loaded[op[0].path].text, "/".join(key[0])) for key, op in ops.items()}
     return [
-        (name, _manifest(root, mlir_title(root, ""), [loaded[f.path] for f in by_dir[dirs]]))
-        for dirs, name in _distinct(units).items()
+        (name, _manifest(root, mlir_title(root, ""), [loaded[f.path] for f in ops[key]]))
+        for key, name in _distinct(units).items()
     ]
 
 
@@ -202,9 +206,17 @@ def _unit_of(text: str, fallback: str) -> str:
     return fallback
 
 
-def _distinct(units: dict[tuple[str, ...], str]) -> dict[tuple[str, ...], str]:
-    """Unit names, the directory path added where two ops print the same (two `util.initializer`s)."""
-    seen: dict[str, int] = {}
-    for name in units.values():
-        seen[name] = seen.get(name, 0) + 1
-    return {dirs: name if seen[name] == 1 else f"{name} ({'/'.join(dirs)})" for dirs, name in units.items()}
+def _distinct(units: dict[tuple[tuple[str, ...], int], str]) -> dict[tuple[tuple[str, ...], int], str]:
+    """Unit names, the directory path added where ops in two directories print the same (two
+    `util.initializer`s), and the op's number where several share a directory (`util.initializer #2`)."""
+    seen: dict[str, set[tuple[str, ...]]] = {}
+    shared: dict[tuple[str, ...], int] = {}
+    for (dirs, _number), name in units.items():
+        seen.setdefault(name, set()).add(dirs)
+        shared[dirs] = shared.get(dirs, 0) + 1
+    named = {}
+    for (dirs, number), name in units.items():
+        where = f" ({'/'.join(dirs)})" if len(seen[name]) > 1 else ""
+        which = f" #{number + 1}" if shared[dirs] > 1 else ""
+        named[dirs, number] = name + where + which
+    return named

@@ -140,3 +140,51 @@ def _period(values: list[str]) -> int:
             length = failure[length - 1]
         failure[position] = length + 1 if values[position] == values[length] else 0
     return len(values) - failure[-1] if values else 1
+
+
+def shared_directory(dirs: tuple[str, ...]) -> bool:
+    """A directory sibling ops without a symbol (IREE's `util.initializer`s) share."""
+    return len(dirs) > 1 and dirs[-1].endswith("_" + NO_SYMBOL)
+
+
+def ops_of_shared_directory(files: list[TreeFile]) -> list[list[TreeFile]]:
+    """The files of one shared directory split per op, each op's in write order.
+
+    Each op counts its own dumps, so its next dump is numbered one past its last. Between two dumps
+    of the parent an adaptor runs its pipeline on each op in turn: a dump of the pipeline's first
+    pass starts a run, which continues an op last seen before this gap; any other dump continues a
+    run of this gap, the one whose last pass it follows in the pipeline (`_fit`). Where two ops'
+    dumps took the same names, the files hold the last one's and stay in one op's list. Linear in
+    the files times the ops that wait for the same number."""
+    gaps: dict[tuple[int, ...], list[TreeFile]] = {}
+    for file in files:
+        gaps.setdefault(file.numbers[:-1], []).append(file)
+    ops: list[list[TreeFile]] = []
+    waiting: dict[int, list[list[TreeFile]]] = {}  # the number each op's next dump will have -> those ops
+    follows: set[tuple[str, str]] = set()  # pass after pass, where only one op could have run them
+    for ancestors in sorted(gaps):
+        gap = sorted(gaps[ancestors], key=lambda file: (file.own_number, file.path))
+        first_pass = gap[0].argument  # the lowest number in a gap starts a run
+        for file in gap:
+            fitting = waiting.pop(file.own_number, [])
+            if len(fitting) == 1:
+                follows.add((fitting[0][-1].argument, file.argument))
+            starts_run = file.argument == first_pass
+            op = max(fitting, key=lambda op: _fit(op[-1], file, starts_run, follows)) if fitting else []
+            if not op:
+                ops.append(op)
+            else:
+                fitting.remove(op)
+            if fitting:
+                waiting[file.own_number] = fitting
+            op.append(file)
+            waiting.setdefault(file.own_number + 1, []).append(op)
+    return ops
+
+
+def _fit(last: TreeFile, file: TreeFile, starts_run: bool, follows: set[tuple[str, str]]) -> tuple:
+    """How well `file` continues the op whose last dump is `last`: a run continues an op last seen
+    before this gap, a dump within a run the run in this gap, by the pipeline's order of passes
+    where known; else the op seen last."""
+    in_gap = last.numbers[:-1] == file.numbers[:-1]
+    return in_gap != starts_run, (last.argument, file.argument) in follows, last.numbers

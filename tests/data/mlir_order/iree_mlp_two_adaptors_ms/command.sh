@@ -1,0 +1,1 @@
+/work/wt/iree-venv/bin/iree-compile /tmp/mcorp/iree_vmvx_mlp_ms/input.mlir --iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx --mlir-print-ir-after-all --mlir-print-ir-module-scope --mlir-disable-threading -o /dev/null --mlir-print-ir-tree-dir=OUT
