@@ -108,6 +108,28 @@ const IRTraceLinks = (() => {
       return `names pass ${asked}, which this report does not have`;
     }
 
+    /** The fragment's sidebar filters, lifted where they would hide entry k, the pass it names: a link
+     *  to a pass opens that pass (the sidebar would move to another, maybe in another trace), and
+     *  each filter lifted is said in `problems`. */
+    function filtersShowing(params, k, problems) {
+      const filters = filtersOf(params), e = model.refreshEntry(k), words = passWords(k);
+      const failed = e.badges.some(([cls]) => cls === 'failed');   // listed whatever the No-op box says
+      if (!e.changed && !filters.showNoop && !failed) {
+        filters.showNoop = true;
+        problems.push(linkProblem(`names ${words}, a no-op, with noop=0`, 'showing it, with no-op passes listed'));
+      }
+      if (e.changed && !filters.showChanged) {
+        filters.showChanged = true;
+        problems.push(linkProblem(`names ${words}, which changes the IR, with changed=0`, 'showing it, with changed passes listed'));
+      }
+      if (filters.filterText.trim() && !e.name.toLowerCase().includes(filters.filterText.trim().toLowerCase())) {
+        problems.push(linkProblem(`names ${words} with filter=${filters.filterText}, which its name does not match`,
+          'showing it, with the pass filter cleared'));
+        filters.filterText = '';
+      }
+      return filters;
+    }
+
     /** The fragment's keys this viewer does not read, and its layout and run view when they name none. */
     function unreadKeys(params) {
       const problems = [];
@@ -148,7 +170,7 @@ const IRTraceLinks = (() => {
       return -1;
     }
 
-    return { fragment, entryFromHash, passWords, missingPass, unreadKeys, fromOfHash, changeOfHash };
+    return { fragment, entryFromHash, passWords, missingPass, filtersShowing, unreadKeys, fromOfHash, changeOfHash };
   }
 
   return { LAYOUTS, RUN_VIEW_NAMES, linkProblem, filtersOf, createLinks };
