@@ -5,7 +5,8 @@ wrap cue, the ignore note of a selected function, whole pass names in the title 
 from __future__ import annotations
 
 import pytest
-from browser_support import REPO, build_report, expect, nav, open_report, viewing
+from browser_support import REPO, build_report, expect, function_select, nav, open_report, viewing
+from conftest import FRONTEND, write_dump
 from multi_trace_support import write_program
 
 ASSETS = REPO / "ir_trace" / "report" / "assets"
@@ -19,6 +20,10 @@ def program_report(tmp_path_factory):
 
 def current(page):
     return nav(page).locator('button[aria-current="true"]')
+
+
+def shown_pass(page):
+    return page.locator("#pass-title .pass-name")
 
 
 def test_the_pypto_trace_is_linked_by_its_program_and_the_link_reloads_where_it_was(page, program_report):
@@ -65,3 +70,84 @@ def test_a_program_named_like_a_unit_is_linked_with_its_stage(page):
         }"""
     )
     assert names == {"links": ["pypto:main", "ptoas:main", "aux"], "runs": [0, 1, 0, None, 2]}
+
+
+KERNEL_RETURN = "        return pl.store(t1, [0, 0], a)"
+MAIN_RETURN = "        return self.kernel(a)"
+
+
+def find_passes() -> list[tuple[str, str] | str]:
+    """scf.for comes, then scf.forall, then scf.for again; then a pass renames kernel's t1 (an SSA
+    version, nothing under `Ignore SSA versions`) and adds a real line to main."""
+    add = lambda text, line: text.replace(KERNEL_RETURN, f"        # {line}\n{KERNEL_RETURN}")  # noqa: E731
+    one = add(FRONTEND, "scf.for %i")
+    two = add(one, "scf.forall %j")
+    three = add(two, "scf.for %k")
+    renamed = three.replace("t1", "t1__ssa_v0").replace(MAIN_RETURN, f"        marker = 1\n{MAIN_RETURN}")
+    return [FRONTEND, ("AddFor", one), ("AddForall", two), ("AddForAgain", three), ("Rename", renamed)]
+
+
+@pytest.fixture(scope="module")
+def find_report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("find")
+    dump = write_dump(root / "passes_dump", find_passes())
+    return build_report(dump, root / "report.html", "--cache-dir", str(root / "cache"))
+
+
+def test_whole_word_find_leaves_out_a_longer_name_and_alt_w_toggles_it(page, find_report):
+    with viewing(page, find_report):
+        page.get_by_label("Find", exact=True).fill("scf.for")
+        status = page.locator("#find-status")
+        expect(status).to_contain_text("count changes at 3 passes")  # scf.forall counts too
+        word = page.get_by_role("checkbox", name="Whole word")
+        word.check()
+        expect(status).to_contain_text("count changes at 2 passes")  # AddFor, AddForAgain
+        expect(nav(page).get_by_role("button", name="AddForall")).not_to_contain_text("introduced")
+        assert "word=1" in page.evaluate("location.hash")
+        page.get_by_label("Find", exact=True).press("Alt+w")  # from the Find box too
+        expect(word).not_to_be_checked()
+        expect(status).to_contain_text("count changes at 3 passes")
+        page.keyboard.press("Alt+w")
+        expect(word).to_be_checked()
+        link = page.evaluate("location.hash")
+    log = open_report(page, find_report, link)
+    expect(page.get_by_role("checkbox", name="Whole word")).to_be_checked()
+    expect(page.locator("#find-status")).to_contain_text("count changes at 2 passes")
+    log.assert_clean()
+
+
+def test_enter_past_the_last_find_change_wraps_to_the_first_and_says_so(page, find_report):
+    with viewing(page, find_report):
+        box = page.get_by_label("Find", exact=True)
+        box.fill("scf.for")
+        page.get_by_role("checkbox", name="Whole word").check()
+        expect(shown_pass(page)).to_have_text("AddFor")  # the report opens on its first change
+        box.press("Enter")
+        expect(shown_pass(page)).to_have_text("AddForAgain")
+        status = page.locator("#find-status")
+        expect(status).not_to_contain_text("Wrapped")
+        box.press("Enter")  # past the last: back to the first, and the (live) status says it wrapped
+        expect(shown_pass(page)).to_have_text("AddFor")
+        expect(status).to_contain_text("Wrapped to the first pass where the count changes.")
+        expect(status).to_have_attribute("aria-live", "polite")
+        page.screenshot(path="/tmp/pl/wrapped.png")
+        box.press("Shift+Enter")  # before the first: to the last
+        expect(shown_pass(page)).to_have_text("AddForAgain")
+        expect(status).to_contain_text("Wrapped to the last pass")
+        page.keyboard.press("k")  # a step that is not Find's: the notice goes
+        expect(status).not_to_contain_text("Wrapped")
+
+
+def test_the_ignore_note_counts_the_selected_function_as_the_title_does(page, find_report):
+    log = open_report(page, find_report, "#pass=4&ignore=ssa")
+    note = page.locator("#ignore-note")
+    expect(note).to_contain_text("Ignoring SSA versions: +1 \u22120 lines (as printed +3 \u22122)")
+    function_select(page).select_option(value="Demo.kernel")
+    expect(page.get_by_role("heading", name="4 Rename +0 \u22120 in kernel")).to_be_visible()
+    expect(note).to_have_text(
+        "No-op in kernel when ignoring SSA versions: every line it changed is equal after ignoring"
+        " (as printed +2 \u22122)."
+    )
+    function_select(page).select_option(value="Demo.main")
+    expect(note).to_have_text("Ignoring SSA versions: +1 \u22120 lines in main (as printed +1 \u22120).")
+    log.assert_clean()

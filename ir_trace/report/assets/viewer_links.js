@@ -11,7 +11,7 @@ const IRTraceLinks = (() => {
   const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass" };
   /** The keys `fragment` writes; a fragment's other keys are named in the link notice. */
   const HASH_KEYS = ['trace', 'pass', 'from', 'change', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case',
-    'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];
+    'word', 'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];
 
   /** One sentence of the link notice: what the fragment asked for, and what is shown instead. */
   function linkProblem(asked, instead) {
@@ -59,6 +59,7 @@ const IRTraceLinks = (() => {
         params.set('find', finder.text);
         if (finder.regex) params.set('regex', '1');
         if (finder.matchCase) params.set('case', '1');
+        if (finder.wholeWord) params.set('word', '1');
       }
       if (!state.showChanged) params.set('changed', '0');
       if (!state.showNoop) params.set('noop', '0');
