@@ -4,10 +4,12 @@ wrap cue, the ignore note of a selected function, whole pass names in the title 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_support import REPO, build_report, expect, function_select, nav, open_report, viewing
 from conftest import FRONTEND, write_dump
-from multi_trace_support import write_program
+from multi_trace_support import CONST, DEAD, LOAD, MODULE, TWIN, mlir_header, mlir_module, pypto_passes, write_program
 
 ASSETS = REPO / "ir_trace" / "report" / "assets"
 
@@ -150,4 +152,59 @@ def test_the_ignore_note_counts_the_selected_function_as_the_title_does(page, fi
     )
     function_select(page).select_option(value="Demo.main")
     expect(note).to_have_text("Ignoring SSA versions: +1 \u22120 lines in main (as printed +1 \u22120).")
+    log.assert_clean()
+
+
+LONG_PASS = "iree-llvmcpu-tile-and-fuse-producers-into-consumers-then-distribute-to-workgroups-and-lower-to-vectors"
+LONG_OPTIONS = "{tiling-level=0 fuse-pad-producers=true distribute-to-workgroups=true vector-size=16 unroll=false}"
+
+
+@pytest.fixture(scope="module")
+def long_name_report(tmp_path_factory):
+    """A program whose ptoas unit runs a pass with an IREE-long name and options, then cse."""
+    root = tmp_path_factory.mktemp("long")
+    program = root / "prog"
+    write_dump(program / "passes_dump", pypto_passes())
+    folder = program / "ptoas_passes" / "kernel" / MODULE
+    folder.mkdir(parents=True)
+    steps = [
+        ("0_canonicalize.mlir", "After Canonicalizer (canonicalize)", [CONST, TWIN, DEAD, LOAD]),
+        ("1_long.mlir", f"After TileAndFuse: {LONG_PASS}{LONG_OPTIONS}", [CONST, DEAD, LOAD]),
+        ("2_cse.mlir", "After CSE (cse)", [CONST, LOAD]),
+    ]
+    for name, header, body in steps:
+        (folder / name).write_text(f"{mlir_header(*header.split(' ', 1))}\n{mlir_module(body)}\n\n\n", "utf-8")
+    return build_report(program, root / "report.html", "--cache-dir", str(root / "cache"))
+
+
+def cut(locator) -> bool:
+    return locator.evaluate("(node) => node.scrollWidth > node.clientWidth + 1")
+
+
+def test_a_long_pass_name_wraps_in_the_title_and_compare_with_shows_it_whole(page, long_name_report):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log = open_report(page, long_name_report, "#trace=kernel&pass=2")
+    expect(current(page)).to_contain_text("cse")
+    compare = page.get_by_label("Compare with")
+    compare.select_option(index=1)  # the long pass, not the previous one
+    expect(compare).to_have_value("1")
+    name = page.locator("#pass-title .pass-name")
+    expect(name).to_have_text("cse")
+    nav(page).get_by_role("button", name=LONG_PASS[:30]).click()
+    expect(name).to_have_text(LONG_PASS)
+    assert not cut(name) and not cut(page.locator("#pass-title .pass-options"))  # wrapped, nothing hidden
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.screenshot(path="/tmp/pl/long_title.png")
+    page.keyboard.press("j")  # cse: Compare with's previous snapshot is the long pass
+    expect(name).to_have_text("cse")
+    expect(compare).to_have_attribute("title", re.compile(f"^Compare with 01 {LONG_PASS} \\(previous\\)"))
+    assert compare.locator("option").nth(1).get_attribute("title") == f"01 {LONG_PASS} (previous)"
+    whole = page.locator("#from-whole")
+    compare.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # a keyboard focus: the whole choice shows under the select
+    expect(whole).to_be_visible()
+    expect(whole).to_have_text(f"01 {LONG_PASS} (previous)")
+    assert not cut(whole)
+    page.screenshot(path="/tmp/pl/long_compare.png")
     log.assert_clean()

@@ -208,7 +208,7 @@ const IRTraceTraces = (() => {
       extra.push(badge);
     }
     if (p.header && p.header.options) extra.push(el('span', 'pass-options', p.header.options));
-    title.append(...extra);
+    for (const part of extra) title.append(' ', part);   // the title runs as text: spaces between its parts
     if (p.header) title.title = [headerLine(p.header), p.header.options && `options: ${p.header.options}`].filter(Boolean).join('\n');
   }
 
