@@ -37,6 +37,8 @@ def test_the_pypto_trace_is_linked_by_its_program_and_the_link_reloads_where_it_
     expect(current(page)).to_contain_text("Simplify")
     expect(page.get_by_label("Trace", exact=True)).to_have_value("0")
     expect(page.locator("#link-note")).to_be_hidden()
+    page.keyboard.press("j")  # a step's fragment is written once its pass is painted, naming its trace
+    page.wait_for_function("() => location.hash.startsWith('#trace=kernel_a&pass=0&')")
     log.assert_clean()
 
 

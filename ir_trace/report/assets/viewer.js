@@ -104,6 +104,18 @@
 
     /* ---------- selecting a pass ---------- */
 
+    /** A `j` / `k` step writes the fragment once its pass is painted: history.replaceState is a
+     *  synchronous call into the browser (2.5 ms a switch on a quiet machine, 17-130 ms on a loaded
+     *  one, benchmarks/switch_profile.py) that the paint need not wait for. Set from the press to the
+     *  frame that shows its pass; every other change of the view writes the fragment at once. */
+    let hashAfterPaint = false;
+
+    function stepPassSoon(delta) {
+      hashAfterPaint = true;
+      sidebar.stepPass(delta);
+      afterPaint(() => { hashAfterPaint = false; });   // the step's frame has shown its pass (or it had none to go to)
+    }
+
     /** Show entry k. The selected function stays selected: shown created / removed where one side
      *  lacks it, and the whole file (with a note) where neither side has it, until a pass has it again. */
     function selectPass(k, { initial = false } = {}) {
@@ -119,11 +131,12 @@
       sidebar.markSelected(k);
       tracePicker.markSelected(k);
       buildView();
-      updateHash();
+      if (!hashAfterPaint) updateHash();
       if (switched && !initial) {
         announceView();
         afterPaint((t) => trace.switches.push(t - started));
       }
+      if (hashAfterPaint) afterPaint(() => updateHash());   // after the switch is timed as painted, too
     }
 
     // What acts on the selected pass: off while the filters hide every pass (the rest reset in buildView).
@@ -465,7 +478,7 @@
 
     const onKeyDown = IRTraceKeys.createKeys({
       helpOpen: () => !$('help').hidden, openHelp, closeHelp, noPass: () => lastEntry < firstEntry,
-      stepPass: (delta) => sidebar.stepPass(delta), settlePass: () => sidebar.settle(), stepChange, stepFind, toggleWholeWord,
+      stepPass: stepPassSoon, settlePass: () => sidebar.settle(), stepChange, stepFind, toggleWholeWord,
       focusFilter: () => $('filter-text').focus(), focusFind: () => $('find-text').focus(),
       following: isFollowing, followToFind, stopFollowing: () => setFollow(''), onFieldKey,
     });
