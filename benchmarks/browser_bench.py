@@ -2,6 +2,7 @@
 """Time a report in headless Chromium: open to first painted diff, pass switch, Expand all.
 
     python benchmarks/browser_bench.py REPORT.html [--runs 3] [--switches 30] [--json]
+    python benchmarks/browser_bench.py REPORT.html... --every-pass [--spacing 0.5] [--json]
 
 The viewer records its own timings in `window.__irTrace` (performance.now() once the DOM it
 just built has been painted: a requestAnimationFrame followed by a task):
@@ -12,6 +13,11 @@ just built has been painted: a requestAnimationFrame followed by a task):
                     largest pass folds nothing: the button is disabled then)
 and the JS heap in use after opening (DevTools protocol, after a garbage collection). 1280x800.
 Prints medians; --json prints one JSON object instead.
+
+--every-pass walks each report from its first pass to its last with `j`, one press every
+--spacing seconds (no press queues behind another), and times each press from the key event to
+the new pass painted (the viewer's own afterPaint, so the frame that held the press back counts):
+p50, p90 and max per report, and the press into the pass with the most changed lines.
 """
 
 from __future__ import annotations
@@ -97,15 +103,93 @@ def largest_pass_expand(page) -> float | None:
     return page.evaluate("window.__irTrace.expands[0]")
 
 
+# Each `j`: from the keydown event (its timeStamp, on performance.now()'s clock) to the moment the viewer
+# records the switch as painted (trace.switches.push, in its afterPaint callback).
+PRESS_CLOCK = """() => {
+  const bench = (window.__bench = { down: null, done: [] });
+  document.addEventListener('keydown', (event) => { if (event.key === 'j') bench.down = event.timeStamp; }, true);
+  const switches = window.__irTrace.switches, push = switches.push;
+  switches.push = function (...times) {
+    const shown = document.querySelector('.pass-btn[aria-current="true"]');
+    if (bench.down !== null) bench.done.push([performance.now() - bench.down, shown ? Number(shown.dataset.k) : -1]);
+    bench.down = null;
+    return push.apply(this, times);
+  };
+}"""
+
+
+def every_pass(page, report: Path, spacing: float) -> dict:
+    """`j` from the first entry to the last, one press per `spacing` s: each press's latency."""
+    page.goto(report.resolve().as_uri())
+    page.wait_for_function("() => window.__irTrace && window.__irTrace.firstDiffPainted !== null", timeout=120_000)
+    first, last = page.evaluate("[window.__irTrace.model.firstEntry, window.__irTrace.model.lastEntry]")
+    page.locator(f'.pass-btn[data-k="{first}"]').click()
+    page.locator("body").click(position={"x": 2, "y": 2})  # focus the page, not a field
+    page.evaluate(PRESS_CLOCK)
+    largest = largest_pass(page)
+    for i in range(last - first):
+        page.keyboard.press("j")
+        page.wait_for_function("(n) => window.__bench.done.length > n", arg=i, timeout=120_000)
+        page.wait_for_timeout(spacing * 1000)
+    done = page.evaluate("window.__bench.done")
+    times = [t for t, _k in done]
+    into_largest = [t for t, k in done if k == largest]
+    return {
+        "report": str(report),
+        "presses": len(times),
+        "p50_ms": round(percentile(times, 50), 1),
+        "p90_ms": round(percentile(times, 90), 1),
+        "max_ms": round(max(times), 1),
+        "largest_ms": round(into_largest[0], 1) if into_largest else None,
+        "largest_pass": page.evaluate("(k) => window.__irTrace.model.entries[k].name", largest),
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile, nearest rank."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def main_every_pass(reports: list[Path], spacing: float, as_json: bool) -> int:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        for report in reports:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            result = every_pass(page, report, spacing)
+            page.close()
+            if as_json:
+                print(json.dumps(result), flush=True)
+            else:
+                r = result
+                print(
+                    f"{report.name:32} {r['presses']:4} presses  p50 {r['p50_ms']:6} ms  p90 {r['p90_ms']:6} ms"
+                    f"  max {r['max_ms']:6} ms  into the largest ({r['largest_pass']}) {r['largest_ms']} ms",
+                    flush=True,
+                )
+        browser.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("report", type=Path)
+    parser.add_argument("report", type=Path, nargs="+")
     parser.add_argument("--runs", type=int, default=3, help="page loads (default 3)")
     parser.add_argument("--switches", type=int, default=30, help="j presses per load (default 30)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--every-pass", action="store_true", help="j through every pass, timed per press")
+    parser.add_argument("--spacing", type=float, default=0.5, help="s between presses (default 0.5)")
     args = parser.parse_args(argv)
-    if not args.report.is_file():
-        parser.error(f"no such report: {args.report}")
+    missing = [str(path) for path in args.report if not path.is_file()]
+    if missing:
+        parser.error(f"no such report: {missing[0]}")
+    if args.every_pass:
+        return main_every_pass(args.report, args.spacing, args.json)
+    if len(args.report) > 1:
+        parser.error("several reports need --every-pass")
+    args.report = args.report[0]
 
     from playwright.sync_api import sync_playwright
 

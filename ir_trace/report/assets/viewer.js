@@ -105,6 +105,18 @@
 
     /* ---------- selecting a pass ---------- */
 
+    /** A `j` / `k` step writes the fragment once its pass is painted: history.replaceState is a
+     *  synchronous call into the browser (2.5 ms a switch on a quiet machine, 17-130 ms on a loaded
+     *  one, benchmarks/switch_profile.py) that the paint need not wait for. Set from the press to the
+     *  frame that shows its pass; every other change of the view writes the fragment at once. */
+    let hashAfterPaint = false;
+
+    function stepPassSoon(delta) {
+      hashAfterPaint = true;
+      sidebar.stepPass(delta);
+      afterPaint(() => { hashAfterPaint = false; });   // the step's frame has shown its pass (or it had none to go to)
+    }
+
     /** Show entry k. The selected function stays selected: shown created / removed where one side
      *  lacks it, and the whole file (with a note) where neither side has it, until a pass has it again. */
     function selectPass(k, { initial = false } = {}) {
@@ -120,11 +132,12 @@
       sidebar.markSelected(k);
       tracePicker.markSelected(k);
       buildView();
-      updateHash();
+      if (!hashAfterPaint) updateHash();
       if (switched && !initial) {
         announceView();
         afterPaint((t) => trace.switches.push(t - started));
       }
+      if (hashAfterPaint) afterPaint(() => updateHash());   // after the switch is timed as painted, too
     }
 
     // What acts on the selected pass: off while the filters hide every pass (the rest reset in buildView).
@@ -285,7 +298,7 @@
 
     function runFind() {
       const started = performance.now();
-      finder.set($('find-text').value, $('find-regex').checked, $('find-case').checked);
+      finder.set($('find-text').value, $('find-regex').checked, $('find-case').checked, $('find-word').checked);
       $('find-text').setAttribute('aria-invalid', String(Boolean(finder.error)));
       sidebar.paintMarks();
       showFindStatus();
@@ -305,13 +318,31 @@
       const where = finder.scope ? ` (in ${IRTraceModel.shortName(finder.scope)})` : '';
       status.textContent = `\u201c${finder.text}\u201d: ${before ?? '?'} in Before \u00b7 ${after ?? '?'} in After${where} \u00b7 ` +
         `count changes at ${changes} pass${changes === 1 ? '' : 'es'}${changes ? ' (Enter: next)' : ''}`;
+      if (findWrapped) status.prepend(Object.assign(document.createElement('strong'), { className: 'find-wrapped', textContent: findWrapped }));
     }
 
-    /** Next (or previous) visible entry where the match count changes. */
+    /** Alt+W: Find's Whole word option on or off, from anywhere (the Find box included). */
+    function toggleWholeWord() {
+      $('find-word').checked = !$('find-word').checked;
+      runFind();
+    }
+
+    let findWrapped = '';   // the wrap notice the Find status starts with, for the one step that wrapped
+
+    /** Next (or previous) visible entry where the match count changes; past the last (first) one it
+     *  wraps to the first (last), as a browser's Find does, and the Find status says so. */
     function stepFind(delta) {
       if (!finder.re) return;
-      const target = sidebar.neighbour(delta, (k) => finder.change(k));
-      if (target !== undefined) selectPass(target);
+      const hit = (k) => finder.change(k);
+      let target = sidebar.neighbour(delta, hit);
+      if (target === undefined) {
+        target = sidebar.neighbour(delta, hit, delta > 0 ? -Infinity : Infinity);
+        if (target === undefined) return;
+        findWrapped = delta > 0 ? 'Wrapped to the first pass where the count changes. ' : 'Wrapped to the last pass where the count changes. ';
+      }
+      selectPass(target);
+      showFindStatus();   // selectPass leaves the status alone when the pass is the one shown
+      findWrapped = '';
     }
 
     /* ---------- layout, wrap ---------- */
@@ -391,6 +422,8 @@
         k = current ? state.sel : firstChanged();
         const instead = current ? `staying on ${links.passWords(k)}` : `showing ${links.passWords(k)}, the first that changed`;
         problems.unshift(linkProblem(namesPass ? links.missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
+      } else {
+        writeFilters(links.filtersShowing(params, k, problems));
       }
       state.fn = params.get('fn') || '';
       if (state.fn && !model.functionExists(state.fn)) {
@@ -413,11 +446,13 @@
     /** Find as the fragment says; it runs again only when the fragment asks for another query. */
     function applyFindOfHash(params) {
       const same = params.has('find') === Boolean(finder.text) && (params.get('find') || '') === finder.text &&
-        (params.get('regex') === '1') === finder.regex && (params.get('case') === '1') === finder.matchCase;
+        (params.get('regex') === '1') === finder.regex && (params.get('case') === '1') === finder.matchCase &&
+        (params.get('word') === '1') === finder.wholeWord;
       if (same) return;
       $('find-text').value = params.get('find') || '';
       $('find-regex').checked = params.get('regex') === '1';
       $('find-case').checked = params.get('case') === '1';
+      $('find-word').checked = params.get('word') === '1';
       runFind();
     }
 
@@ -495,7 +530,7 @@
 
     const onKeyDown = IRTraceKeys.createKeys({
       helpOpen: () => !$('help').hidden, openHelp, closeHelp, noPass: () => lastEntry < firstEntry,
-      stepPass: (delta) => sidebar.stepPass(delta), settlePass: () => sidebar.settle(), stepChange, stepFind,
+      stepPass: stepPassSoon, settlePass: () => sidebar.settle(), stepChange, stepFind, toggleWholeWord,
       focusFilter: () => $('filter-text').focus(), focusFind: () => $('find-text').focus(), startGoTo,
       following: isFollowing, followToFind, stopFollowing: () => setFollow(''), onFieldKey,
     });
@@ -534,6 +569,7 @@
       $('find-text').addEventListener('input', () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 180); });
       $('find-regex').addEventListener('change', runFind);
       $('find-case').addEventListener('change', runFind);
+      $('find-word').addEventListener('change', runFind);
       $('fn-select').addEventListener('change', (e) => chooseFunction(e.target.value));
       panels.wireFunctionFilter(chooseFunction);
       $('fn-filter').addEventListener('input', updateHash);

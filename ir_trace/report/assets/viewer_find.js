@@ -6,10 +6,24 @@
 const IRTraceFind = (() => {
   'use strict';
 
+  /* Whole word: a match may not continue a name on either side. Letters, digits, `_` and `$` are a
+   * name's characters (MLIR's bare ids, Python's names); `.` is not, so `scf.for` matches `scf.for`
+   * but not `scf.forall`, `for` matches `scf.for`, and `%c0` does not match `%c0_0`. */
+  const WORD = '[\\p{L}\\p{N}_$]';
+  const WORD_START = /^[\p{L}\p{N}_$]/u, WORD_END = /[\p{L}\p{N}_$]$/u;
+
+  /** The pattern `source` as a whole word. A plain query (`text`) is bounded only at an end that is a
+   *  name's character, so `.for` finds the `.for` of `scf.for`; a regex is bounded at both ends. */
+  function wholeWordSource(source, text) {
+    const before = text === null || WORD_START.test(text) ? `(?<!${WORD})` : '';
+    const after = text === null || WORD_END.test(text) ? `(?!${WORD})` : '';
+    return `${before}(?:${source})${after}`;
+  }
+
   /** Find over every snapshot of a model: `set` a query, then ranges, counts and per-entry change. */
   function createFinder(model) {
     const { runs, entries, against } = model;
-    const find = { text: '', regex: false, matchCase: false, re: null, error: '', scope: '' };
+    const find = { text: '', regex: false, matchCase: false, wholeWord: false, re: null, error: '', scope: '' };
     let memos = new Map(), series = [], scoped = [];   // memos: a line key -> (line -> its count)
     /** @type {(r: number) => (string | null)} */
     let keyOfRun = () => null;   // run r -> its line key under the ignore modes (viewer_model.js), null: none
@@ -24,13 +38,14 @@ const IRTraceFind = (() => {
     }
 
     /** Compile a query; an invalid regex leaves `re` null and says why in `error`. */
-    function set(text, regex, matchCase) {
-      Object.assign(find, { text, regex, matchCase, re: null, error: '' });
+    function set(text, regex, matchCase, wholeWord = false) {
+      Object.assign(find, { text, regex, matchCase, wholeWord, re: null, error: '' });
       memos = new Map();
       series = [];
       scoped = [];
       if (!text) return;
-      const source = regex ? text : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const escaped = regex ? text : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const source = wholeWord ? wholeWordSource(escaped, regex ? null : text) : escaped;
       try {
         find.re = new RegExp(source, matchCase ? 'gu' : 'giu');
       } catch (err) {

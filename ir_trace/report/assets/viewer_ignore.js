@@ -141,17 +141,30 @@ const IRTraceIgnore = (() => {
       slice();
     }
 
-    /** Above the panes: what the modes did to this pass. */
+    /** Above the panes: what the modes did to this pass, or to the selected function in it (the
+     *  counts the pass title gives). */
     function showIgnoreNote() {
       const note = $('ignore-note'), ignore = model.ignoring();
       const exact = !against && model.exactOf(state.sel);
       if (!ignore || !exact || !exact.changed || model.fromOf(state.sel, state.from) !== model.previousOf(state.sel)) { note.hidden = true; return; }
       const e = model.refreshEntry(state.sel);   // counted under the modes (a link's modes: not yet, at start)
-      const words = NORM.describe(ignore);
-      note.textContent = e.changed
-        ? `Ignoring ${words}: +${e.inserted} \u2212${e.deleted} lines (as printed +${exact.inserted} \u2212${exact.deleted}).`
-        : `No-op when ignoring ${words}: every line it changed is equal after ignoring (as printed +${exact.inserted} \u2212${exact.deleted}).`;
+      const view = currentView(), choice = view && view.choice;
+      const counts = choice ? functionCountsAsPrinted(view.spec, choice) : null;
+      if (counts && !counts.exact.inserted && !counts.exact.deleted) { note.hidden = true; return; }   // as printed, the function did not change
+      const [shown, printed] = counts ? [counts.ignoring, counts.exact] : [e, exact];
+      const words = NORM.describe(ignore), where = choice ? ` in ${choice.short}` : '';
+      const changed = shown.inserted + shown.deleted > 0;
+      note.textContent = changed
+        ? `Ignoring ${words}: +${shown.inserted} \u2212${shown.deleted} lines${where} (as printed +${printed.inserted} \u2212${printed.deleted}).`
+        : `No-op${where} when ignoring ${words}: every line it changed is equal after ignoring (as printed +${printed.inserted} \u2212${printed.deleted}).`;
       note.hidden = false;
+    }
+
+    /** The selected function's change under the modes (the view's own diff) and as printed (the pass's
+     *  hunks in the payload): the lines are the same, only which of them differ is not. */
+    function functionCountsAsPrinted(spec, choice) {
+      const printed = model.runs[spec.after.run].passes[spec.after.pos].hunks || [];
+      return { ignoring: model.functionCounts(spec, choice), exact: model.functionCounts({ ...spec, hunks: printed }, choice) };
     }
 
     function onIgnoreControl() {
@@ -229,6 +242,7 @@ const IRTraceIgnore = (() => {
       $('find-text').value = `(?<![A-Za-z0-9_])${source}(?![A-Za-z0-9_])`;
       $('find-regex').checked = true;
       $('find-case').checked = true;
+      $('find-word').checked = false;   // the regex is bounded at a whole name already
       setFollow('');
       runFind();
     }

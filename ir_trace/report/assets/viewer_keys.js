@@ -104,12 +104,21 @@ const IRTraceKeys = (() => {
   }
 
   /** The document's keydown handler. `actions`: { helpOpen(), openHelp(), closeHelp(), noPass(),
-   *  stepPass(d), settlePass(), stepChange(d), stepFind(d), focusFilter(), focusFind(), startGoTo(), following(), followToFind(),
-   *  stopFollowing(), onFieldKey(event) }. */
+   *  stepPass(d), settlePass(), stepChange(d), stepFind(d), focusFilter(), focusFind(), startGoTo(), following(),
+   *  followToFind(), stopFollowing(), onFieldKey(event), toggleWholeWord() }. */
   const PASS_STEPS = new Set(['j', 'k', 'ArrowDown', 'ArrowUp']);
 
   function createKeys(actions) {
     return function onKeyDown(event) {
+      if (event.altKey && !event.ctrlKey && !event.metaKey && !actions.helpOpen()) {
+        // Alt+key is named by the key's place (on a Mac, Alt turns `w` into another character); it
+        // acts in the Find box too, as the option belongs to the box.
+        switch (`Alt+${event.code.replace(/^Key/, '')}`) {
+          case 'Alt+W': event.preventDefault(); actions.toggleWholeWord(); break;
+          default:
+        }
+        return;
+      }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (actions.helpOpen()) {
         // Modal: Close is its only control, so focus stays there.

@@ -11,7 +11,7 @@ const IRTraceLinks = (() => {
   const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass", change: 'Changes' };
   /** The keys `fragment` writes; a fragment's other keys are named in the link notice. */
   const HASH_KEYS = ['trace', 'pass', 'from', 'change', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case',
-    'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];
+    'word', 'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];
 
   /** One sentence of the link notice: what the fragment asked for, and what is shown instead. */
   function linkProblem(asked, instead) {
@@ -59,6 +59,7 @@ const IRTraceLinks = (() => {
         params.set('find', finder.text);
         if (finder.regex) params.set('regex', '1');
         if (finder.matchCase) params.set('case', '1');
+        if (finder.wholeWord) params.set('word', '1');
       }
       if (!state.showChanged) params.set('changed', '0');
       if (!state.showNoop) params.set('noop', '0');
@@ -108,6 +109,28 @@ const IRTraceLinks = (() => {
       return `names pass ${asked}, which this report does not have`;
     }
 
+    /** The fragment's sidebar filters, lifted where they would hide entry k, the pass it names: a link
+     *  to a pass opens that pass (the sidebar would move to another, maybe in another trace), and
+     *  each filter lifted is said in `problems`. */
+    function filtersShowing(params, k, problems) {
+      const filters = filtersOf(params), e = model.refreshEntry(k), words = passWords(k);
+      const failed = e.badges.some(([cls]) => cls === 'failed');   // listed whatever the No-op box says
+      if (!e.changed && !filters.showNoop && !failed) {
+        filters.showNoop = true;
+        problems.push(linkProblem(`names ${words}, a no-op, with noop=0`, 'showing it, with no-op passes listed'));
+      }
+      if (e.changed && !filters.showChanged) {
+        filters.showChanged = true;
+        problems.push(linkProblem(`names ${words}, which changes the IR, with changed=0`, 'showing it, with changed passes listed'));
+      }
+      if (filters.filterText.trim() && !e.name.toLowerCase().includes(filters.filterText.trim().toLowerCase())) {
+        problems.push(linkProblem(`names ${words} with filter=${filters.filterText}, which its name does not match`,
+          'showing it, with the pass filter cleared'));
+        filters.filterText = '';
+      }
+      return filters;
+    }
+
     /** The fragment's keys this viewer does not read, and its layout and run view when they name none. */
     function unreadKeys(params) {
       const problems = [];
@@ -148,7 +171,7 @@ const IRTraceLinks = (() => {
       return -1;
     }
 
-    return { fragment, entryFromHash, passWords, missingPass, unreadKeys, fromOfHash, changeOfHash };
+    return { fragment, entryFromHash, passWords, missingPass, filtersShowing, unreadKeys, fromOfHash, changeOfHash };
   }
 
   return { LAYOUTS, RUN_VIEW_NAMES, linkProblem, filtersOf, createLinks };

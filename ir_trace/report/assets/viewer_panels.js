@@ -29,11 +29,12 @@ const IRTracePanels = (() => {
       const title = $('pass-title');
       title.textContent = '';
       const counts = choice ? model.functionCounts(spec, choice) : countHunks(spec.hunks);
-      title.append(el('span', 'idx', e.label || String(e.index)), el('span', 'pass-name', e.name),
+      // Spaces between the parts: the title runs as text (viewer.css), heard as "12 ConvertToSSA +3 −2".
+      title.append(el('span', 'idx', e.label || String(e.index)), ' ', el('span', 'pass-name', e.name), ' ',
         statsNode(counts.inserted, counts.deleted));
-      if (choice) title.append(el('span', 'fn-scope', `in ${functionState(choice)}`));
+      if (choice) title.append(' ', el('span', 'fn-scope', `in ${functionState(choice)}`));
       followLevel(e);
-      title.title = [...title.children].map((part) => part.textContent).join(' ');   // the name may be cut
+      title.title = [...title.children].map((part) => part.textContent).join(' ');   // the whole header on hover
       heading = `Pass ${e.label || e.index} ${e.name}: +${counts.inserted} \u2212${counts.deleted}${choice ? ` in ${functionState(choice)}` : ''}`;
       const runOf = (ref) => (against ? `run ${runs[ref.run].label}` : '');
       const beforeRun = runOf(spec.before), afterRun = runOf(spec.after);
@@ -270,9 +271,25 @@ const IRTracePanels = (() => {
       const options = select.options;
       if (options.length > pos) options.length = pos;
       if (options.length) relabel(options[options.length - 1], run, options.length - 1, pos);
-      for (let j = options.length; j < pos; j++) select.appendChild(new Option(fromLabel(run, j, pos), String(j)));
+      for (let j = options.length; j < pos; j++) select.appendChild(named(new Option(fromLabel(run, j, pos), String(j))));
       select.disabled = pos < 1;
       select.value = String(model.fromOf(k, state.from));
+      showWholeChoice();
+    }
+
+    /** An option's whole name on hover in the open list (a long one is cut there too). */
+    function named(option) {
+      option.title = option.text;
+      return option;
+    }
+
+    /** The chosen snapshot's whole name: the select's tooltip, and the box under it while it has focus. */
+    function showWholeChoice() {
+      const select = $('from-select'), option = select.selectedOptions[0];
+      const name = option ? option.text : '';
+      select.title = name ? `Compare with ${name}: the Before side, any earlier snapshot (default: the previous one)`
+        : 'The Before side: any earlier snapshot (default: the previous one)';
+      $('from-whole').textContent = name;
     }
 
     /** Snapshot j of trace `run` as the Compare with select names it before pass `pos`: named as the
@@ -284,7 +301,7 @@ const IRTracePanels = (() => {
 
     function relabel(option, run, j, pos) {
       const label = fromLabel(run, j, pos);
-      if (option.text !== label) option.text = label;
+      if (option.text !== label) named(Object.assign(option, { text: label }));
     }
 
     function showRunViews(k) {

@@ -161,7 +161,7 @@ const IRTraceTraces = (() => {
         const item = el('li');
         item.append(el('strong', null, 'Several traces: '), 'the sidebar lists PyPTO\u2019s passes, then each ptoas unit\u2019s, ' +
           'under a heading each; Trace jumps to one. j / k and Find\u2019s n / N walk on across traces; no diff crosses ' +
-          'a trace boundary (an MLIR trace\u2019s first snapshot is shown whole). Links name the trace: #trace=<unit>&pass=N.');
+          'a trace boundary (an MLIR trace\u2019s first snapshot is shown whole). Links name the trace: #trace=<unit or program>&pass=N.');
         help.append(item);
       }
     }
@@ -186,7 +186,7 @@ const IRTraceTraces = (() => {
       extra.push(badge);
     }
     if (p.header && p.header.options) extra.push(el('span', 'pass-options', p.header.options));
-    title.append(...extra);
+    for (const part of extra) title.append(' ', part);   // the title runs as text: spaces between its parts
     if (p.header) title.title = [headerLine(p.header), p.header.options && `options: ${p.header.options}`].filter(Boolean).join('\n');
   }
 
@@ -200,16 +200,21 @@ const IRTraceTraces = (() => {
     return `${p.header && p.header.failed ? ', failed' : ''}${trace}`;
   }
 
-  /** What a link calls trace r: its unit, or `stage:unit` when another trace has the same unit. */
+  /** A trace's name in links: its unit, or for PyPTO's trace (no unit) the program's name, its title. */
+  const nameOf = (t) => t.unit || t.title || '';
+
+  /** What a link calls trace r: its name, or `stage:name` when another trace has the same name. */
   function linkName(payload, r) {
     const traces = tracesOf(payload), t = traces[r];
-    return traces.filter((other) => other.unit === t.unit).length > 1 ? `${t.stage}:${t.unit}` : t.unit;
+    return traces.filter((other) => nameOf(other) === nameOf(t)).length > 1 ? `${t.stage}:${nameOf(t)}` : nameOf(t);
   }
 
-  /** #trace=<unit> (or stage:unit): the run a fragment names, null for one this report lacks. */
+  /** #trace=<name> (or stage:name): the run a fragment names, null for one this report lacks. The
+   *  empty name, which links written before PyPTO's trace was named by its program carry, is PyPTO's. */
   function runOfUnit(payload, name) {
     const traces = tracesOf(payload);
-    const r = traces.findIndex((t, i) => name === linkName(payload, i) || name === `${t.stage}:${t.unit}`);
+    const named = (t, i) => name === linkName(payload, i) || name === `${t.stage}:${nameOf(t)}`;
+    const r = traces.findIndex((t, i) => named(t, i) || (name === '' && !t.unit));
     return r >= 0 ? r : null;
   }
 
