@@ -7,7 +7,7 @@ from ir_trace.pipeline.compare import RenderComparison
 from ir_trace.pipeline.config import default_failure_exit_codes, default_log_level, ir_trace
 from ir_trace.pipeline.report import RenderReport
 from ir_trace.pipeline.snapshots import DiffPair, SliceFunctions, ValidateDump, WorkBatch
-from ir_trace.pipeline.sweep import Sweep, SweepDump
+from ir_trace.pipeline.sweep import Sweep, SweepBatch, SweepDump
 from ir_trace.pipeline.targets import CacheTarget, ReportTarget
 
 default_failure_exit_codes()
@@ -21,6 +21,7 @@ __all__ = [
     "ReportTarget",
     "SliceFunctions",
     "Sweep",
+    "SweepBatch",
     "SweepDump",
     "ValidateDump",
     "WorkBatch",

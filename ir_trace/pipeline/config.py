@@ -66,11 +66,21 @@ class ir_trace(luigi.Config):  # noqa: N801 - the section name users write in lu
     follow_inner_symlinks = luigi.BoolParameter(
         default=False, description="read snapshots that are symlinks to files inside their dump (never outside)"
     )
+    sweep_tasks = luigi.IntParameter(
+        default=64,
+        description="most tasks a sweep's dumps are scheduled as: beyond it, consecutive dumps go in batches "
+        "(luigid's cost grows with the square of its task count)",
+    )
 
 
 def follow_inner_symlinks() -> bool:
     """Whether snapshot links that stay inside their dump are read (`[ir_trace] follow_inner_symlinks`)."""
     return ir_trace().follow_inner_symlinks
+
+
+def sweep_tasks() -> int:
+    """`[ir_trace] sweep_tasks`, at least 1."""
+    return max(1, ir_trace().sweep_tasks)
 
 
 def observed_state(dump: str) -> str:

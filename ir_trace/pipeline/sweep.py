@@ -34,7 +34,7 @@ from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.traces import Trace
 from ir_trace.options import DEFAULT_CONTEXT, ReportOptions
 from ir_trace.pipeline.base import AbsolutePath, PipelineTask, ReportOptionsParameter
-from ir_trace.pipeline.config import follow_inner_symlinks, observed_state
+from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, sweep_tasks
 from ir_trace.pipeline.report import build_report_here
 from ir_trace.pipeline.snapshots import DiffPair, WorkItem
 from ir_trace.pipeline.targets import ReportRecord, ReportTarget
@@ -127,7 +127,8 @@ class RecordTarget(luigi.Target):
 
 
 class SweepDump(PipelineTask):
-    """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
+    """One dump of a sweep: its report (RenderReport's work, done in-process) and its record for sweep.json.
+    A task of its own in a sweep of few dumps; in a larger one, one member of a `SweepBatch`."""
 
     dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
@@ -147,15 +148,22 @@ class SweepDump(PipelineTask):
         return RecordTarget(records_dir(Path(self.out_dir)) / f"{self.name}.json", self.fingerprint())
 
     def run(self):
-        self._progress = ThrottledProgress(self)
+        record = self.make(self)
+        if record is not None:
+            self.report_progress(100)
+            self.report_status(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+
+    def make(self, shown_by: PipelineTask) -> dict | None:
+        """Write the report and the record (None: another worker did meanwhile); `shown_by` is the task
+        whose luigid status shows the progress (this one, or the batch it is run by)."""
+        self._progress = ThrottledProgress(shown_by, self.name)
         guard = RunGuard()  # a task process nobody supervises: its writes remove their temps on SIGTERM
         with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
             if claim.waited and self.complete():
-                return  # another worker wrote it while this one waited
+                return None  # another worker wrote it while this one waited
             record = self._build(guard)
             self.output().write(record, guard)
-        self.report_progress(100)
-        self.report_status(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+        return record
 
     def _build(self, guard: RunGuard) -> dict:
         # Named by the sweep, not by an argument: no flag in its errors.
@@ -210,8 +218,8 @@ class ThrottledProgress:
 
     INTERVAL = 1.0  # seconds between two updates of one task
 
-    def __init__(self, task: SweepDump):
-        self.task, self.planned = task, 0
+    def __init__(self, task: PipelineTask, name: str):
+        self.task, self.name, self.planned = task, name, 0
         self.last = time.monotonic()  # a dump done within the first second says only "done"
 
     def plan(self, count: int) -> None:
@@ -223,7 +231,55 @@ class ThrottledProgress:
             self.last = now
             total = max(self.planned, count)
             self.task.report_progress(90 * count // total)
-            self.task.report_status(f"{self.task.name}: {count}/{total} diffs and function slices")
+            self.task.report_status(f"{self.name}: {count}/{total} diffs and function slices")
+
+
+class DumpListParameter(luigi.Parameter[tuple[tuple[str, str, str], ...]]):
+    """A batch's dumps: (dump, name, state) each, as a JSON list of three-item lists."""
+
+    def parse(self, x):
+        return self.normalize(json.loads(x))
+
+    def normalize(self, x):
+        return tuple((str(dump), str(name), str(state)) for dump, name, state in x)
+
+    def serialize(self, x):
+        return json.dumps([list(member) for member in x], separators=(",", ":"))
+
+
+class SweepBatch(PipelineTask):
+    """Several consecutive dumps of a large sweep as one task of the shared scheduler, each done in turn
+    here (`SweepDump.make`): luigid's cost grows with the square of its task count (every request for
+    work ranks every pending task), so a sweep of a thousand dumps is at most `[ir_trace] sweep_tasks`
+    tasks. Whole dumps still go to whichever worker, on whichever host, takes the batch; each dump keeps
+    its record, fingerprint and claim, so a batch rerun after a crash redoes only its unfinished dumps."""
+
+    out_dir = AbsolutePath(description="where the reports and the records go")
+    dumps = DumpListParameter(description="the dumps, a JSON list of [dump, name, state]")
+    options = ReportOptionsParameter(
+        default=ReportOptions(), description="the report's context and initial ignore modes, one JSON value"
+    )
+
+    def members(self) -> list[SweepDump]:
+        return [
+            SweepDump(dump=dump, out_dir=self.out_dir, name=name, state=state, options=self.options)
+            for dump, name, state in self.dumps
+        ]
+
+    def output(self):
+        return [member.output() for member in self.members()]
+
+    def __repr__(self):
+        # Luigi's logs name a task by its repr, which would spell out every dump.
+        return f"SweepBatch({len(self.dumps)} dumps: {self.dumps[0][1]} .. {self.dumps[-1][1]})"
+
+    def run(self):
+        members = self.members()
+        for position, member in enumerate(members):
+            if not member.complete():
+                member.make(self)
+            self.report_progress(100 * (position + 1) // len(members))
+        self.report_status(f"{len(members)} programs: done")
 
 
 def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
@@ -238,6 +294,18 @@ def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:
             keep_text(store, sha, text.encode("utf-8"), guard)
+
+
+def scheduled_dumps(tasks: list[SweepDump], most: int) -> list[SweepDump] | list[SweepBatch]:
+    """`tasks` as they are when there are at most `most`, else as `most` batches (or fewer) of consecutive
+    dumps (the sweep finds dumps in one order on every host, so every host names the same batches)."""
+    if len(tasks) <= most:
+        return tasks
+    size = -(-len(tasks) // most)
+    return [
+        SweepBatch(out_dir=tasks[0].out_dir, dumps=[(t.dump, t.name, t.state) for t in chunk], options=tasks[0].options)
+        for chunk in (tasks[i : i + size] for i in range(0, len(tasks), size))
+    ]
 
 
 class SweepTarget(luigi.Target):
@@ -298,6 +366,13 @@ class Sweep(PipelineTask):
         return [] if self.problem() else self._found_dumps
 
     def requires(self):
+        """A SweepDump per dump, or (more dumps than `[ir_trace] sweep_tasks`) SweepBatches of them."""
+        if not hasattr(self, "_scheduled"):
+            self._scheduled = scheduled_dumps(self.dump_tasks(), sweep_tasks())
+        return self._scheduled
+
+    def dump_tasks(self) -> list[SweepDump]:
+        """The dumps' tasks, one each (scheduled as they are or in batches: `requires`)."""
         if not hasattr(self, "_dump_tasks"):
             options = ReportOptions(self.context, report_ignore_modes(*self.ignoring()))
             self._dump_tasks = [
@@ -314,7 +389,7 @@ class Sweep(PipelineTask):
         return self._dump_tasks
 
     def fingerprint(self) -> str:
-        dumps = [task.fingerprint() for task in self.requires()]
+        dumps = [task.fingerprint() for task in self.dump_tasks()]
         dumps += [f"not-utf8:{f.name}" for f in self.found() if not f.utf8]
         ignore = [*self.ignore, "--ignore-regex", *self.ignore_regex]
         return sweep_fingerprint(dumps, self.baseline, ignore, self.context, INDEX_FILES)
@@ -335,7 +410,7 @@ class Sweep(PipelineTask):
 
     def _write(self, guard: RunGuard) -> SweepTotals:
         inputs = {f.name: f.input for f in self.found()}
-        records = [self._record_of(task) for task in self.requires()]
+        records = [self._record_of(task) for task in self.dump_tasks()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
         records = [{**record, "input": inputs[record["name"]]} for record in records]
         self.report_progress(50)
