@@ -374,3 +374,25 @@ def test_luigid_shows_a_failed_task_with_its_one_line_reason(tmp_path):
     assert result.returncode == 3, result.stderr[-2000:]
     assert [task["name"] for task in failed.values()] == ["ValidateDump"]
     assert errors == [json.dumps(f"input directory does not exist: {tmp_path / 'nonexistent'}")]
+
+
+def test_the_pipeline_keeps_no_cache_of_its_own_at_module_level():
+    """Whatever a process keeps between tasks is in its one Session (ir_trace/cache/session.py): no module of
+    the pipeline binds a mutable container at module level (constants aside), nor rebinds a module global."""
+    import ast
+
+    containers = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+    kept = []
+    for path in sorted((REPO / "ir_trace" / "pipeline").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            factory = getattr(value.func, "id", "") if isinstance(value, ast.Call) else ""
+            called = factory in ("dict", "list", "set", "OrderedDict")
+            target = node.target if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [None])[0]
+            name = getattr(target, "id", "")
+            constant = name.isupper() or name.startswith("__")  # FAILURE_EXIT_CODES, __all__
+            if (isinstance(value, containers) or called) and not constant:
+                kept.append(f"{path.name}:{node.lineno} {name}")
+        kept += [f"{path.name}:{node.lineno} global" for node in ast.walk(tree) if isinstance(node, ast.Global)]
+    assert kept == []
