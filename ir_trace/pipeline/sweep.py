@@ -153,10 +153,11 @@ class SweepDump(PipelineTask):
             self.report_progress(100)
             self.report_status(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
 
-    def make(self, shown_by: PipelineTask) -> dict | None:
+    def make(self, shown_by: PipelineTask, pace: Pace | None = None) -> dict | None:
         """Write the report and the record (None: another worker did meanwhile); `shown_by` is the task
-        whose luigid status shows the progress (this one, or the batch it is run by)."""
-        self._progress = ThrottledProgress(shown_by, self.name)
+        whose luigid status shows the progress: this one, or the batch it is run by (with the batch's
+        `pace`; the bar is then the batch's own)."""
+        self._progress = ThrottledProgress(shown_by, self.name, pace or Pace(), own_bar=pace is None)
         guard = RunGuard()  # a task process nobody supervises: its writes remove their temps on SIGTERM
         with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
             if claim.waited and self.complete():
@@ -211,26 +212,39 @@ class SweepDump(PipelineTask):
         self._progress.done(len(ran))
 
 
-class ThrottledProgress:
-    """A dump's progress on luigid's page (`NAME: 12/40 diffs and function slices`), said at most once
-    a second: every update is a request luigid serves, and a first sweep of a thousand small dumps
-    made ~20 a dump, a quarter of the client's CPU spent again in luigid (BENCHMARKS.md)."""
+class Pace:
+    """When a task last told luigid anything: at most once a second. Every update is a request luigid
+    serves, and a first sweep of a thousand small dumps made ~20 a dump, a quarter of the client's CPU
+    spent again in luigid (BENCHMARKS.md)."""
 
     INTERVAL = 1.0  # seconds between two updates of one task
 
-    def __init__(self, task: PipelineTask, name: str):
-        self.task, self.name, self.planned = task, name, 0
+    def __init__(self):
         self.last = time.monotonic()  # a dump done within the first second says only "done"
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.INTERVAL:
+            return False
+        self.last = now
+        return True
+
+
+class ThrottledProgress:
+    """A dump's progress on luigid's page (`NAME: 12/40 diffs and function slices`), at the task's `pace`;
+    `own_bar`: the dump's task moves its progress bar too (a batch's bar counts its dumps)."""
+
+    def __init__(self, task: PipelineTask, name: str, pace: Pace, own_bar: bool = True):
+        self.task, self.name, self.pace, self.own_bar, self.planned = task, name, pace, own_bar, 0
 
     def plan(self, count: int) -> None:
         self.planned += count
 
     def done(self, count: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= self.INTERVAL:
-            self.last = now
+        if self.pace.due():
             total = max(self.planned, count)
-            self.task.report_progress(90 * count // total)
+            if self.own_bar:
+                self.task.report_progress(90 * count // total)
             self.task.report_status(f"{self.name}: {count}/{total} diffs and function slices")
 
 
@@ -274,11 +288,13 @@ class SweepBatch(PipelineTask):
         return f"SweepBatch({len(self.dumps)} dumps: {self.dumps[0][1]} .. {self.dumps[-1][1]})"
 
     def run(self):
-        members = self.members()
+        members, pace = self.members(), Pace()
         for position, member in enumerate(members):
             if not member.complete():
-                member.make(self)
-            self.report_progress(100 * (position + 1) // len(members))
+                member.make(self, pace)
+            if pace.due():
+                self.report_progress(100 * (position + 1) // len(members))
+        self.report_progress(100)
         self.report_status(f"{len(members)} programs: done")
 
 
