@@ -9,51 +9,13 @@ import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from functools import cached_property
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ir_trace.cache.store import ResultCache
-from ir_trace.diffcore.linediff import split_lines
-from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 
 if TYPE_CHECKING:
     from ir_trace.inputs.traces import Trace
     from ir_trace.runsafety.run_guard import RunGuard
-
-
-class LoadedSnapshot:
-    """One snapshot's text, with its lines, structure and functions worked out once, when first needed.
-
-    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is."""
-
-    def __init__(self, text: str, kind: str = "pypto"):
-        self.text = text
-        self.kind = kind
-
-    @cached_property
-    def split(self) -> tuple[list[str], bool]:
-        return split_lines(self.text)
-
-    @cached_property
-    def structure(self) -> Structure | None:
-        """PyPTO's statement outline (MLIR's symbol ops need none)."""
-        if self.kind != "pypto":
-            return None
-        try:
-            return analyse_structure(self.split[0])
-        except UnsafeToSlice:
-            return None
-
-    @cached_property
-    def slices(self) -> Slices:
-        """Its functions, shared by the slicing task and the diffs (which match functions first)."""
-        return slice_functions(self.split[0], self.structure, self.kind)
-
-    @cached_property
-    def functions(self) -> list[tuple[str, int, int]] | None:
-        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
-        found = self.slices.functions
-        return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
 _Key = TypeVar("_Key")
@@ -97,8 +59,9 @@ class Session:
         self.guard: RunGuard | None = None  # what keeps a report's write safe from signals (None: nobody supervises)
         # Texts read by validation, for the work that follows (so no file is read twice): 32 M characters.
         self.texts: Recent[str, str] = Recent(1 << 25, len)
-        # Snapshots analysed: adjacent pairs and slices reuse each other's work.
-        self.snapshots: Recent[tuple[str, str], LoadedSnapshot] = Recent(8)
+        # Snapshots analysed (pipeline.snapshots.LoadedSnapshot, by hash and kind): adjacent pairs and
+        # slices reuse each other's work.
+        self.snapshots: Recent[tuple[str, str], Any] = Recent(8)
         # Traces validated, by their cache key (which names the dump's state): a report reads one dump,
         # a comparison two; Luigi's completeness checks ask for them several times a run.
         self.traces: Recent[str, list[Trace]] = Recent(4)

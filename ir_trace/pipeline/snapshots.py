@@ -6,13 +6,13 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import luigi
 
 from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
-from ir_trace.cache.session import LoadedSnapshot
-from ir_trace.diffcore.linediff import count_changes, diff_snapshots, hunks_to_json
+from ir_trace.diffcore.linediff import count_changes, diff_snapshots, hunks_to_json, split_lines
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import Manifest, read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
@@ -20,6 +20,42 @@ from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, trac
 from ir_trace.pipeline.base import WORK_DONE, WORK_REDONE, AbsolutePath, PipelineTask
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, session, shared_cache
 from ir_trace.pipeline.targets import CacheTarget
+from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
+
+
+class LoadedSnapshot:
+    """One snapshot's text, with its lines, structure and functions worked out once, when first needed.
+
+    `kind` is the language it is printed in ("pypto" or "mlir"): it decides what a function is."""
+
+    def __init__(self, text: str, kind: str = "pypto"):
+        self.text = text
+        self.kind = kind
+
+    @cached_property
+    def split(self) -> tuple[list[str], bool]:
+        return split_lines(self.text)
+
+    @cached_property
+    def structure(self) -> Structure | None:
+        """PyPTO's statement outline (MLIR's symbol ops need none)."""
+        if self.kind != "pypto":
+            return None
+        try:
+            return analyse_structure(self.split[0])
+        except UnsafeToSlice:
+            return None
+
+    @cached_property
+    def slices(self) -> Slices:
+        """Its functions, shared by the slicing task and the diffs (which match functions first)."""
+        return slice_functions(self.split[0], self.structure, self.kind)
+
+    @cached_property
+    def functions(self) -> list[tuple[str, int, int]] | None:
+        """(key, start, end) of each function, as the report lists them (None: cannot be sliced)."""
+        found = self.slices.functions
+        return None if found is None else [(f.key, f.start, f.end) for f in found]
 
 
 def remember_text(sha256: str, text: str) -> None:
@@ -49,7 +85,7 @@ def load_snapshot(
     A text already read in this process under that hash is the same text, so it is reused.
     """
     memory = session()
-    loaded = memory.snapshots.get((sha256, kind))
+    loaded: LoadedSnapshot | None = memory.snapshots.get((sha256, kind))
     if loaded is None:
         text = memory.texts.get(sha256)
         if text is None:
