@@ -476,7 +476,7 @@ def _timed_run(run, seconds: list[float], cpu: list[float]):
 
 
 def luigi_probe(dump: str, report: str, cache: str) -> None:
-    """Child mode: one cold run through ir_trace.app.cli.run_pipeline with every task's run() timed."""
+    """Child mode: one cold run through ir_trace.api.build with every task's run() timed."""
     import logging
     from collections import defaultdict
 
@@ -484,7 +484,8 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
     import luigi
 
     import ir_trace.pipeline  # imported here so the run below measures no import
-    from ir_trace.app import cli
+    from ir_trace import api
+    from ir_trace.options import RunOptions
 
     imports = time.perf_counter() - t0
     for name in ("luigi", "luigi-interface", "luigi.scheduler"):
@@ -510,7 +511,7 @@ def luigi_probe(dump: str, report: str, cache: str) -> None:
 
     luigi.build = timed_build
     started, started_cpu = time.perf_counter(), time.process_time()
-    outcome = cli.run_pipeline(Path(dump), Path(report), 3, Path(cache), 1)
+    outcome = api.build(RunOptions.build(dump, report, context=3, workers=1), Path(cache))
     total, total_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     luigi.build = build
     run_bodies = sum(sum(v) for v in inside.values())

@@ -31,9 +31,10 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 from harness import DIFF_SCRIPTS, launch_chromium  # noqa: E402
 
-from ir_trace.app.cli import run_pipeline  # noqa: E402
+from ir_trace import api  # noqa: E402
 from ir_trace.diffcore.linediff import diff_snapshots, hunks_to_json  # noqa: E402
 from ir_trace.noise.normalize import MODES, IgnoreModes, line_key  # noqa: E402
+from ir_trace.options import RunOptions  # noqa: E402
 from ir_trace.report.pass_diff import PassDiff  # noqa: E402
 from ir_trace.report.render import read_payload  # noqa: E402
 
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "r.html"
-        run_pipeline(args.dump, report, 3, Path(tmp) / "cache")
+        api.build(RunOptions.build(args.dump, report, context=3), Path(tmp) / "cache")
         report_bytes = report.stat().st_size
         payload = read_payload(report.read_text(encoding="utf-8"))
         toggles = viewer_toggles(report, args.runs)

@@ -3,6 +3,7 @@
 
     python benchmarks/sweep_bench.py incremental [--dumps 20] [--workers 2]
     python benchmarks/sweep_bench.py granularity [--dumps 100] [--passes 60] [--luigid]
+    python benchmarks/sweep_bench.py share [--dumps 256] [--workers 2] [--repeat 1]
 
 incremental: `--dumps` medium dumps (gen_dump.py --functions 40 --lines 40 --passes 40), swept
 with `luigi --module ir_trace.pipeline Sweep --local-scheduler` (a fresh process each time, as cron
@@ -13,6 +14,10 @@ granularity: the same number of do-nothing units of work scheduled two ways: one
 unit (dumps x passes tasks, like RenderReport's per-pair graph) or one task per dump that does
 its units in-process (like SweepDump). No real work happens, so the times are Luigi's own cost.
 Each unit's completion is a marker file, so forked worker processes see it too.
+
+share: a first sweep of `--dumps` small dumps (gen_dump.py --functions 5 --lines 10 --passes 8)
+through a real luigid on 127.0.0.1: the CPU luigid spent (utime + stime from /proc of its
+process) beside the CPU of the sweeping client (the `luigi` process and its forked workers).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -113,6 +119,76 @@ def bench_incremental(dumps: int, workers: int) -> dict:
         return results
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+# ---------- the central scheduler's share of a first sweep ----------
+
+SMALL = ("--functions", "5", "--lines", "10", "--passes", "8")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a live process has spent, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def make_small_dumps(root: Path, dumps: int) -> None:
+    """`dumps` small dumps, made by one process (a generator process per dump would take minutes)."""
+    script = (
+        "import subprocess, sys\n"
+        "for seed in range(1, int(sys.argv[2]) + 1):\n"
+        f"    subprocess.run([sys.executable, {str(GEN_DUMP)!r}, f'{{sys.argv[1]}}/prog{{seed:04d}}/passes_dump', "
+        f"*{list(SMALL)!r}, '--seed', str(seed)], check=True)\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(root), str(dumps)], check=True)
+
+
+def bench_share(dumps: int, workers: int, repeat: int) -> list[dict]:
+    scratch = Path(tempfile.mkdtemp(prefix="sweep-share-"))
+    rows = []
+    try:
+        root = scratch / "build_output"
+        make_small_dumps(root, dumps)
+        code = scratch / "code"  # a frozen copy, so edits made meanwhile change nothing measured
+        shutil.copytree(REPO / "ir_trace", code / "ir_trace", ignore=shutil.ignore_patterns("__pycache__"))
+        for attempt in range(repeat):
+            run = scratch / f"run{attempt}"
+            run.mkdir()
+            config = run / "luigi.cfg"
+            config.write_text(f"[ir_trace]\ncache_dir = {run / 'cache'}\n[core]\nlog_level = WARNING\n")
+            env = {**os.environ, "LUIGI_CONFIG_PATH": str(config), "PYTHONPATH": str(code)}
+            luigid, port = start_luigid(run, env=env)
+            try:
+                scheduler_before, client_before = process_cpu(luigid.pid), children_cpu()
+                started = time.perf_counter()
+                command = [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", "Sweep"]
+                command += ["--root", str(root), "--out-dir", str(run / "reports"), "--workers", str(workers)]
+                command += ["--scheduler-host", "127.0.0.1", "--scheduler-port", str(port)]
+                subprocess.run(command, env=env, cwd=scratch, check=True, capture_output=True)
+                wall = time.perf_counter() - started
+                scheduler = process_cpu(luigid.pid) - scheduler_before
+                client = children_cpu() - client_before
+            finally:
+                stop_luigid(luigid)
+            rows.append(
+                {
+                    "dumps": dumps,
+                    "workers": workers,
+                    "wall_s": round(wall, 1),
+                    "client_cpu_s": round(client, 1),
+                    "luigid_cpu_s": round(scheduler, 1),
+                    "luigid_share": round(scheduler / client, 3),
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return rows
 
 
 # ---------- scheduling cost per granularity ----------
@@ -229,8 +305,14 @@ def main() -> None:
     granularity.add_argument("--dumps", type=int, default=100)
     granularity.add_argument("--passes", type=int, default=60)
     granularity.add_argument("--luigid", action="store_true", help="schedule through a real luigid on 127.0.0.1")
+    share = sub.add_parser("share")
+    share.add_argument("--dumps", type=int, default=256)
+    share.add_argument("--workers", type=int, default=2)
+    share.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
-    if args.what == "incremental":
+    if args.what == "share":
+        bench_share(args.dumps, args.workers, args.repeat)
+    elif args.what == "incremental":
         print(json.dumps(bench_incremental(args.dumps, args.workers), indent=1))
     else:
         bench_granularity(args.dumps, args.passes, args.luigid)

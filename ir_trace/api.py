@@ -161,7 +161,7 @@ def build(
         import luigi.execution_summary
 
         from ir_trace.pipeline import RenderComparison, RenderReport
-        from ir_trace.pipeline.config import adopt_cache, observed_state
+        from ir_trace.pipeline.config import adopt_cache, observed_state, session
         from ir_trace.pipeline.run_events import NoProgress, RunEvents
 
     adopt_cache(cache)
@@ -172,9 +172,8 @@ def build(
         report_flag="-o",
         context=context,
         ignore=spec,
-        guard=guard,
+        state=state,
     )
-    common["state"] = state
     task: RenderReport | RenderComparison
     if options.against is None:
         task = RenderReport(**common)
@@ -183,7 +182,7 @@ def build(
         task = RenderComparison(**common, against=run_b, against_state=observed_state(run_b))
     before = task.output().written_state()
     bar = progress() if progress is not None else NoProgress()
-    with RunEvents(bar, forked=options.workers > 1) as events, _few_collections():
+    with session().guarding(guard), RunEvents(bar, forked=options.workers > 1) as events, _few_collections():
         result = luigi.build(
             [task],
             local_scheduler=True,

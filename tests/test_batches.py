@@ -55,7 +55,8 @@ def test_a_batch_is_one_task_whatever_form_its_items_are_given_in():
 
 
 def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path):
-    from ir_trace.app.cli import run_pipeline
+    from ir_trace import api
+    from ir_trace.options import RunOptions
 
     dump = tmp_path / "p" / "passes_dump"
     dump.mkdir(parents=True)
@@ -70,7 +71,7 @@ def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path
 
     luigi.Task.event_handler(luigi.Event.SUCCESS)(record)
     try:
-        outcome = run_pipeline(dump, tmp_path / "r.html", 3, tmp_path / "cache")
+        outcome = api.build(RunOptions.build(dump, tmp_path / "r.html", context=3), tmp_path / "cache")
     finally:
         luigi.Task.remove_event_handler(luigi.Event.SUCCESS, record)
     assert outcome.summary.counts.passes == 300 and outcome.rediffed == outcome.pairs > 150

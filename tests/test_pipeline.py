@@ -18,10 +18,11 @@ import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
 
-from ir_trace.app.cli import run_pipeline
+from ir_trace import api
 from ir_trace.cache.fingerprints import file_state
 from ir_trace.cache.store import open_cache
 from ir_trace.inputs.file_hashes import SETTLED_NS
+from ir_trace.options import RunOptions
 from ir_trace.pipeline import DiffPair, RenderReport, ReportTarget, SliceFunctions
 from ir_trace.pipeline import targets as targets_module
 from ir_trace.pipeline.base import WORK_DONE, PipelineTask
@@ -66,26 +67,26 @@ def test_rerun_does_no_diff_work_and_one_change_rediffs_two_pairs(tmp_path, ran)
         *("--functions", "6", "--lines", "12", "--passes", "12", "--seed", "5", "--noop-ratio", "0"),
     )
     cache, out = tmp_path / "cache", tmp_path / "r.html"
-    first = run_pipeline(dump, out, 3, cache)
+    first = api.build(RunOptions.build(dump, out, context=3), cache)
     assert first.rediffed == first.pairs == 12 and len([r for r in ran if r.startswith("DiffPair")]) == 12
     assert not first.reused
 
     ran.clear()
     written = file_state(out)
-    second = run_pipeline(dump, out, 3, cache)
+    second = api.build(RunOptions.build(dump, out, context=3), cache)
     assert ran == [] and second.rediffed == 0 and second.reused
     assert file_state(out) == written and second.summary.counts.passes == first.summary.counts.passes
 
     middle = dump / sorted(p.name for p in dump.glob("06_after_*.py"))[0]
     middle.write_text(middle.read_text() + "# recompiled\n")
-    third = run_pipeline(dump, out, 3, cache)
+    third = api.build(RunOptions.build(dump, out, context=3), cache)
     diffs = sorted(r for r in ran if r.startswith("DiffPair"))
     assert third.rediffed == 2 and len(diffs) == 2 and not third.reused
     assert all(middle.name in r for r in diffs)
     assert [r for r in ran if r.startswith("SliceFunctions")] == ["SliceFunctions:>"]
 
     scratch = tmp_path / "scratch.html"
-    run_pipeline(dump, scratch, 3, tmp_path / "fresh-cache")
+    api.build(RunOptions.build(dump, scratch, context=3), tmp_path / "fresh-cache")
     assert scratch.read_bytes() == out.read_bytes()
 
 
@@ -96,7 +97,7 @@ def test_an_edit_that_keeps_size_and_mtime_is_rediffed_beside_an_ordinary_one(tm
     )
     cache, out = tmp_path / "cache", tmp_path / "r.html"
     time.sleep(SETTLED_NS / 1e9 + 0.1)  # files this old have their hashes remembered by stat stamp
-    run_pipeline(dump, out, 3, cache)
+    api.build(RunOptions.build(dump, out, context=3), cache)
     quiet = dump / sorted(p.name for p in dump.glob("03_after_*.py"))[0]
     loud = dump / sorted(p.name for p in dump.glob("07_after_*.py"))[0]
     before = os.stat(quiet)
@@ -107,10 +108,10 @@ def test_an_edit_that_keeps_size_and_mtime_is_rediffed_beside_an_ordinary_one(tm
     assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
     loud.write_text(loud.read_text() + "# recompiled\n", encoding="utf-8")
     ran.clear()
-    outcome = run_pipeline(dump, out, 3, cache)
+    outcome = api.build(RunOptions.build(dump, out, context=3), cache)
     diffs = [r for r in ran if r.startswith("DiffPair")]
     assert outcome.rediffed == 4 and sum(quiet.name in r for r in diffs) == 2
-    run_pipeline(dump, tmp_path / "fresh.html", 3, tmp_path / "fresh-cache")
+    api.build(RunOptions.build(dump, tmp_path / "fresh.html", context=3), tmp_path / "fresh-cache")
     assert (tmp_path / "fresh.html").read_bytes() == out.read_bytes()
 
 
@@ -120,59 +121,59 @@ def test_a_lone_edit_that_keeps_size_and_mtime_is_not_served_the_old_report(tmp_
         *("--functions", "2", "--lines", "6", "--passes", "4", "--seed", "5", "--noop-ratio", "0"),
     )
     cache, out = tmp_path / "cache", tmp_path / "r.html"
-    run_pipeline(dump, out, 3, cache)
+    api.build(RunOptions.build(dump, out, context=3), cache)
     edited = dump / sorted(p.name for p in dump.glob("02_after_*.py"))[0]
     before, text = os.stat(edited), edited.read_text()
     edited.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + text[-1], encoding="utf-8")
     os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))  # only the ctime tells
     ran.clear()
-    outcome = run_pipeline(dump, out, 3, cache)
+    outcome = api.build(RunOptions.build(dump, out, context=3), cache)
     assert not outcome.reused and outcome.rediffed == 2
-    run_pipeline(dump, tmp_path / "fresh.html", 3, tmp_path / "fresh-cache")
+    api.build(RunOptions.build(dump, tmp_path / "fresh.html", context=3), tmp_path / "fresh-cache")
     assert (tmp_path / "fresh.html").read_bytes() == out.read_bytes()
 
 
 def test_context_changes_the_report_not_the_diffs(tmp_path, ran, demo_dump):
     cache, out = tmp_path / "cache", tmp_path / "r.html"
-    run_pipeline(demo_dump, out, 3, cache)
+    api.build(RunOptions.build(demo_dump, out, context=3), cache)
     ran.clear()
-    outcome = run_pipeline(demo_dump, out, 0, cache)
+    outcome = api.build(RunOptions.build(demo_dump, out, context=0), cache)
     assert ran == [] and not outcome.reused
     assert read_payload(out.read_text())["context"] == 0
 
 
 def test_a_rebuild_that_printed_the_same_text_revalidates_but_rewrites_nothing(tmp_path, ran, demo_dump):
     cache, out = tmp_path / "cache", tmp_path / "r.html"
-    run_pipeline(demo_dump, out, 3, cache)
+    api.build(RunOptions.build(demo_dump, out, context=3), cache)
     written = file_state(out)
     ran.clear()
     for snapshot in demo_dump.iterdir():
         os.utime(snapshot, ns=(1, 1))  # new mtimes, same bytes
-    outcome = run_pipeline(demo_dump, out, 3, cache)
+    outcome = api.build(RunOptions.build(demo_dump, out, context=3), cache)
     assert ran == [] and outcome.reused and outcome.rediffed == 0 and file_state(out) == written
 
 
 def test_an_edited_report_is_written_again(tmp_path, demo_dump):
     cache, out = tmp_path / "cache", tmp_path / "r.html"
-    run_pipeline(demo_dump, out, 3, cache)
+    api.build(RunOptions.build(demo_dump, out, context=3), cache)
     out.write_text("edited by hand", encoding="utf-8")
-    outcome = run_pipeline(demo_dump, out, 3, cache)
+    outcome = api.build(RunOptions.build(demo_dump, out, context=3), cache)
     assert not outcome.reused and read_payload(out.read_text())["passes"][1]["name"] == "ConvertToSSA"
 
 
 def test_two_workers_build_the_same_report(tmp_path, demo_dump):
     one, two = tmp_path / "one.html", tmp_path / "two.html"
-    run_pipeline(demo_dump, one, 3, tmp_path / "c1")
-    outcome = run_pipeline(demo_dump, two, 3, tmp_path / "c2", workers=2)
+    api.build(RunOptions.build(demo_dump, one, context=3), tmp_path / "c1")
+    outcome = api.build(RunOptions.build(demo_dump, two, context=3, workers=2), tmp_path / "c2")
     assert outcome.rediffed == 2 == outcome.pairs and one.read_text() == two.read_text()
 
 
 def test_a_copy_of_the_dump_elsewhere_rewrites_the_report(tmp_path, demo_dump):
     out, cache = tmp_path / "r.html", tmp_path / "cache"
-    run_pipeline(demo_dump, out, 3, cache)
+    api.build(RunOptions.build(demo_dump, out, context=3), cache)
     copy = tmp_path / "elsewhere" / "passes_dump"
     shutil.copytree(demo_dump, copy)
-    outcome = run_pipeline(copy, out, 3, cache)
+    outcome = api.build(RunOptions.build(copy, out, context=3), cache)
     assert not outcome.reused and read_payload(out.read_text())["dump"] == "passes_dump"  # portable: its name
 
 
@@ -390,3 +391,25 @@ def test_a_snapshot_sliced_before_gives_the_diffs_its_functions_without_being_an
     shared_cache().put(slice_key(sha), {"functions": [["Demo.kernel"]], "eol": True})  # not [key, start, end]
     damaged = LoadedSnapshot(text, "pypto", sha)
     assert damaged.functions == sliced.functions and "structure" in damaged.__dict__
+
+
+def test_the_pipeline_keeps_no_cache_of_its_own_at_module_level():
+    """Whatever a process keeps between tasks is in its one Session (ir_trace/cache/session.py): no module of
+    the pipeline binds a mutable container at module level (constants aside), nor rebinds a module global."""
+    import ast
+
+    containers = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+    kept = []
+    for path in sorted((REPO / "ir_trace" / "pipeline").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            factory = getattr(value.func, "id", "") if isinstance(value, ast.Call) else ""
+            called = factory in ("dict", "list", "set", "OrderedDict")
+            target = node.target if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [None])[0]
+            name = getattr(target, "id", "")
+            constant = name.isupper() or name.startswith("__")  # FAILURE_EXIT_CODES, __all__
+            if (isinstance(value, containers) or called) and not constant:
+                kept.append(f"{path.name}:{node.lineno} {name}")
+        kept += [f"{path.name}:{node.lineno} global" for node in ast.walk(tree) if isinstance(node, ast.Global)]
+    assert kept == []

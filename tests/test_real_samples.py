@@ -9,7 +9,8 @@ import pytest
 from conftest import real_dumps
 from test_cli import payload_of
 
-from ir_trace.app.cli import run_pipeline
+from ir_trace import api
+from ir_trace.options import RunOptions
 
 DEF_AFTER_DECORATOR = re.compile(r"^    @pl\.function\b.*\n    def (\w+)\(", re.M)
 
@@ -17,7 +18,7 @@ DEF_AFTER_DECORATOR = re.compile(r"^    @pl\.function\b.*\n    def (\w+)\(", re.
 @pytest.mark.parametrize("dump", real_dumps(), ids=lambda p: p.parent.parent.name + "/" + p.parent.name)
 def test_real_dump_report_is_faithful(dump, tmp_path):
     out = tmp_path / "r.html"
-    outcome = run_pipeline(dump, out, 3, tmp_path / "cache")
+    outcome = api.build(RunOptions.build(dump, out, context=3), tmp_path / "cache")
     payload = payload_of(out)
     passes = payload["passes"]
     assert outcome.summary.counts.passes == len(passes) - 1 and outcome.report == str(out.absolute())

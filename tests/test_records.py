@@ -101,3 +101,23 @@ def test_a_rerun_that_finds_its_report_current_does_not_start_luigi(tmp_path, de
     rebuilt = subprocess.run(imports, capture_output=True, text=True, timeout=300)
     assert rebuilt.returncode == 0 and "report unchanged" not in rebuilt.stderr
     assert [line for line in rebuilt.stderr.splitlines() if _imported(line)]  # the pipeline ran
+
+
+def test_the_command_and_the_report_task_agree_on_when_a_report_is_current(tmp_path, demo_dump):
+    """One rule (`current_record`): the command's warm path and Luigi's completeness check of the task."""
+    from ir_trace.cache.report_record import configured_state
+    from ir_trace.pipeline import RenderReport
+
+    report, cache_dir = tmp_path / "r.html", tmp_path / "cache"
+    assert run_cli(demo_dump, "-o", report, "--cache-dir", cache_dir).returncode == 0
+    cache = ResultCache(cache_dir)
+    adopt_cache(cache)
+
+    def task(context: int = 3) -> RenderReport:
+        state = configured_state(str(demo_dump), False)
+        return RenderReport(dump=str(demo_dump), report=str(report), context=context, state=state)
+
+    assert task().complete() and _current(cache, demo_dump, report) is not None
+    assert not task(context=5).complete() and _current(cache, demo_dump, report, context=5) is None
+    os.utime(report, ns=(1, 1))
+    assert not task().complete() and _current(cache, demo_dump, report) is None

@@ -17,6 +17,7 @@ import pytest
 from conftest import FRONTEND, write_dump
 
 from ir_trace.pipeline import RenderReport
+from ir_trace.pipeline.config import session
 from ir_trace.runsafety.run_guard import Announcements, RunGuard, SupervisorGone
 from ir_trace.runsafety.standard_streams import say
 from ir_trace.runsafety.writes import write_output
@@ -103,14 +104,14 @@ def test_an_orphaned_work_says_nothing_and_publishes_nothing(tmp_path: Path, cap
     assert list(tmp_path.iterdir()) == []  # neither the report nor its temp file
 
 
-def test_the_report_task_hands_its_guard_to_its_target_without_changing_its_identity(tmp_path: Path):
+def test_the_report_task_writes_through_the_sessions_guard_which_is_no_parameter(tmp_path: Path):
     dump = str(write_dump(tmp_path / "passes_dump", [FRONTEND]))
     guard = RunGuard()
-    task = RenderReport(dump=dump, report=str(tmp_path / "r.html"), guard=guard)
-    plain = RenderReport(dump=dump, report=str(tmp_path / "r.html"))
-    assert task.output().guard is guard and plain.output().guard is None
-    assert task.task_id == plain.task_id  # one task for the scheduler, with or without a guard
-    assert "guard" not in task.to_str_params()  # never sent to a scheduler
+    task = RenderReport(dump=dump, report=str(tmp_path / "r.html"))
+    with session().guarding(guard):
+        assert task.output().guard is guard
+    assert task.output().guard is None  # the caller's guard is gone with its run
+    assert "guard" not in task.to_str_params() and "guard" not in RenderReport.get_param_names(include_significant=True)
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,8 @@ from ir_trace.cache.fingerprints import dump_state
 from ir_trace.errors import IRTraceError
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.options import ReportOptions
-from ir_trace.pipeline import Sweep, SweepDump
+from ir_trace.pipeline import Sweep, SweepBatch, SweepDump
+from ir_trace.pipeline.sweep import scheduled_dumps
 from ir_trace.runsafety.claims import Claim
 from ir_trace.summaries.passes import LineCounts
 from ir_trace.sweep.results import (
@@ -829,3 +830,51 @@ def test_a_dump_task_takes_the_report_options_as_one_value():
     assert (again.options, again.task_id, again.fingerprint()) == (options, task.task_id, task.fingerprint())
     other = SweepDump(dump="/d", out_dir="/o", name="n", state="s", options=ReportOptions(3, options.ignore))
     assert other.task_id != task.task_id and other.fingerprint() != task.fingerprint()
+
+
+# ---------- many dumps: few tasks for luigid ----------
+
+
+def test_dumps_beyond_the_task_limit_are_scheduled_in_batches_of_consecutive_whole_dumps():
+    tasks = [SweepDump(dump=f"/d/{n}", out_dir="/o", name=f"p{n}", state=f"s{n}") for n in range(10)]
+    assert scheduled_dumps(tasks, 10) == tasks  # few dumps: a task each, as before
+    batches = scheduled_dumps(tasks, 4)
+    assert [type(batch) for batch in batches] == [SweepBatch] * 4
+    assert [member for batch in batches for member in batch.members()] == tasks  # each dump once, in order
+    assert repr(batches[0]) == "SweepBatch(3 dumps: p0 .. p2)"
+    again = SweepBatch.from_str_params(batches[0].to_str_params())
+    assert again.task_id == batches[0].task_id and again.members() == batches[0].members()
+
+
+def test_a_sweep_of_more_dumps_than_sweep_tasks_is_batches_on_luigid_and_reruns_as_nothing(tmp_path):
+    env = luigi_env(tmp_path)
+    config = Path(env["LUIGI_CONFIG_PATH"])
+    config.write_text(config.read_text().replace("[ir_trace]\n", "[ir_trace]\nsweep_tasks = 2\n"))
+    root, out = tmp_path / "root", tmp_path / "out"
+    for seed in range(1, 6):
+        generate_dump(root / f"prog{seed}" / "passes_dump", *SMALL, "--seed", str(seed))
+    broken = write_dump(root / "broken" / "passes_dump", [FRONTEND, FRONTEND])
+    (broken / "00_frontend.py").unlink()  # invalid: a result in its batch, not a failed task
+    state = tmp_path / "luigid"
+    state.mkdir()
+    luigid, port = start_luigid(state, env=env, cwd=tmp_path)
+    try:
+        command = luigi_command("--root", root, "--out-dir", out, "--workers", "2")
+        command += ["--scheduler-host", "127.0.0.1", "--scheduler-port", str(port)]
+        first = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
+        reported = done_tasks(port)
+        written = mtimes(out)
+        second = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
+    finally:
+        stop_luigid(luigid)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert sorted(task["name"] for task in reported.values()) == ["Sweep", "SweepBatch", "SweepBatch"]
+    shown = sorted((t["progress_percentage"], t["status_message"]) for t in reported.values() if t["name"] != "Sweep")
+    assert shown == [(100, "3 programs: done"), (100, "3 programs: done")]
+    found = programs(out)
+    assert sorted(found) == ["broken", *(f"prog{n}" for n in range(1, 6))]
+    assert [found[f"prog{n}"]["ok"] for n in range(1, 6)] == [True] * 5 and not found["broken"]["ok"]
+    for n in range(1, 6):
+        assert (out / f"prog{n}.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+    assert mtimes(out) == written  # every batch complete: nothing ran again
+    assert not list((out / ".sweep" / "claims").iterdir()), "every claim released"

@@ -23,7 +23,6 @@ from ir_trace.options import DEFAULT_CONTEXT, DEFAULT_OUTPUT, ReportOptions, Run
 from ir_trace.runsafety.signals import Supervisor
 from ir_trace.runsafety.standard_streams import clear_terminal_line, guard_standard_streams, say
 from ir_trace.runsafety.writes import OutputError, shown_path, write_all, write_output
-from ir_trace.summaries.runs import RunOutcome
 from ir_trace.summaries.trace import summary_warnings
 
 if TYPE_CHECKING:
@@ -220,31 +219,6 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         workers=args.workers,
         follow_inner_symlinks=args.follow_inner_symlinks,
     )
-
-
-def run_pipeline(
-    dump: Path,
-    output: Path,
-    context: int,
-    cache_dir: Path,
-    workers: int = 1,
-    progress: bool = False,
-    verbose: bool = False,
-    against: Path | None = None,
-    ignore: IgnoreModes | None = None,
-    follow_inner_symlinks: bool = False,
-    guard: RunGuard | None = None,
-) -> RunOutcome:
-    """`ir_trace.api.build` with the options as arguments and this cache (for tests and benchmarks)."""
-    options = RunOptions(
-        dump=str(dump),
-        output=str(output),
-        report=ReportOptions(context, ignore or IgnoreModes()),
-        against=str(against) if against is not None else None,
-        workers=workers,
-        follow_inner_symlinks=follow_inner_symlinks,
-    )
-    return api.build(options, Path(cache_dir), lambda: ProgressBar(progress), verbose, guard)
 
 
 def write_json_summary(destination: str, trace: dict, guard: RunGuard | None = None) -> None:

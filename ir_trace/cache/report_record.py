@@ -1,9 +1,10 @@
 """What writing a report recorded, and whether the report at a path is still current.
 
-Free of Luigi: `tasks.targets.ReportTarget` answers Luigi's completeness checks with these
-functions, and the command asks `current_report` first, so a rerun whose report is current
-says so without importing or starting the pipeline (on a warm run Luigi's own import was
-more than half of its CPU time).
+Free of Luigi. "The report is current" is decided in one place, `current_record`: the pipeline's
+`ReportTarget` answers Luigi's completeness checks with it, and the command asks `current_report`
+(the same rule, from the validation the cache holds) first, so a rerun whose report is current says
+so without importing or starting the pipeline (on a warm run Luigi's own import was more than half
+of its CPU time).
 """
 
 from __future__ import annotations
@@ -90,6 +91,22 @@ def still_on_disk(record: ReportRecord | None, path: str) -> bool:
     return now is not None and tuple(now) == record.state
 
 
+def current_record(cache: ResultCache, path: str, fingerprint: str | None) -> ReportRecord | None:
+    """The one rule for "the report at `path` is current": the last write there recorded `fingerprint`
+    (the report's inputs, options, templates and versions) and the file there is still the one written.
+    Returns that write's record (without its summary), else None; None for an unknown fingerprint."""
+    record = last_write(cache, path) if fingerprint is not None else None
+    if record is None or record.fingerprint != fingerprint or not still_on_disk(record, path):
+        return None
+    return record
+
+
+def dump_report_fingerprint(traces: list, context: int, ignore: str) -> str:
+    """A dump's report's fingerprint from the traces its validation found, with these options
+    (`ignore`: `IgnoreModes.spec()`): the command's warm path and the report task both use it."""
+    return report_fingerprint(traces_digest(traces), context, ignore)
+
+
 def configured_state(dump: str, follow_inner_symlinks: bool) -> str:
     """The dump's state (`dump_state`) under this setting: whether links are followed changes what
     a dump validates to, so a result kept under one setting is not served under the other."""
@@ -118,8 +135,4 @@ def current_report(
         traces = traces_from_json(data)
     except (KeyError, TypeError, ValueError, AttributeError):  # not validated in this state (or not a validation)
         return None
-    fingerprint = report_fingerprint(traces_digest(traces), context, ignore)
-    record = last_write(cache, report)
-    if record is None or record.fingerprint != fingerprint or not still_on_disk(record, report):
-        return None
-    return with_summary(cache, record)
+    return with_summary(cache, current_record(cache, report, dump_report_fingerprint(traces, context, ignore)))

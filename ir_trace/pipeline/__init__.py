@@ -8,7 +8,7 @@ from ir_trace.pipeline.config import default_failure_exit_codes, default_log_lev
 from ir_trace.pipeline.dead_workers import refuse_runs_stalled_by_dead_workers
 from ir_trace.pipeline.report import RenderReport
 from ir_trace.pipeline.snapshots import DiffPair, SliceFunctions, ValidateDump, WorkBatch
-from ir_trace.pipeline.sweep import Sweep, SweepDump
+from ir_trace.pipeline.sweep import Sweep, SweepBatch, SweepDump
 from ir_trace.pipeline.targets import CacheTarget, ReportTarget
 
 default_failure_exit_codes()
@@ -23,6 +23,7 @@ __all__ = [
     "ReportTarget",
     "SliceFunctions",
     "Sweep",
+    "SweepBatch",
     "SweepDump",
     "ValidateDump",
     "WorkBatch",

@@ -9,7 +9,6 @@ import luigi
 
 from ir_trace.errors import IRTraceError, one_line, unexpected_message
 from ir_trace.options import ReportOptions
-from ir_trace.runsafety.run_guard import RunGuard
 
 WORK_PLANNED = "ir_trace.work_planned"  # event(task, count): diffs and slicings a report still needs
 WORK_REDONE = "ir_trace.work_redone"  # event(task, item): an item whose cached result was damaged, recomputed
@@ -90,23 +89,3 @@ def _say_the_worker_died(task: luigi.Task, message: str) -> None:
     code = message.rsplit(" ", 1)[-1]
     how = f"was killed by signal {code[1:]}" if code.startswith("-") and code[1:].isdigit() else f"died ({message})"
     log.error("%s failed: its worker process %s; nothing it was doing was kept, run again", task, how)
-
-
-class GuardParameter(luigi.Parameter[RunGuard | None]):
-    """The `RunGuard` the caller that builds this task hands down (the command's, or a sweep task's):
-    not part of the task's identity, never sent to a scheduler nor taken from a command line (there
-    it stays None: the task then writes as a process nobody supervises)."""
-
-    def __init__(self):
-        super().__init__(
-            default=None,
-            significant=False,
-            visibility=luigi.parameter.ParameterVisibility.PRIVATE,
-            description="set by the caller in Python, not on a command line",
-        )
-
-    def parse(self, x):
-        return None
-
-    def serialize(self, x):
-        return ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import luigi
 
 from ir_trace.cache.fingerprints import comparison_fingerprint, traces_digest
@@ -20,12 +22,16 @@ from ir_trace.pipeline.report import (
 )
 from ir_trace.pipeline.snapshots import (
     STATE_HELP,
+    DiffPair,
+    SliceFunctions,
     ValidateDump,
+    WorkItem,
     cached_diff,
     current_manifest,
     current_traces,
     load_snapshot,
 )
+from ir_trace.pipeline.targets import ReportTarget
 from ir_trace.report.against import (
     build_comparison_payload,
     keyed_snapshots,
@@ -61,29 +67,53 @@ class RenderComparison(ReportWriter):
 
     def run(self):
         self.check_arguments()
-        manifest_a = current_manifest(self.dump, self.state)
-        manifest_b = current_manifest(self.against, self.against_state)
-        check_same_kind(self.dump, manifest_a, self.against, manifest_b)
-        diffs_a, slices_a = chain_work(manifest_a)
-        diffs_b, slices_b = chain_work(manifest_b)
-        cross = _cross_work(manifest_a, manifest_b)
-        diffs = unique_items(diffs_a + diffs_b + cross)
-        yield from self.schedule(pipeline_order(diffs, unique_items(slices_a + slices_b)))
+        plan = ComparisonPlan.of(self.dump, self.state, self.against, self.against_state)
+        yield from self.schedule(plan.items())  # dynamic dependencies: batches of the missing work
         target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
+        plan.write(target, self.context, self.ignore, self)
+
+
+@dataclass(frozen=True)
+class ComparisonPlan:
+    """What a run-against-run report is made of: each run's chain work and the matched passes' diffs."""
+
+    manifest_a: Manifest
+    manifest_b: Manifest
+    work_a: tuple[list[DiffPair], list[SliceFunctions]]
+    work_b: tuple[list[DiffPair], list[SliceFunctions]]
+    cross: list[DiffPair]
+
+    @classmethod
+    def of(cls, dump: str, state: str, against: str, against_state: str) -> ComparisonPlan:
+        manifest_a, manifest_b = current_manifest(dump, state), current_manifest(against, against_state)
+        check_same_kind(dump, manifest_a, against, manifest_b)
+        cross = _cross_work(manifest_a, manifest_b)
+        return cls(manifest_a, manifest_b, chain_work(manifest_a), chain_work(manifest_b), cross)
+
+    @property
+    def diffs(self) -> list[DiffPair]:
+        return unique_items(self.work_a[0] + self.work_b[0] + self.cross)
+
+    def items(self) -> list[WorkItem]:
+        return pipeline_order(self.diffs, unique_items(self.work_a[1] + self.work_b[1]))
+
+    def write(self, target: ReportTarget, context: int, ignore: str, task: luigi.Task | None = None) -> None:
+        """Render the page from the completed work into `target`, unless it is current already."""
         if target.exists():
             return
-        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
-        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
-        cross_results = {(item.before_sha, item.after_sha): cached_diff(item, self).to_page() for item in cross}
-        matches = match_passes([s.name for s in manifest_a.snapshots], [s.name for s in manifest_b.snapshots])
+        run_a = assemble_payload(self.manifest_a, *self.work_a, context, task=task)
+        run_b = assemble_payload(self.manifest_b, *self.work_b, context, task=task)
+        cross_results = {(item.before_sha, item.after_sha): cached_diff(item, task).to_page() for item in self.cross}
+        snaps_a, snaps_b = self.manifest_a.snapshots, self.manifest_b.snapshots
+        matches = match_passes([s.name for s in snaps_a], [s.name for s in snaps_b])
         # Both runs are seen through the ignore modes: what a pass did, and whether the outputs differ.
-        modes = IgnoreModes.from_spec(self.ignore)
-        keyed_a = keyed_snapshots(_snapshot_lines(manifest_a), modes, manifest_a.kind)
-        keyed_b = keyed_snapshots(_snapshot_lines(manifest_b), modes, manifest_b.kind)
+        modes = IgnoreModes.from_spec(ignore)
+        keyed_a = keyed_snapshots(_snapshot_lines(self.manifest_a), modes, self.manifest_a.kind)
+        keyed_b = keyed_snapshots(_snapshot_lines(self.manifest_b), modes, self.manifest_b.kind)
         behaviours = match_behaviours(matches, keyed_a, keyed_b)
         ignoring = (modes, match_differs(matches, keyed_a, keyed_b)) if modes else None
-        payload = build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours, ignoring)
-        target.write(render_html(payload), comparison_summary(payload), len(diffs))
+        payload = build_comparison_payload(run_a, run_b, cross_results, context, behaviours, ignoring)
+        target.write(render_html(payload), comparison_summary(payload), len(self.diffs))
 
 
 def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import configparser
-import os
 from pathlib import Path
 
 import luigi
 
 from ir_trace.cache.report_record import configured_state
+from ir_trace.cache.session import Session
 from ir_trace.cache.store import ResultCache, default_cache_dir, open_cache
 
 # Luigi exits 0 after a failed task unless `[retcode]` says otherwise, and a pip-installed
@@ -66,11 +66,21 @@ class ir_trace(luigi.Config):  # noqa: N801 - the section name users write in lu
     follow_inner_symlinks = luigi.BoolParameter(
         default=False, description="read snapshots that are symlinks to files inside their dump (never outside)"
     )
+    sweep_tasks = luigi.IntParameter(
+        default=64,
+        description="most tasks a sweep's dumps are scheduled as: beyond it, consecutive dumps go in batches "
+        "(luigid's cost grows with the square of its task count)",
+    )
 
 
 def follow_inner_symlinks() -> bool:
     """Whether snapshot links that stay inside their dump are read (`[ir_trace] follow_inner_symlinks`)."""
     return ir_trace().follow_inner_symlinks
+
+
+def sweep_tasks() -> int:
+    """`[ir_trace] sweep_tasks`, at least 1."""
+    return max(1, ir_trace().sweep_tasks)
 
 
 def observed_state(dump: str) -> str:
@@ -84,21 +94,23 @@ def cache_directory() -> Path:
     return Path(configured).expanduser() if configured else default_cache_dir()
 
 
+def session() -> Session:
+    """This process's caches and guard (`ir_trace.cache.session`): the one place a run keeps anything."""
+    return _SESSION
+
+
 def shared_cache() -> ResultCache:
     """This process's handle on the configured cache (each worker process opens its own).
 
     The directory is looked up once per process: instantiating the `ir_trace` section costs about
     a millisecond, and Luigi asks every task's target whether it exists, some of them many times.
     """
-    pid = os.getpid()
-    if pid not in _handles:
-        _handles[pid] = open_cache(cache_directory())
-    return _handles[pid]
+    return _SESSION.cache
 
 
 def adopt_cache(cache: ResultCache) -> None:
     """Use a cache this process has already opened (and checked) from now on (the CLI, each run)."""
-    _handles[os.getpid()] = cache
+    _SESSION.adopt(cache)
 
 
-_handles: dict[int, ResultCache] = {}
+_SESSION = Session(lambda: open_cache(cache_directory()))

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 from typing import TypeVar
 
 import luigi
 
-from ir_trace.cache.fingerprints import report_fingerprint, traces_digest
+from ir_trace.cache.report_record import dump_report_fingerprint
 from ir_trace.errors import IRTraceError
 from ir_trace.inputs.discovery import Manifest
 from ir_trace.inputs.titles import place_title
 from ir_trace.inputs.traces import Trace
 from ir_trace.noise.normalize import IgnoreModes
-from ir_trace.options import DEFAULT_CONTEXT
-from ir_trace.pipeline.base import WORK_PLANNED, AbsolutePath, GuardParameter, PipelineTask
-from ir_trace.pipeline.config import shared_cache
+from ir_trace.options import DEFAULT_CONTEXT, ReportOptions
+from ir_trace.pipeline.base import WORK_PLANNED, AbsolutePath, PipelineTask
+from ir_trace.pipeline.config import session
 from ir_trace.pipeline.snapshots import (
     STATE_HELP,
     DiffPair,
@@ -28,7 +30,9 @@ from ir_trace.pipeline.snapshots import (
     cached_diff,
     cached_result,
     current_traces,
+    do_work,
     load_snapshot,
+    missing_work,
     span_parameter,
     validated_traces,
 )
@@ -121,6 +125,65 @@ def cached_traces(task: ValidateDump) -> list[Trace] | None:
     return validated_traces(task.output())
 
 
+@dataclass(frozen=True)
+class ReportPlan:
+    """What one dump's report is made of: its traces and each trace's chain work (`chain_work`)."""
+
+    dump: str
+    traces: list[Trace]
+    work: list[tuple[list[DiffPair], list[SliceFunctions]]]
+
+    @classmethod
+    def of(cls, dump: str, traces: list[Trace]) -> ReportPlan:
+        return cls(dump, traces, [chain_work(trace.manifest) for trace in traces])
+
+    @property
+    def diffs(self) -> list[DiffPair]:
+        return unique_items([task for trace_diffs, _slices in self.work for task in trace_diffs])
+
+    def items(self) -> list[WorkItem]:
+        """Every diff and slicing the report needs, once each, in the order that reuses loaded texts."""
+        slices = unique_items([task for _diffs, trace_slices in self.work for task in trace_slices])
+        return pipeline_order(self.diffs, slices)
+
+    def write(self, target: ReportTarget, context: int, ignore: str, task: luigi.Task | None = None) -> None:
+        """Render the page from the completed work into `target`, unless it is current already."""
+        if not target.exists():
+            payload = traces_payload(self.dump, self.traces, self.work, context, ignore, task)
+            target.write(render_html(payload), report_summary(payload, self.dump), len(self.diffs))
+
+
+def check_report_arguments(report: str, dumps: list[str], ignore: str) -> None:
+    """Fail before any diff work when the report could not be written as asked."""
+    check_report_path(report, dumps)
+    try:
+        IgnoreModes.from_spec(ignore)
+    except ValueError as exc:
+        raise IRTraceError(f"--ignore {ignore}: {exc}") from None
+
+
+def build_report_here(
+    dump: str,
+    state: str,
+    report: ReportTarget,
+    options: ReportOptions,
+    on_planned: Callable[[int], None],
+    on_item: Callable[[WorkItem], None],
+) -> list[Trace]:
+    """RenderReport's work done in this process, without a scheduler (a sweep's dump: one task of
+    the shared scheduler, its pairs done in-process): the same cache entries and the same page,
+    written to `report` (a target whose fingerprint is set here). Returns the dump's traces."""
+    ignore = options.ignore.spec()
+    check_report_arguments(report.path, [dump], ignore)
+    plan = ReportPlan.of(dump, current_traces(dump, state))
+    missing = missing_work(plan.items())
+    on_planned(len(missing))
+    do_work(missing, on_item)
+    report.fingerprint = dump_report_fingerprint(plan.traces, options.context, ignore)
+    plan.write(report, options.context, ignore)
+    return plan.traces
+
+
 class IgnoreSpec(luigi.Parameter):
     """Initial ignore modes as `IgnoreModes.spec()` writes them ('ssa,memref|REGEX'), put in that
     canonical order so `memref,ssa` and `ssa,memref` are one task. A value that does not parse is
@@ -134,7 +197,8 @@ class IgnoreSpec(luigi.Parameter):
 
 
 class ReportWriter(PipelineTask):
-    """Shared by the report tasks: the report file is the output, current for its fingerprint."""
+    """Shared by the report tasks: the report file is the output, current for its fingerprint.
+    Its write goes through the guard of this process's session (`Session.guarding`), no parameter."""
 
     report = AbsolutePath(default="ir_trace.html", description="where to write the report")
     # The argument that named `report` for whoever runs the task (`-o` from the command line):
@@ -142,15 +206,10 @@ class ReportWriter(PipelineTask):
     report_flag = luigi.Parameter(default="--report", significant=False, description="names --report in errors")
     context = luigi.IntParameter(default=DEFAULT_CONTEXT, description="unchanged lines kept around each change")
     ignore = IgnoreSpec(default="", description="initial ignore modes: ssa,memref,whitespace (then |REGEX)")
-    guard = GuardParameter()  # what keeps the report's write safe from signals (ir_trace.runsafety.run_guard)
 
     def check_arguments(self) -> None:
         """Fail before any diff work when the report could not be written as asked."""
-        check_report_path(self.report, self.dumps_read())
-        try:
-            IgnoreModes.from_spec(self.ignore)
-        except ValueError as exc:
-            raise IRTraceError(f"--ignore {self.ignore}: {exc}") from None
+        check_report_arguments(self.report, self.dumps_read(), self.ignore)
 
     def dumps_read(self) -> list[str]:
         """The dump directories this report is made from (never to be written into)."""
@@ -161,7 +220,7 @@ class ReportWriter(PipelineTask):
         raise NotImplementedError
 
     def output(self):
-        return ReportTarget(self.report, self.current_fingerprint, self.report_flag, self.guard)
+        return self.report_target(self.current_fingerprint)
 
     def current_fingerprint(self) -> str | None:
         """The fingerprint of the report the dumps' current files make, once they are validated (else None:
@@ -170,13 +229,12 @@ class ReportWriter(PipelineTask):
         validated = [traces for traces in found if traces is not None]
         return self.fingerprint(validated) if len(validated) == len(found) else None
 
-    def report_target(self, fingerprint: str) -> ReportTarget:
-        return ReportTarget(self.report, fingerprint, self.report_flag, self.guard)
+    def report_target(self, fingerprint: str | Callable[[], str | None]) -> ReportTarget:
+        return ReportTarget(self.report, fingerprint, self.report_flag, session().guard)
 
     def schedule(self, work: list[WorkItem]):
         """Yield batches of the work not done yet (Luigi then runs `run` again from the top, finding it done)."""
-        done = shared_cache().present([item.key for item in work])
-        missing = [item for item in work if item.key not in done]
+        missing = missing_work(work)
         if missing:
             self.trigger_event(WORK_PLANNED, self, len(missing))
             yield batches(missing)
@@ -196,19 +254,13 @@ class RenderReport(ReportWriter):
         return [self.dump]
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
-        return report_fingerprint(traces_digest(validated[0]), self.context, self.ignore)
+        return dump_report_fingerprint(validated[0], self.context, self.ignore)
 
     def run(self):
         self.check_arguments()
-        traces = current_traces(self.dump, self.state)
-        work = [chain_work(trace.manifest) for trace in traces]
-        diffs = unique_items([task for trace_diffs, _slices in work for task in trace_diffs])
-        slices = unique_items([task for _diffs, trace_slices in work for task in trace_slices])
-        yield from self.schedule(pipeline_order(diffs, slices))
-        target = self.report_target(self.fingerprint([traces]))
-        if not target.exists():
-            payload = traces_payload(self.dump, traces, work, self.context, self.ignore, self)
-            target.write(render_html(payload), report_summary(payload, self.dump), len(diffs))
+        plan = ReportPlan.of(self.dump, current_traces(self.dump, self.state))
+        yield from self.schedule(plan.items())  # dynamic dependencies: batches of the missing work
+        plan.write(self.report_target(self.fingerprint([plan.traces])), self.context, self.ignore, self)
 
 
 _Item = TypeVar("_Item", bound=WorkItem)

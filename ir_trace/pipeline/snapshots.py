@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -18,7 +18,7 @@ from ir_trace.inputs.discovery import Manifest, read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
 from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, traces_from_json
 from ir_trace.pipeline.base import WORK_DONE, WORK_REDONE, AbsolutePath, PipelineTask
-from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, shared_cache
+from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, session, shared_cache
 from ir_trace.pipeline.targets import CacheTarget
 from ir_trace.report.ignore_counts import ignore_counts
 from ir_trace.report.model import Hunk, PairDiff
@@ -78,21 +78,9 @@ def _triples(functions: list) -> bool:
     return all(isinstance(f, list) and len(f) == 3 for f in functions)
 
 
-_loaded: OrderedDict[tuple[str, str], LoadedSnapshot] = OrderedDict()
-_LOADED_LIMIT = 8  # snapshots kept per process: adjacent pairs and slices reuse each other's work
-_texts: OrderedDict[str, str] = OrderedDict()  # texts read by validation, for the work that follows
-_TEXTS_LIMIT = 1 << 25  # characters of them kept (the oldest go first), so no file is read twice
-_text_chars = 0
-
-
 def remember_text(sha256: str, text: str) -> None:
-    global _text_chars
-    if sha256 not in _texts:
-        _texts[sha256] = text
-        _text_chars += len(text)
-    _texts.move_to_end(sha256)
-    while _text_chars > _TEXTS_LIMIT and len(_texts) > 1:
-        _text_chars -= len(_texts.popitem(last=False)[1])
+    """Keep a text validation read, for the work that follows (`Session.texts`)."""
+    session().remember_text(sha256, text)
 
 
 def span_parameter(span: tuple[int, int] | None) -> str:
@@ -116,20 +104,20 @@ def load_snapshot(
 
     A text already read in this process under that hash is the same text, so it is reused.
     """
-    if (sha256, kind) not in _loaded:
-        text = _texts.get(sha256)
+    memory = session()
+    loaded: LoadedSnapshot | None = memory.snapshots.get((sha256, kind))
+    if loaded is None:
+        text = memory.texts.get(sha256)
         if text is None:
             text, actual = read_snapshot_text(
                 Path(path), parse_span(span), follow_inner_symlinks=follow_inner_symlinks()
             )
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
-            remember_text(sha256, text)
-        _loaded[sha256, kind] = LoadedSnapshot(text, kind, sha256)
-        while len(_loaded) > _LOADED_LIMIT:
-            _loaded.popitem(last=False)
-    _loaded.move_to_end((sha256, kind))
-    return _loaded[sha256, kind]
+            memory.remember_text(sha256, text)
+        loaded = LoadedSnapshot(text, kind, sha256)
+        memory.snapshots.put((sha256, kind), loaded)
+    return loaded
 
 
 # A report task takes its dump's state as a parameter, so its output (and its inputs' outputs) are
@@ -185,25 +173,20 @@ def current_manifest(dump: str, state: str = "") -> Manifest:
 def validated_traces(target: CacheTarget) -> list[Trace] | None:
     """The traces a validation left under `target` (a ValidateDump's output), if any; never validates.
 
-    Kept per process under its key, which names the dump's files' state, so the same state always
-    gives the same traces: Luigi's completeness checks ask for them several times a run, and a
-    thousand-snapshot manifest is worth decoding once.
+    Kept per process under its key (`Session.traces`), which names the dump's files' state, so the same
+    state always gives the same traces: Luigi's completeness checks ask for them several times a run,
+    and a thousand-snapshot manifest is worth decoding once.
     """
-    if target.key in _validated:
-        return _validated[target.key]
+    known = session().traces.get(target.key)
+    if known is not None:
+        return known
     data = target.read()
     return _remember_traces(target.key, traces_from_json(data)) if data is not None else None
 
 
 def _remember_traces(key: str, traces: list[Trace]) -> list[Trace]:
-    _validated[key] = traces
-    while len(_validated) > _VALIDATED_LIMIT:
-        _validated.popitem(last=False)
+    session().traces.put(key, traces)
     return traces
-
-
-_validated: OrderedDict[str, list[Trace]] = OrderedDict()
-_VALIDATED_LIMIT = 4  # a report reads one dump, a comparison two
 
 
 @dataclass(frozen=True)
@@ -335,6 +318,24 @@ def cached_diff(item: DiffPair, task: luigi.Task | None = None) -> PairDiff:
     return result
 
 
+def missing_work(work: list[WorkItem]) -> list[WorkItem]:
+    """The items whose result the cache does not hold yet."""
+    done = shared_cache().present([item.key for item in work])
+    return [item for item in work if item.key not in done]
+
+
+def do_work(work: list[WorkItem] | tuple[WorkItem, ...], on_item: Callable[[WorkItem], None]) -> None:
+    """Compute the items the cache lacks, here; `on_item(item)` after each one."""
+    cache = shared_cache()
+    done = cache.present([item.key for item in work])  # by another worker meanwhile, say
+    results = {}
+    for item in work:
+        if item.key not in done:
+            results[item.key] = item.compute().to_json()
+            on_item(item)
+    cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
+
+
 class BatchTarget(luigi.Target):
     """Complete when the cache holds a result for every item of a batch."""
 
@@ -365,14 +366,7 @@ class WorkBatch(PipelineTask):
         return f"WorkBatch({len(self.work)} items: {_shown(first)} .. {_shown(last)})"
 
     def run(self):
-        cache = shared_cache()
-        done = cache.present([item.key for item in self.work])  # by another worker meanwhile, say
-        results = {}
-        for item in self.work:
-            if item.key not in done:
-                results[item.key] = item.compute().to_json()
-                self.trigger_event(WORK_DONE, self, item)
-        cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
+        do_work(self.work, lambda item: self.trigger_event(WORK_DONE, self, item))
 
 
 MAX_BATCHES = 8  # Luigi's share of a cold 1,000-pass run: 11 % with 24, 10 % with 16, 9 % with 8 (BENCHMARKS.md)

@@ -5,10 +5,10 @@ ptoas_passes/, an MLIR tree directory or stream file: `ir_trace.sweep.find`), pl
           [--baseline reports.prev/sweep.json] [--context 3] [--ignore ssa,memref,whitespace]
           [--ignore-regex REGEX] --workers 2
 
-Granularity: one Luigi task per dump (`SweepDump`). It runs that dump's own RenderReport
-pipeline (validation, per-pair diffs, slicing, render; the same tasks and cache entries as the
-CLI) inside its process with a Luigi worker of its own (`build_in_process`), so the shared
-scheduler sees dumps, not dumps x batches;
+Granularity: one Luigi task per dump (`SweepDump`). It does that dump's report work (validation,
+per-pair diffs, slicing, render: the same functions and cache entries as RenderReport,
+`build_report_here`) in its own process, without a scheduler of its own, so the shared scheduler
+sees dumps, not dumps x batches, and hears from each dump's task about once a second at most;
 docs/sweeps.md has the measurements behind this choice.
 
 Completion lives next to the reports (shared storage), not in the per-host diskcache, so
@@ -22,28 +22,22 @@ An invalid dump is a result (listed with its error); a bad argument or an I/O fa
 
 from __future__ import annotations
 
-import contextlib
 import json
-import logging
-import multiprocessing
-import signal
-import threading
-from collections.abc import Callable
+import time
 from pathlib import Path
 
 import luigi
-import luigi.worker
 
 from ir_trace.cache.fingerprints import file_state, sweep_dump_fingerprint, sweep_fingerprint
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.traces import Trace
 from ir_trace.options import DEFAULT_CONTEXT, ReportOptions
-from ir_trace.pipeline.base import WORK_DONE, WORK_PLANNED, AbsolutePath, PipelineTask, ReportOptionsParameter
-from ir_trace.pipeline.config import follow_inner_symlinks, observed_state
-from ir_trace.pipeline.report import RenderReport
-from ir_trace.pipeline.snapshots import DiffPair, WorkItem, current_traces
-from ir_trace.pipeline.targets import ReportRecord
+from ir_trace.pipeline.base import AbsolutePath, PipelineTask, ReportOptionsParameter
+from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, sweep_tasks
+from ir_trace.pipeline.report import build_report_here
+from ir_trace.pipeline.snapshots import DiffPair, WorkItem
+from ir_trace.pipeline.targets import ReportRecord, ReportTarget
 from ir_trace.runsafety.claims import Claim
 from ir_trace.runsafety.output_paths import (
     check_printable,
@@ -105,50 +99,6 @@ class RegexListParameter(luigi.Parameter[tuple[str, ...]]):
         return json.dumps(list(x))
 
 
-def build_in_process(task: luigi.Task, on_item: Callable[[WorkItem], None], on_planned: Callable[[int], None]):
-    """Run `task` and everything it needs here, with a worker and a local scheduler of Luigi's own;
-    returns the first failure's exception, or None.
-
-    A sweep's dump is one task of the shared (possibly remote) scheduler, so workers on several hosts
-    share dumps, not dumps x batches; its report is built by the same tasks as the command line's,
-    with the same cache entries. `on_planned(count)` and `on_item(item)` follow the work as it goes.
-    """
-    failures: list[BaseException] = []
-    handlers = [
-        (PipelineTask, luigi.Event.FAILURE, lambda _task, exception: failures.append(exception)),
-        (PipelineTask, WORK_PLANNED, lambda _task, count: on_planned(count)),
-        (PipelineTask, WORK_DONE, lambda _task, item: on_item(item)),
-    ]
-    for cls, event, handler in handlers:
-        cls.event_handler(event)(handler)
-    _free_inherited_fork_lock()
-    interrupt = signal.getsignal(signal.SIGUSR1)  # Luigi's worker takes SIGUSR1 over; the outer one keeps it
-    try:
-        luigi.build([task], local_scheduler=True, workers=1, log_level=_luigi_log_level())
-    finally:
-        for cls, event, handler in handlers:
-            cls.remove_event_handler(event, handler)
-        with contextlib.suppress(ValueError, TypeError):  # outside the main thread, or not a Python handler
-            signal.signal(signal.SIGUSR1, interrupt)
-    return failures[0] if failures else None
-
-
-def _free_inherited_fork_lock() -> None:
-    """Give a task process Luigi forked (`--workers` above 1) a fork lock of its own.
-
-    Luigi forks each task process while holding `luigi.worker.fork_lock`, so the child's copy is
-    locked by a thread it does not have. The inner worker's keep-alive thread takes that lock at
-    its first ping (after `[worker] ping_interval`, 1 s): without this, a dump whose report takes
-    longer than that hangs its task process for ever (the inner worker waits for that thread)."""
-    if multiprocessing.parent_process() is not None:
-        luigi.worker.fork_lock = threading.Lock()
-
-
-def _luigi_log_level() -> str:
-    """The level Luigi's log already has, so the inner run logs neither more nor less than the outer."""
-    return logging.getLevelName(logging.getLogger("luigi-interface").getEffectiveLevel())
-
-
 class RecordTarget(luigi.Target):
     """A JSON file that counts as present only while it carries `fingerprint` and the report it
     describes is still the file that was written."""
@@ -177,7 +127,8 @@ class RecordTarget(luigi.Target):
 
 
 class SweepDump(PipelineTask):
-    """One dump of a sweep: its report (via RenderReport) and its record for sweep.json."""
+    """One dump of a sweep: its report (RenderReport's work, done in-process) and its record for sweep.json.
+    A task of its own in a sweep of few dumps; in a larger one, one member of a `SweepBatch`."""
 
     dump = AbsolutePath(description="the program: passes_dump/, program output dir, MLIR tree dir or stream file")
     out_dir = AbsolutePath(description="where the report and the record go")
@@ -197,34 +148,40 @@ class SweepDump(PipelineTask):
         return RecordTarget(records_dir(Path(self.out_dir)) / f"{self.name}.json", self.fingerprint())
 
     def run(self):
-        self.report_status(f"{self.name}: validating")
-        self._last_step = -1
+        record = self.make(self)
+        if record is not None:
+            self.report_progress(100)
+            self.report_status(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+
+    def make(self, shown_by: PipelineTask, pace: Pace | None = None) -> dict | None:
+        """Write the report and the record (None: another worker did meanwhile); `shown_by` is the task
+        whose luigid status shows the progress: this one, or the batch it is run by (with the batch's
+        `pace`; the bar is then the batch's own)."""
+        self._progress = ThrottledProgress(shown_by, self.name, pace or Pace(), own_bar=pace is None)
         guard = RunGuard()  # a task process nobody supervises: its writes remove their temps on SIGTERM
         with Claim(claims_dir(Path(self.out_dir)) / f"{self.name}.claim") as claim:
             if claim.waited and self.complete():
-                return  # another worker wrote it while this one waited
+                return None  # another worker wrote it while this one waited
             record = self._build(guard)
             self.output().write(record, guard)
-        self.report_progress(100)
-        self.report_status(f"{self.name}: " + ("done" if record["ok"] else f"invalid: {record['error']}"))
+        return record
 
     def _build(self, guard: RunGuard) -> dict:
-        report = str(self.report_path())  # named by the sweep, not by an argument: no flag in its errors
-        context, ignore = self.options.context, self.options.ignore.spec()
-        options = dict(report=report, report_flag="", context=context, ignore=ignore, guard=guard)
-        render = RenderReport(dump=self.dump, state=self.state, **options)
-        ran: list = []
-        before = render.output().written_state()
-        self._planned = 0
-        failure = build_in_process(render, lambda item: self._progress(ran, item), self._plan)
-        if isinstance(failure, DumpError):  # the dump's fault: a result; anything else fails the task
+        # Named by the sweep, not by an argument: no flag in its errors.
+        report = ReportTarget(str(self.report_path()), None, "", guard)
+        before = report.written_state()
+        ran: list[WorkItem] = []
+        try:
+            traces = build_report_here(
+                self.dump, self.state, report, self.options, self._progress.plan, lambda item: self._ran(ran, item)
+            )
+        except DumpError as failure:  # the dump's fault: a result; anything else fails the task
             return invalid_record(self.name, self.dump, str(failure), self._work(ran, None, before))
-        if failure is not None:
-            raise failure
-        written = render.output().with_summary(render.output().record())
-        if written is None:
+        written = report.with_summary(report.record())
+        summary = written.summary if written is not None else None
+        if written is None or summary is None:
             raise IRTraceError(f"{self.dump} changed while its report was being built; run the sweep again")
-        traces = current_traces(self.dump, self.state)
+        assert summary.counts is not None  # a dump's report, never a comparison's
         _keep_texts(traces, text_store(Path(self.out_dir)), guard)
         report_file = self.report_path().absolute()
         return {
@@ -232,8 +189,8 @@ class SweepDump(PipelineTask):
                 self.name,
                 self.dump,
                 report_file.name,
-                written.summary.counts,
-                record_traces(traces, written.summary.trace),
+                summary.counts,
+                record_traces(traces, summary.trace),
                 self._work(ran, written, before),
             ),
             "report_file": str(report_file),
@@ -250,17 +207,95 @@ class SweepDump(PipelineTask):
             "bytes": written.bytes if written else None,
         }
 
-    def _plan(self, count: int) -> None:
-        self._planned += count
-
-    def _progress(self, ran: list, item: WorkItem) -> None:
+    def _ran(self, ran: list[WorkItem], item: WorkItem) -> None:
         ran.append(item)
-        done, total = len(ran), max(self._planned, len(ran))
-        step = 10 * done // total  # every tenth, so luigid is not flooded with updates
-        if step != self._last_step:
-            self._last_step = step
-            self.report_progress(90 * done // total)
-            self.report_status(f"{self.name}: {done}/{total} diffs and function slices")
+        self._progress.done(len(ran))
+
+
+class Pace:
+    """When a task last told luigid anything: at most once a second. Every update is a request luigid
+    serves, and a first sweep of a thousand small dumps made ~20 a dump, a quarter of the client's CPU
+    spent again in luigid (BENCHMARKS.md)."""
+
+    INTERVAL = 1.0  # seconds between two updates of one task
+
+    def __init__(self):
+        self.last = time.monotonic()  # a dump done within the first second says only "done"
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.INTERVAL:
+            return False
+        self.last = now
+        return True
+
+
+class ThrottledProgress:
+    """A dump's progress on luigid's page (`NAME: 12/40 diffs and function slices`), at the task's `pace`;
+    `own_bar`: the dump's task moves its progress bar too (a batch's bar counts its dumps)."""
+
+    def __init__(self, task: PipelineTask, name: str, pace: Pace, own_bar: bool = True):
+        self.task, self.name, self.pace, self.own_bar, self.planned = task, name, pace, own_bar, 0
+
+    def plan(self, count: int) -> None:
+        self.planned += count
+
+    def done(self, count: int) -> None:
+        if self.pace.due():
+            total = max(self.planned, count)
+            if self.own_bar:
+                self.task.report_progress(90 * count // total)
+            self.task.report_status(f"{self.name}: {count}/{total} diffs and function slices")
+
+
+class DumpListParameter(luigi.Parameter[tuple[tuple[str, str, str], ...]]):
+    """A batch's dumps: (dump, name, state) each, as a JSON list of three-item lists."""
+
+    def parse(self, x):
+        return self.normalize(json.loads(x))
+
+    def normalize(self, x):
+        return tuple((str(dump), str(name), str(state)) for dump, name, state in x)
+
+    def serialize(self, x):
+        return json.dumps([list(member) for member in x], separators=(",", ":"))
+
+
+class SweepBatch(PipelineTask):
+    """Several consecutive dumps of a large sweep as one task of the shared scheduler, each done in turn
+    here (`SweepDump.make`): luigid's cost grows with the square of its task count (every request for
+    work ranks every pending task), so a sweep of a thousand dumps is at most `[ir_trace] sweep_tasks`
+    tasks. Whole dumps still go to whichever worker, on whichever host, takes the batch; each dump keeps
+    its record, fingerprint and claim, so a batch rerun after a crash redoes only its unfinished dumps."""
+
+    out_dir = AbsolutePath(description="where the reports and the records go")
+    dumps = DumpListParameter(description="the dumps, a JSON list of [dump, name, state]")
+    options = ReportOptionsParameter(
+        default=ReportOptions(), description="the report's context and initial ignore modes, one JSON value"
+    )
+
+    def members(self) -> list[SweepDump]:
+        return [
+            SweepDump(dump=dump, out_dir=self.out_dir, name=name, state=state, options=self.options)
+            for dump, name, state in self.dumps
+        ]
+
+    def output(self):
+        return [member.output() for member in self.members()]
+
+    def __repr__(self):
+        # Luigi's logs name a task by its repr, which would spell out every dump.
+        return f"SweepBatch({len(self.dumps)} dumps: {self.dumps[0][1]} .. {self.dumps[-1][1]})"
+
+    def run(self):
+        members, pace = self.members(), Pace()
+        for position, member in enumerate(members):
+            if not member.complete():
+                member.make(self, pace)
+            if pace.due():
+                self.report_progress(100 * (position + 1) // len(members))
+        self.report_progress(100)
+        self.report_status(f"{len(members)} programs: done")
 
 
 def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
@@ -275,6 +310,18 @@ def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:
             keep_text(store, sha, text.encode("utf-8"), guard)
+
+
+def scheduled_dumps(tasks: list[SweepDump], most: int) -> list[SweepDump] | list[SweepBatch]:
+    """`tasks` as they are when there are at most `most`, else as `most` batches (or fewer) of consecutive
+    dumps (the sweep finds dumps in one order on every host, so every host names the same batches)."""
+    if len(tasks) <= most:
+        return tasks
+    size = -(-len(tasks) // most)
+    return [
+        SweepBatch(out_dir=tasks[0].out_dir, dumps=[(t.dump, t.name, t.state) for t in chunk], options=tasks[0].options)
+        for chunk in (tasks[i : i + size] for i in range(0, len(tasks), size))
+    ]
 
 
 class SweepTarget(luigi.Target):
@@ -335,6 +382,13 @@ class Sweep(PipelineTask):
         return [] if self.problem() else self._found_dumps
 
     def requires(self):
+        """A SweepDump per dump, or (more dumps than `[ir_trace] sweep_tasks`) SweepBatches of them."""
+        if not hasattr(self, "_scheduled"):
+            self._scheduled = scheduled_dumps(self.dump_tasks(), sweep_tasks())
+        return self._scheduled
+
+    def dump_tasks(self) -> list[SweepDump]:
+        """The dumps' tasks, one each (scheduled as they are or in batches: `requires`)."""
         if not hasattr(self, "_dump_tasks"):
             options = ReportOptions(self.context, report_ignore_modes(*self.ignoring()))
             self._dump_tasks = [
@@ -351,7 +405,7 @@ class Sweep(PipelineTask):
         return self._dump_tasks
 
     def fingerprint(self) -> str:
-        dumps = [task.fingerprint() for task in self.requires()]
+        dumps = [task.fingerprint() for task in self.dump_tasks()]
         dumps += [f"not-utf8:{f.name}" for f in self.found() if not f.utf8]
         ignore = [*self.ignore, "--ignore-regex", *self.ignore_regex]
         return sweep_fingerprint(dumps, self.baseline, ignore, self.context, INDEX_FILES)
@@ -372,7 +426,7 @@ class Sweep(PipelineTask):
 
     def _write(self, guard: RunGuard) -> SweepTotals:
         inputs = {f.name: f.input for f in self.found()}
-        records = [self._record_of(task) for task in self.requires()]
+        records = [self._record_of(task) for task in self.dump_tasks()]
         records += [not_utf8_record(f) for f in self.found() if not f.utf8]
         records = [{**record, "input": inputs[record["name"]]} for record in records]
         self.report_progress(50)

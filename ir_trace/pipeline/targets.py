@@ -9,7 +9,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.cache.fingerprints import report_key, state_of, summary_key, written_key
-from ir_trace.cache.report_record import ReportRecord, last_write, still_on_disk, with_summary
+from ir_trace.cache.report_record import ReportRecord, current_record, last_write, still_on_disk, with_summary
 from ir_trace.pipeline.config import shared_cache
 from ir_trace.runsafety.run_guard import RunGuard
 from ir_trace.runsafety.writes import write_output
@@ -61,6 +61,11 @@ class ReportTarget(luigi.Target):
     def fingerprint(self) -> str | None:
         return self._fingerprint() if callable(self._fingerprint) else self._fingerprint
 
+    @fingerprint.setter
+    def fingerprint(self, fingerprint: str) -> None:
+        """Known once the inputs are read (a report built without a scheduler: `build_report_here`)."""
+        self._fingerprint = fingerprint
+
     def _last_write(self) -> ReportRecord | None:
         return last_write(shared_cache(), self.path)
 
@@ -78,7 +83,7 @@ class ReportTarget(luigi.Target):
         return record if record is not None and record.fingerprint == fingerprint else None
 
     def exists(self) -> bool:
-        return self._still_on_disk(self.record())
+        return current_record(shared_cache(), self.path, self.fingerprint) is not None
 
     def published(self) -> ReportRecord | None:
         """The last write's record while the file still has the state then written, whatever its

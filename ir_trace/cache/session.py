@@ -1,0 +1,90 @@
+"""What one process keeps between the tasks it runs: the result cache's handle, the texts it read, the
+snapshots it analysed, the traces it validated, and the guard its writes go through. One object, so
+every cache a run holds is in one place, and a forked worker's copy is told apart from its parent's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from ir_trace.cache.store import ResultCache
+
+if TYPE_CHECKING:
+    from ir_trace.inputs.traces import Trace
+    from ir_trace.runsafety.run_guard import RunGuard
+
+
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+class Recent(Generic[_Key, _Value]):
+    """The most recently used values, at most `limit` of them, or of `limit` total size by `size_of`."""
+
+    def __init__(self, limit: int, size_of: Callable[[_Value], int] = lambda _value: 1):
+        self.limit, self.size_of, self.size = limit, size_of, 0
+        self._values: OrderedDict[_Key, _Value] = OrderedDict()
+
+    def get(self, key: _Key) -> _Value | None:
+        value = self._values.get(key)
+        if value is not None:
+            self._values.move_to_end(key)
+        return value
+
+    def put(self, key: _Key, value: _Value) -> None:
+        if key not in self._values:
+            self.size += self.size_of(value)
+        self._values[key] = value
+        self._values.move_to_end(key)
+        while self.size > self.limit and len(self._values) > 1:
+            self.size -= self.size_of(self._values.popitem(last=False)[1])
+
+
+class Session:
+    """This process's caches and guard (see the module's docstring).
+
+    `open_cache` opens the configured result cache; it is called once per process (a worker forked
+    from this one opens its own handle: a database connection does not survive a fork), while the
+    in-memory caches and the guard are inherited by the fork, as the task it runs is.
+    """
+
+    def __init__(self, open_cache: Callable[[], ResultCache]):
+        self._open_cache = open_cache
+        self._cache: ResultCache | None = None
+        self._cache_pid = 0
+        self.guard: RunGuard | None = None  # what keeps a report's write safe from signals (None: nobody supervises)
+        # Texts read by validation, for the work that follows (so no file is read twice): 32 M characters.
+        self.texts: Recent[str, str] = Recent(1 << 25, len)
+        # Snapshots analysed (pipeline.snapshots.LoadedSnapshot, by hash and kind): adjacent pairs and
+        # slices reuse each other's work.
+        self.snapshots: Recent[tuple[str, str], Any] = Recent(8)
+        # Traces validated, by their cache key (which names the dump's state): a report reads one dump,
+        # a comparison two; Luigi's completeness checks ask for them several times a run.
+        self.traces: Recent[str, list[Trace]] = Recent(4)
+
+    @property
+    def cache(self) -> ResultCache:
+        if self._cache is None or self._cache_pid != os.getpid():
+            self.adopt(self._open_cache())
+        assert self._cache is not None
+        return self._cache
+
+    def adopt(self, cache: ResultCache) -> None:
+        """Use a cache this process has already opened (and checked) from now on."""
+        self._cache, self._cache_pid = cache, os.getpid()
+
+    @contextlib.contextmanager
+    def guarding(self, guard: RunGuard | None) -> Iterator[None]:
+        """Reports written meanwhile go through `guard` (a caller's: the command's supervised child's)."""
+        outer, self.guard = self.guard, guard
+        try:
+            yield
+        finally:
+            self.guard = outer
+
+    def remember_text(self, sha256: str, text: str) -> None:
+        self.texts.put(sha256, text)
