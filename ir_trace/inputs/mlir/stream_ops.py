@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 ROOT_KIND = "builtin.module"  # the op the pipeline runs on: one trace, never split
 _SIMILAR = 0.5  # a run continues an op only when they share at least this share of lines
+_MOST_PAIRS = 10_000  # runs x ops of one gap compared by content; past it, run i continues op i
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def ops_of_stream(dumps: list[StreamDump]) -> tuple[list[int], int]:
 
 
 def _kinds_to_split(dumps: list[StreamDump]) -> list[str]:
-    """Units without a symbol that a parent op holds: several ops may share the name."""
+    """Units without a symbol, the root module aside: several ops may share the name."""
     kinds = {dump.unit for dump in dumps if "@" not in dump.unit and dump.unit != ROOT_KIND}
     return sorted(kinds)
 
@@ -107,6 +108,8 @@ def _continue(runs: list[list[int]], previous: list[_Op], dumps: list[StreamDump
     """The op each run continues (None: a new op), in module order on both sides: the alignment
     with the most lines in common (quadratic in the ops of one gap, a handful), and how many runs
     tied with another op whose text differs."""
+    if len(runs) * len(previous) > _MOST_PAIRS:  # thousands of such ops: module order alone, kept linear
+        return [previous[i] if i < len(previous) else None for i in range(len(runs))], 0
     firsts = [Counter(dumps[run[0]].text.splitlines()) for run in runs]
     lasts = [Counter(op.last_text.splitlines()) for op in previous]
     score = [[_similarity(first, last) for last in lasts] for first in firsts]
