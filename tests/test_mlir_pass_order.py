@@ -188,7 +188,7 @@ def test_tree_and_stream_of_one_run_without_module_scope_give_the_same_traces():
 
 def test_stream_ops_without_a_symbol_tied_between_two_ops_say_so_once(tmp_path):
     # two util.initializers, then a gap where one run's text fits both equally: it goes to the first
-    # in module order, and one warning says the other was as likely; no initializer's diff is fake
+    # in module order, and one warning says the other was as likely
     module = "module {{\n  util.initializer {{\n  }}\n}}\n"
     dump = "// -----// IR Dump After {pass_name}: {argument} //----- //\n{text}\n\n"
     first = "util.initializer {\n  %a = arith.constant 1 : i32\n  %b = arith.constant 2 : i32\n  util.return\n}\n"
