@@ -15,7 +15,7 @@ import pytest
 
 from ir_trace.inputs.mlir.order import content_breaks, order_tree
 from ir_trace.inputs.mlir.pass_manager import callees_first, child_ops
-from ir_trace.inputs.mlir.reader import read_tree
+from ir_trace.inputs.mlir.reader import read_stream, read_tree
 from ir_trace.inputs.mlir.tree import scan_tree
 
 DATA = Path(__file__).parent / "data" / "mlir_order"
@@ -159,3 +159,51 @@ def test_content_breaks_name_the_dump_that_contradicts_an_order():
     # ext_a's dump shows zeta before cse folded its two multiplications: it cannot follow that cse
     ext_b, ext_a, zeta = truth[1], truth[2], truth[5]
     assert content_breaks([ext_b, zeta, ext_a], text_of) == [ext_a]
+
+
+def test_tree_and_stream_of_one_run_without_module_scope_give_the_same_traces():
+    # IREE without module scope, one run dumped as a tree and as a stream: four util.initializers, two
+    # of them new in one gap (one counting on from where another stood), one new in a later gap
+    sample = DATA / "iree_mlp_stream_op"
+    from_tree = read_tree(sample / "tree")
+    from_stream = read_stream(sample / "stream.txt")
+    assert sorted(unit for unit, _manifest in from_stream) == sorted(unit for unit, _manifest in from_tree)
+    assert [f"util.initializer #{number}" for number in (1, 2, 3, 4)] == [
+        unit for unit, _manifest in from_stream if unit.startswith("util.initializer")
+    ]
+    tree_traces = {unit: [(s.name, s.sha256) for s in manifest.snapshots] for unit, manifest in from_tree}
+    for unit, manifest in from_stream:
+        assert [(s.name, s.sha256) for s in manifest.snapshots] == tree_traces[unit], unit
+        assert manifest.warnings == ()
+    written = writes(sample)  # dump i of the stream is write i
+    for unit, manifest in from_stream:  # each op's dumps count one up from its first
+        if unit.startswith("util.initializer"):
+            counters = [int(written[s.header_index].rsplit("/", 1)[1].split("_")[1]) for s in manifest.snapshots]
+            assert counters == list(range(counters[0], counters[0] + len(counters))), unit
+    for unit, manifest in from_tree:  # the tree's too: the op counting on from another's number is its own
+        if unit.startswith("util.initializer"):
+            counters = [int(s.file.rsplit("/", 1)[1].split("_")[1]) for s in manifest.snapshots]
+            assert counters == list(range(counters[0], counters[0] + len(counters))), unit
+
+
+def test_stream_ops_without_a_symbol_tied_between_two_ops_say_so_once(tmp_path):
+    # two util.initializers, then a gap where one run's text fits both equally: it goes to the first
+    # in module order, and one warning says the other was as likely
+    module = "module {{\n  util.initializer {{\n  }}\n}}\n"
+    dump = "// -----// IR Dump After {pass_name}: {argument} //----- //\n{text}\n\n"
+    first = "util.initializer {\n  %a = arith.constant 1 : i32\n  %b = arith.constant 2 : i32\n  util.return\n}\n"
+    second = "util.initializer {\n  %a = arith.constant 1 : i32\n  %c = arith.constant 3 : i32\n  util.return\n}\n"
+    between = "util.initializer {\n  %a = arith.constant 1 : i32\n  util.return\n}\n"
+    stream = tmp_path / "stream.txt"
+    stream.write_text(
+        dump.format(pass_name="SymbolDCEPass", argument="symbol-dce", text=module.format())
+        + dump.format(pass_name="CSEPass", argument="cse", text=first)
+        + dump.format(pass_name="CSEPass", argument="cse", text=second)
+        + dump.format(pass_name="SymbolDCEPass", argument="symbol-dce", text=module.format())
+        + dump.format(pass_name="CSEPass", argument="cse", text=between),
+        encoding="utf-8",
+    )
+    traces = dict(read_stream(stream))
+    assert [len(traces[f"util.initializer #{n}"].snapshots) for n in (1, 2)] == [2, 1]
+    [warning] = [w for manifest in traces.values() for w in manifest.warnings]
+    assert "1 runs of a nested pipeline on ops without a symbol" in warning

@@ -105,12 +105,13 @@ NORMALIZE_VERSION = source_version("normalize", "noise.normalize")  # the ignore
 IGNORE_COUNTS_VERSION = source_version("ignore-counts", "report.ignore_counts")
 MODEL_VERSION = source_version("model", "report.model")  # the typed report model: what a pair's diff caches
 SUMMARY_VERSION = source_version("summary", "summaries.trace")  # the --json summary a report record keeps
-DISCOVERY_VERSION = "discover-9"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
+DISCOVERY_VERSION = "discover-10"  # what validation caches (3: backup names, MLIR dumps; 4: a list of traces;
 # 5: one MLIR op-line reader for ordering and outlines: `@a::@b` defines no symbol, any keywords skipped;
 # 6: MLIR trees in the pass manager's order, overwrite warnings on evidence, stream diagnostics as logs;
 # 7: an MLIR dump named `tree`, `stream.txt`... is titled by its program; 8: MLIR shared directories replayed,
 # mtimes as a signal, ambiguity remarks, lost dumps from the replay; 9: without module scope, ops sharing a
-# directory one trace each; separate adaptors' walks one after the other)
+# directory one trace each; separate adaptors' walks one after the other; 10: a stream's ops without a symbol
+# one trace each, a tree's op counting on from another's number its own, both numbered in module order)
 SWEEP_SCHEMA = 1  # sweep.json
 SWEEP_RECORD_VERSION = "sweep-record-2"  # a sweep's per-program record (2: its traces, any input kind)
 COMPARISON_VERSION = "compare-4"  # a comparison's summary (2: the frontend is never its first difference;

@@ -19,7 +19,15 @@ from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
 from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
-from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, ops_of_shared_directory, scan_tree, shared_directory
+from ir_trace.inputs.mlir.stream_ops import StreamDump, ops_of_stream
+from ir_trace.inputs.mlir.tree import (
+    TreeFile,
+    in_module_order,
+    lost_dumps,
+    ops_of_shared_directory,
+    scan_tree,
+    shared_directory,
+)
 from ir_trace.inputs.titles import mlir_title
 from ir_trace.syntax.mlir_opline import read_op_line
 
@@ -66,7 +74,8 @@ def read_tree(
         by_dir.setdefault(file.dirs, []).append(file)
     ops: dict[tuple[tuple[str, ...], int], list[TreeFile]] = {}  # (directory, op in it) -> its dumps
     for dirs, dumps in by_dir.items():
-        for number, op in enumerate(ops_of_shared_directory(dumps) if shared_directory(dirs) else [dumps]):
+        split = in_module_order(ops_of_shared_directory(dumps), files, _text(loaded)) if shared_directory(dirs) else []
+        for number, op in enumerate(split or [dumps]):
             ops[dirs, number] = op
     units = {key: _unit_of(loaded[op[0].path].text, "/".join(key[0])) for key, op in ops.items()}
     return [
@@ -93,14 +102,41 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     warnings = _cut_off_warning(path, loaded[-1])
     if _module_scope(loaded):
         return [("", _manifest(folder, mlir_title(path, loaded[0].text), loaded, warnings))]
-    groups: dict[str, list[_Loaded]] = {}
-    for dump in loaded:
-        groups.setdefault(_unit_of(dump.text, "?"), []).append(dump)
-    last_unit = _unit_of(loaded[-1].text, "?")
+    units = [_unit_of(dump.text, "?") for dump in loaded]
+    numbers, unsure = ops_of_stream(
+        [StreamDump(unit, _pass_key(dump.header), dump.text) for unit, dump in zip(units, loaded)]
+    )
+    groups: dict[tuple[str, int], list[_Loaded]] = {}
+    for key, dump in zip(zip(units, numbers), loaded):
+        groups.setdefault(key, []).append(dump)
+    last = (units[-1], numbers[-1])
+    if unsure:
+        warnings += (_unsure_warning(path, unsure),)
     title = mlir_title(path, "")  # each unit is one op: the title names the pipeline, not it
+    names = _numbered(list(groups))
     return [
-        (unit, _manifest(folder, title, group, warnings if unit == last_unit else ())) for unit, group in groups.items()
+        (names[key], _manifest(folder, title, group, warnings if key == last else ())) for key, group in groups.items()
     ]
+
+
+def _pass_key(header: PassHeader) -> str:
+    return f"{header.kind} {header.pass_name} {header.argument} {header.options}"
+
+
+def _numbered(keys: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    """Unit names, with the op's number where several ops print the same (`util.initializer #2`),
+    as the tree names the ops sharing a directory."""
+    ops: dict[str, int] = {}
+    for unit, _number in keys:
+        ops[unit] = ops.get(unit, 0) + 1
+    return {(unit, number): f"{unit} #{number + 1}" if ops[unit] > 1 else unit for unit, number in keys}
+
+
+def _unsure_warning(path: Path, unsure: int) -> str:
+    return (
+        f"{path}: {unsure} runs of a nested pipeline on ops without a symbol (IREE's util.initializers) fit "
+        "two of those ops equally well; each was given to the first in module order, which may be the other"
+    )
 
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')  # printed IR never spans a string over lines

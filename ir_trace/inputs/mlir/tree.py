@@ -153,7 +153,8 @@ def ops_of_shared_directory(files: list[TreeFile]) -> list[list[TreeFile]]:
     Each op counts its own dumps, so its next dump is numbered one past its last. Between two dumps
     of the parent an adaptor runs its pipeline on each op in turn: a dump of the pipeline's first
     pass starts a run, which continues an op last seen before this gap; any other dump continues a
-    run of this gap, the one whose last pass it follows in the pipeline (`_fit`). Where two ops'
+    run of this gap, the one whose last pass it follows in the pipeline (`_fit`); a run's first dump
+    never continues an op whose last dump in this gap is of that same pass (`_ran_this_gap`). Where two ops'
     dumps took the same names, the files hold the last one's and stay in one op's list. Linear in
     the files times the ops that wait for the same number."""
     gaps: dict[tuple[int, ...], list[TreeFile]] = {}
@@ -167,10 +168,11 @@ def ops_of_shared_directory(files: list[TreeFile]) -> list[list[TreeFile]]:
         first_pass = gap[0].argument  # the lowest number in a gap starts a run
         for file in gap:
             fitting = waiting.pop(file.own_number, [])
-            if len(fitting) == 1:
-                follows.add((fitting[0][-1].argument, file.argument))
             starts_run = file.argument == first_pass
-            op = max(fitting, key=lambda op: _fit(op[-1], file, starts_run, follows)) if fitting else []
+            able = [op for op in fitting if not _ran_this_gap(op[-1], file, starts_run, follows)]
+            op = max(able, key=lambda op: _fit(op[-1], file, starts_run, follows)) if able else []
+            if len(fitting) == 1 and op:
+                follows.add((op[-1].argument, file.argument))
             if not op:
                 ops.append(op)
             else:
@@ -182,9 +184,51 @@ def ops_of_shared_directory(files: list[TreeFile]) -> list[list[TreeFile]]:
     return ops
 
 
+def _ran_this_gap(last: TreeFile, file: TreeFile, starts_run: bool, follows: set[tuple[str, str]]) -> bool:
+    """A run's first dump right after the same pass on an op in this gap is another op's: one new in
+    this gap whose counter started where that op's stood (as a reused address gives), unless the
+    pipeline is known to run that pass twice."""
+    in_gap = last.numbers[:-1] == file.numbers[:-1]
+    twice = last.argument == file.argument and (last.argument, file.argument) not in follows
+    return starts_run and in_gap and twice
+
+
 def _fit(last: TreeFile, file: TreeFile, starts_run: bool, follows: set[tuple[str, str]]) -> tuple:
     """How well `file` continues the op whose last dump is `last`: a run continues an op last seen
     before this gap, a dump within a run the run in this gap, by the pipeline's order of passes
     where known; else the op seen last."""
     in_gap = last.numbers[:-1] == file.numbers[:-1]
     return in_gap != starts_run, (last.argument, file.argument) in follows, last.numbers
+
+
+def in_module_order(
+    ops: list[list[TreeFile]], files: list[TreeFile], text_of: Callable[[TreeFile], str]
+) -> list[list[TreeFile]]:
+    """The ops of a shared directory, those first seen in one gap in module order (as a stream of
+    the same run meets them), not in their counters' order: each where the parent's dump opening
+    the gap (the module before the pipeline ran) holds a line of its first dump, indented one
+    level, that the parent holds only once. Ops whose place the parent does not show stay put.
+    Linear in the texts."""
+    parents = {(file.dirs, file.numbers): file for file in files}
+    places: dict[str, dict[str, int]] = {}  # parent path -> its lines met once, each's line number
+
+    def place(op: list[TreeFile]) -> tuple[tuple[int, ...], int]:
+        first = op[0]
+        gap = first.numbers[:-1]
+        parent = parents.get((first.dirs[:-1], gap))
+        if parent is None:
+            return gap, 0
+        if parent.path not in places:
+            places[parent.path] = _lines_met_once(text_of(parent))
+        once = places[parent.path]
+        found = [once[f"  {line}"] for line in text_of(first).splitlines() if f"  {line}" in once]
+        return gap, min(found, default=0)
+
+    return sorted(ops, key=place)
+
+
+def _lines_met_once(text: str) -> dict[str, int]:
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines()):
+        seen[line] = -1 if line in seen else number
+    return {line: number for line, number in seen.items() if number >= 0}

@@ -1,0 +1,1 @@
+/work/wt/iree-venv/bin/iree-compile CORPUS/iree_vmvx_mlp_one_op/input.mlir --iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx --mlir-print-ir-after-all --mlir-disable-threading -o /dev/null --mlir-print-ir-tree-dir=OUT
