@@ -150,6 +150,11 @@ def nav(page):
     return page.get_by_role("navigation", name="Passes")
 
 
+def current(page):
+    """The sidebar's row of the pass on show."""
+    return nav(page).locator('button[aria-current="true"]')
+
+
 def function_select(page):
     return page.get_by_label("Function", exact=True)
 

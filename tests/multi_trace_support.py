@@ -57,3 +57,10 @@ def write_program(root: Path) -> Path:
         for name, header, body in files:
             (folder / name).write_text(f"{mlir_header(*header.split(' ', 1))}\n{mlir_module(body)}\n\n\n", "utf-8")
     return program
+
+
+def build_program_report(root: Path) -> Path:
+    """The report of `write_program(root)`, built in-process (browser tests)."""
+    from browser_support import build_report
+
+    return build_report(write_program(root), root / "report.html", "--cache-dir", str(root / "cache"))

@@ -6,18 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO, build_report, expect, nav, open_report, viewing
-from multi_trace_support import write_program
+from browser_support import REPO, current, expect, nav, open_report, viewing
+from multi_trace_support import build_program_report
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     root = tmp_path_factory.mktemp("multi")
-    return build_report(write_program(root), root / "report.html", "--cache-dir", str(root / "cache"))
-
-
-def current(page):
-    return nav(page).locator('button[aria-current="true"]')
+    return build_program_report(root)
 
 
 def test_the_trace_select_jumps_between_traces_under_their_headings(page, report, tmp_path):

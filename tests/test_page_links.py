@@ -7,9 +7,19 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import REPO, build_report, expect, function_select, nav, open_report, viewing
+from browser_support import REPO, build_report, current, expect, function_select, nav, open_report, viewing
 from conftest import FRONTEND, write_dump
-from multi_trace_support import CONST, DEAD, LOAD, MODULE, TWIN, mlir_header, mlir_module, pypto_passes, write_program
+from multi_trace_support import (
+    CONST,
+    DEAD,
+    LOAD,
+    MODULE,
+    TWIN,
+    build_program_report,
+    mlir_header,
+    mlir_module,
+    pypto_passes,
+)
 
 ASSETS = REPO / "ir_trace" / "report" / "assets"
 
@@ -17,11 +27,7 @@ ASSETS = REPO / "ir_trace" / "report" / "assets"
 @pytest.fixture(scope="module")
 def program_report(tmp_path_factory):
     root = tmp_path_factory.mktemp("links")
-    return build_report(write_program(root), root / "report.html", "--cache-dir", str(root / "cache"))
-
-
-def current(page):
-    return nav(page).locator('button[aria-current="true"]')
+    return build_program_report(root)
 
 
 def shown_pass(page):
