@@ -72,8 +72,8 @@ class RenderComparison(ReportWriter):
         target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
         if target.exists():
             return
-        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
-        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
+        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self).to_json()
+        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self).to_json()
         cross_results = {(item.before_sha, item.after_sha): cached_diff(item, self).to_page() for item in cross}
         matches = match_passes([s.name for s in manifest_a.snapshots], [s.name for s in manifest_b.snapshots])
         # Both runs are seen through the ignore modes: what a pass did, and whether the outputs differ.
