@@ -6,8 +6,14 @@ summary line from it; its `to_json` is the page's payload, byte for byte what th
 / ValueError on anything else. Paths are as built (absolute); `payload.portable_payload` makes the
 page's copy name no directory of this machine.
 
-Hunks keep the page's compact positional form (`pass_diff.PayloadHunk`: `[a0, a1, b0, b1, after_lines,
-pairs, extras?]`, documented there and in `model.Hunk`, which writes it).
+Hunks keep the page's compact positional form (`pass_diff.PayloadHunk`; `model.Hunk.to_page` writes it):
+`[a0, a1, b0, b1, after_lines, pairs]`, plus an extras object when one applies: before lines [a0, a1)
+replaced by after lines [b0, b1) (0-based, absolute). `pairs`: `[ai, bi, a_ranges, b_ranges]`, the same
+line edited, in increasing order on both sides, ranges `[start, end]` in UTF-16 code units (JavaScript
+string offsets) of the characters that changed; unpaired lines are plain deletions / insertions. Extras
+(readers of six-element hunks can ignore them): "moved" `[[ai, bj], ...]` (an unchanged line moved,
+listed in the hunk of each end), "no_eol" `[a, b]` (the side's last line is here and has no final
+newline), "bom" `[a, b]` (the sides' byte order marks differ; line 0 is here).
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ Function = tuple[str, int, int]  # key ("name" or "Class.method"), first line, e
 class PassRecord:
     """One snapshot of a trace: its first (the base, carrying its `lines`) or a pass's output.
 
-    `file`: the path below the trace's dump (a stream's snapshot: its header index); `eol`: the text ends
-    with a newline; `log`: the pass's remarks and `log_file` their file; `header`: the MLIR dump header.
+    `file`: the path below the trace's dump (a stream's snapshot: its header index); `sha256`: of the
+    snapshot's bytes; `eol`: the text ends with a newline; `lines`: the base's text split at newlines
+    (without the empty piece after a final one); `log`: the pass's remarks and `log_file` their file;
+    `header`: the MLIR dump header.
     A pass (not the base) carries `diff`, the edit script from the previous snapshot, `changed` (the text
     differs from it) and, when changed, `ignore_counts`: IgnoreModes.spec() -> (inserted, deleted) under
     each precomputed mode set (ignore_counts.py). `sliced`: the record carries its snapshot's functions
@@ -122,9 +130,8 @@ class Trace:
 
     def to_json(self) -> dict:
         """The trace's entry in a report of several traces."""
-        return {"stage": self.stage, "unit": self.unit, "kind": self.kind, "warnings": list(self.warnings)} | (
-            self._own_json()
-        )
+        origin = {"stage": self.stage, "unit": self.unit, "kind": self.kind, "warnings": list(self.warnings)}
+        return {**origin, **self._own_json()}
 
     @classmethod
     def from_json(cls, data: dict) -> Trace:
