@@ -12,6 +12,8 @@ from multi_trace_support import MODULE, write_program
 
 from ir_trace.inputs.discovery import Manifest, Snapshot
 from ir_trace.inputs.mlir.headers import PassHeader
+from ir_trace.report.page_model import PassRecord, Report, Trace
+from ir_trace.report.pass_diff import PassDiff
 from ir_trace.report.payload import trace_payloads
 from ir_trace.report.render import read_payload
 from ir_trace.summaries.runs import RunCounts
@@ -102,12 +104,14 @@ def test_run_against_run_needs_one_trace_on_each_side(tmp_path):
 
 def test_counts_of_a_report_of_several_traces_add_up():
     def trace(unit, changed):
-        base = {"index": 0, "name": "b", "file": "b", "lines": [], "log": None}
-        passes = [{"changed": c, "inserted": 1, "deleted": 0, "log": None} for c in changed]
-        return {"stage": "ptoas", "unit": unit, "title": unit, "dump": f"/p/{unit}", "passes": [base, *passes]}
+        base = PassRecord(0, "b", "b", "s", True, lines=())
+        passes = [PassRecord(k, "p", "p", "s", True, diff=PassDiff((), 1, 0), changed=c) for k, c in enumerate(changed)]
+        return Trace(unit, f"/p/{unit}", "mlir", "UNKNOWN", (base, *passes), stage="ptoas", unit=unit)
 
-    payload = {"title": "p", "dump": "/p", "context": 3, "traces": [trace("a", [True, False]), trace("b", [True])]}
-    assert run_counts(payload) == RunCounts(passes=3, changed=2, noop=1, warnings=0, inserted=3, deleted=0, traces=2)
+    traces = (trace("a", [True, False]), trace("b", [True]))
+    report = Report("g", "p", "/p", 3, "UNKNOWN", traces, several=True)
+    assert run_counts(report) == RunCounts(passes=3, changed=2, noop=1, warnings=0, inserted=3, deleted=0, traces=2)
+    payload = report.to_json()
     assert [t["unit"] for t in trace_payloads(payload)] == ["a", "b"]
     assert trace_payloads(payload)[1]["context"] == 3  # each trace reads as a one-trace payload
 

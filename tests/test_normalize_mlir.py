@@ -141,12 +141,13 @@ def test_json_counts_follow_the_mlir_modes(tmp_path):
     # --json's "ignoring" counts come from the payload's kind: renumbering and locations are no-ops.
     from test_mlir_viewer import mlir_payload
 
+    from ir_trace.report.page_model import Report
     from ir_trace.summaries.trace import trace_summary
 
     payload = mlir_payload(tmp_path)
     payload["ignore"] = {"modes": ["ssa", "loc"], "regex": None}
-    passes = trace_summary(payload)["passes"]
+    passes = trace_summary(Report.from_json(payload))["passes"]
     assert [p["changed"] for p in passes] == [True, True]
     assert [p["ignoring"]["changed"] for p in passes] == [False, False]
     payload["ignore"] = {"modes": ["ssa"], "regex": None}
-    assert [p["ignoring"]["changed"] for p in trace_summary(payload)["passes"]] == [False, True]
+    assert [p["ignoring"]["changed"] for p in trace_summary(Report.from_json(payload))["passes"]] == [False, True]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ir_trace.report.page_model import Report
 from ir_trace.summaries.comparison import comparison_counts, comparison_summary
 from ir_trace.summaries.line import summary_body, summary_line
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, MatchSummary, PassRef, PassSummary
@@ -140,6 +141,10 @@ def test_the_closing_line_of_a_run_against_run():
 # ---------- a report's --json and counts ----------
 
 
+def report(payload: dict) -> Report:
+    return Report.from_json(payload)
+
+
 def payload() -> dict:
     """Three snapshots: the second edits main and adds a line outside every function, the third equals it."""
     base = {"index": 0, "name": "frontend", "file": "00_frontend.py", "sha256": "s0", "eol": True, "log": None}
@@ -155,23 +160,23 @@ def payload() -> dict:
 
 
 def test_each_pass_is_counted_by_the_function_it_touched():
-    edit, same = pass_summaries(payload())
+    edit, same = pass_summaries(report(payload()).traces[0])
     assert edit.changes == ChangeCounts(True, 2, 1, {"main": LineCounts(1, 1)}, LineCounts(1, 0))
     assert edit.warning_text == "warning: w" and edit.header is None and edit.ignoring is None
     assert same.changes == ChangeCounts(False, 0, 0) and not same.warning
-    assert run_counts(payload()) == RunCounts(passes=2, changed=1, noop=1, warnings=1, inserted=2, deleted=1)
+    assert run_counts(report(payload())) == RunCounts(passes=2, changed=1, noop=1, warnings=1, inserted=2, deleted=1)
 
 
 def test_the_json_document_names_files_from_the_path_given():
-    document = trace_summary(payload(), "/d")
+    document = trace_summary(report(payload()), "/d")
     assert [row["file"] for row in document["passes"]] == ["passes_dump/01_after_A.py", "passes_dump/02_after_B.py"]
     assert [PassSummary.from_json(row) for row in document["passes"]][0].changes.inserted == 2
-    assert trace_summary(payload())["passes"][0]["file"] == "01_after_A.py"
+    assert trace_summary(report(payload()))["passes"][0]["file"] == "01_after_A.py"
 
 
 def test_ignore_modes_add_the_counts_under_them():
     keyed = {**payload(), "ignore": {"modes": ["whitespace"], "regex": None}}
-    edit, _same = pass_summaries(keyed)
+    edit, _same = pass_summaries(report(keyed).traces[0], report(keyed).ignore)
     assert edit.ignoring == edit.changes  # no line differs by whitespace only: the exact diff is the answer
 
 

@@ -101,8 +101,8 @@ class ComparisonPlan:
         """Render the page from the completed work into `target`, unless it is current already."""
         if target.exists():
             return
-        run_a = assemble_payload(self.manifest_a, *self.work_a, context, task=task)
-        run_b = assemble_payload(self.manifest_b, *self.work_b, context, task=task)
+        run_a = assemble_payload(self.manifest_a, *self.work_a, context, task=task).to_json()
+        run_b = assemble_payload(self.manifest_b, *self.work_b, context, task=task).to_json()
         cross_results = {(item.before_sha, item.after_sha): cached_diff(item, task).to_page() for item in self.cross}
         snaps_a, snaps_b = self.manifest_a.snapshots, self.manifest_b.snapshots
         matches = match_passes([s.name for s in snaps_a], [s.name for s in snaps_b])

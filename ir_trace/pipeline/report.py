@@ -37,7 +37,8 @@ from ir_trace.pipeline.snapshots import (
     validated_traces,
 )
 from ir_trace.pipeline.targets import ReportTarget
-from ir_trace.report.payload import EMPTY_DIFF, build_payload, combine_traces
+from ir_trace.report.page_model import Report
+from ir_trace.report.payload import build_payload, combine_traces
 from ir_trace.report.render import render_html
 from ir_trace.runsafety.output_paths import check_report_path
 from ir_trace.summaries.trace import report_summary
@@ -90,17 +91,16 @@ def assemble_payload(
     context: int,
     ignore: str = "",
     task: luigi.Task | None = None,
-) -> dict:
-    """The report payload of one dump, from the results of its completed chain work; `ignore` is
+) -> Report:
+    """The report of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
-    diff_results = {(item.before_sha, item.after_sha): cached_diff(item, task).to_page() for item in diffs}
+    diff_results = {(item.before_sha, item.after_sha): cached_diff(item, task) for item in diffs}
     slice_results = {item.sha: cached_result(item, task).to_json() for item in slices}
     snaps = manifest.snapshots
-    per_pass = [diff_results.get((a.sha256, b.sha256), EMPTY_DIFF) for a, b in zip(snaps, snaps[1:])]
+    per_pass = [diff_results.get((a.sha256, b.sha256)) for a, b in zip(snaps, snaps[1:])]
     base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)
     base_lines, _eol = base.split
-    modes = IgnoreModes.from_spec(ignore)
-    return build_payload(manifest, base_lines, per_pass, slice_results, context, modes.to_json())
+    return build_payload(manifest, base_lines, per_pass, slice_results, context, IgnoreModes.from_spec(ignore))
 
 
 def traces_payload(
@@ -110,14 +110,14 @@ def traces_payload(
     context: int,
     ignore: str,
     task: luigi.Task | None = None,
-) -> dict:
-    """The payload of every trace under `path`: one trace's own payload, or the traces combined
+) -> Report:
+    """The report of every trace under `path`: one trace's own report, or the traces combined
     (payload.py), from the results of each trace's completed chain work."""
     payloads = [assemble_payload(t.manifest, *chain, context, ignore, task) for t, chain in zip(traces, work)]
     if len(traces) == 1:
         return payloads[0]
     title = place_title(Path(path))
-    return combine_traces(path, title, [(t.stage, t.unit, t.manifest, p) for t, p in zip(traces, payloads)])
+    return combine_traces(path, title, [(t.stage, t.unit, p) for t, p in zip(traces, payloads)])
 
 
 def cached_traces(task: ValidateDump) -> list[Trace] | None:
@@ -150,7 +150,7 @@ class ReportPlan:
         """Render the page from the completed work into `target`, unless it is current already."""
         if not target.exists():
             payload = traces_payload(self.dump, self.traces, self.work, context, ignore, task)
-            target.write(render_html(payload), report_summary(payload, self.dump), len(self.diffs))
+            target.write(render_html(payload.to_json()), report_summary(payload, self.dump), len(self.diffs))
 
 
 def check_report_arguments(report: str, dumps: list[str], ignore: str) -> None:

@@ -19,7 +19,7 @@
   "ignore": {"modes": ["ssa"], "regex": null} | null               # --ignore / --ignore-regex
 }
 
-A pass of an MLIR trace also has "header" (payload.py: the dump's header line, e.g. its options and
+A pass of an MLIR trace also has "header" (report/page_model.py PassRecord: the dump's header line, e.g. its options and
 whether it failed). A report of several traces (PyPTO, then each ptoas unit) has, instead of
 "passes" and "level":
 
@@ -39,75 +39,76 @@ from dataclasses import replace
 
 from ir_trace.noise.normalize import IgnoreModes, line_key
 from ir_trace.report.ignore_counts import LineSpan, keyed_spans
+from ir_trace.report.page_model import PassRecord, Report, Trace
 from ir_trace.report.pass_diff import PassDiff
-from ir_trace.report.payload import trace_payloads
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
 from ir_trace.summaries.runs import ReportSummary, RunCounts
 
 SUMMARY_SCHEMA = 1  # the --json summary, also kept in report records and sweep.json
 
+NO_MODES = IgnoreModes()
 Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
 
 
-def report_summary(payload: dict, given: str | None = None) -> ReportSummary:
+def report_summary(report: Report, given: str | None = None) -> ReportSummary:
     """What a report's record keeps: its counts and its `--json` document."""
-    return ReportSummary(trace_summary(payload, given), counts=run_counts(payload))
+    return ReportSummary(trace_summary(report, given), counts=run_counts(report))
 
 
-def run_counts(payload: dict) -> RunCounts:
+def run_counts(report: Report) -> RunCounts:
     """Counts for the summary line and the sweep (over every trace of the report)."""
-    traces = trace_payloads(payload)
-    passes = [p for trace in traces for p in trace["passes"][1:]]
-    changed = sum(1 for p in passes if p["changed"])
+    passes = list(report.all_passes())
+    changed = sum(1 for p in passes if p.changed)
     return RunCounts(
         passes=len(passes),
         changed=changed,
         noop=len(passes) - changed,
-        warnings=sum(1 for p in passes if p["log"] is not None),
-        inserted=sum(p["inserted"] for p in passes),
-        deleted=sum(p["deleted"] for p in passes),
-        traces=len(traces) if "traces" in payload else None,
+        warnings=sum(1 for p in passes if p.log is not None),
+        inserted=sum(p.diff.inserted for p in passes if p.diff),
+        deleted=sum(p.diff.deleted for p in passes if p.diff),
+        traces=len(report.traces) if report.several else None,
     )
 
 
-def trace_summary(payload: dict, given: str | None = None) -> dict:
-    """Summarise a report payload (see payload.py) pass by pass, trace by trace when it has several.
+def trace_summary(report: Report, given: str | None = None) -> dict:
+    """Summarise a report pass by pass, trace by trace when it has several.
 
     Each pass's "file" is relative to `given`, the path the report was asked for (default: the dump).
     """
-    if "traces" not in payload:
+    if not report.several:
         # "dump" is what the files are named from: the path given (a stream's file, whose snapshots
         # are header indices in it; a ptoas_passes/ around its one unit)
-        dump = given or payload["dump"]
-        document = _document(payload, _files_relative_to(pass_summaries(payload), payload["dump"], dump), dump)
-        return {**document, "base": base_snapshot(payload, payload["dump"], dump)}
+        trace = report.traces[0]
+        dump = given or report.dump
+        rows = _files_relative_to(pass_summaries(trace, report.ignore), report.dump, dump)
+        return {**_document(report, trace, rows, dump), "base": base_snapshot(trace, report.dump, dump)}
     traces = []
-    for trace in trace_payloads(payload):
-        rows = _files_relative_to(pass_summaries(trace), trace["dump"], given or payload["dump"])
-        shown = {key: trace[key] for key in ("stage", "unit", "dump", "level")}
-        base = base_snapshot(trace, trace["dump"], given or payload["dump"])
+    for trace in report.traces:
+        rows = _files_relative_to(pass_summaries(trace, report.ignore), trace.dump, given or report.dump)
+        shown = {"stage": trace.stage, "unit": trace.unit, "dump": trace.dump, "level": trace.level}
+        base = base_snapshot(trace, trace.dump, given or report.dump)
         traces.append(
-            {**shown, "warnings": trace.get("warnings", []), "base": base, "passes": [row.to_json() for row in rows]}
+            {**shown, "warnings": list(trace.warnings), "base": base, "passes": [row.to_json() for row in rows]}
         )
     return {
         "schema": SUMMARY_SCHEMA,
-        "generator": payload["generator"],
-        "title": payload["title"],
-        "dump": payload["dump"],
-        "context": payload["context"],
+        "generator": report.generator,
+        "title": report.title,
+        "dump": report.dump,
+        "context": report.context,
         "traces": traces,
-        "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
+        "ignore": report.ignore.to_json(),
     }
 
 
-def base_snapshot(trace: dict, dump: str, given: str) -> dict:
+def base_snapshot(trace: Trace, dump: str, given: str) -> dict:
     """The snapshot the trace's first pass is compared with (the page lists it first, as its base):
     index, name, file (relative to `given`, as the passes' are) and sha256."""
-    first = trace["passes"][0]
-    file = first["file"]
+    first = trace.passes[0]
+    file = first.file
     if isinstance(file, str) and dump != given:
         file = os.path.normpath(os.path.join(os.path.relpath(dump, given), file))
-    return {"index": first["index"], "name": first["name"], "file": file, "sha256": first["sha256"]}
+    return {"index": first.index, "name": first.name, "file": file, "sha256": first.sha256}
 
 
 def summary_warnings(summary: dict) -> list[str]:
@@ -118,19 +119,19 @@ def summary_warnings(summary: dict) -> list[str]:
     return found
 
 
-def _document(payload: dict, rows: list[PassSummary], dump: str) -> dict:
+def _document(report: Report, trace: Trace, rows: list[PassSummary], dump: str) -> dict:
     """The `--json` document of a one-trace report."""
     return {
         "schema": SUMMARY_SCHEMA,
-        "generator": payload["generator"],
-        "title": payload["title"],
+        "generator": report.generator,
+        "title": report.title,
         "dump": dump,
-        "kind": payload.get("kind", "pypto"),
-        "warnings": payload.get("warnings", []),
-        "level": payload["level"],
-        "context": payload["context"],
+        "kind": trace.kind,
+        "warnings": list(trace.warnings),
+        "level": report.level,
+        "context": report.context,
         "passes": [row.to_json() for row in rows],
-        "ignore": IgnoreModes.from_json(payload.get("ignore")).to_json(),
+        "ignore": report.ignore.to_json(),
     }
 
 
@@ -146,29 +147,27 @@ def _files_relative_to(rows: list[PassSummary], dump: str, given: str) -> list[P
     ]
 
 
-def pass_summaries(payload: dict) -> list[PassSummary]:
-    """The summary row of each pass of a one-trace payload (its first snapshot is no pass)."""
-    passes = payload["passes"]
-    functions = [passes[0].get("functions")]
-    for entry in passes[1:]:  # "functions" is absent where the snapshot equals the previous one
-        functions.append(entry["functions"] if "functions" in entry else functions[-1])
-    diffs = [PassDiff(), *(PassDiff.from_json(entry) for entry in passes[1:])]  # [0]: the first snapshot has none
-    modes = IgnoreModes.from_json(payload.get("ignore"))
-    ignoring = _ignoring_hunks(passes, diffs, functions, modes, payload.get("kind", "pypto")) if modes else None
+def pass_summaries(trace: Trace, modes: IgnoreModes = NO_MODES) -> list[PassSummary]:
+    """The summary row of each pass of a trace (its first snapshot is no pass); `modes`: the report's
+    ignore modes, whose counts each row adds when on."""
+    passes = trace.passes
+    functions = list(trace.functions_per_snapshot())
+    diffs = [record.diff or PassDiff() for record in passes]  # [0]: the first snapshot has none
+    ignoring = _ignoring_hunks(passes, diffs, functions, modes, trace.kind) if modes else None
     owners = _owner_lookups(functions)
     rows = []
-    for k, entry in enumerate(passes[1:], start=1):
+    for k, record in enumerate(passes[1:], start=1):
         per_function, outside = _count_by_function(diffs[k].hunks, owners[k - 1], owners[k])
-        changes = ChangeCounts(entry["changed"], entry["inserted"], entry["deleted"], per_function, outside)
+        changes = ChangeCounts(record.changed, diffs[k].inserted, diffs[k].deleted, per_function, outside)
         rows.append(
             PassSummary(
-                index=entry["index"],
-                name=entry["name"],
-                file=entry["file"],
-                sha256=entry["sha256"],
+                index=record.index,
+                name=record.name,
+                file=record.file,
+                sha256=record.sha256,
                 changes=changes,
-                warning_text=entry["log"],
-                header=entry.get("header"),
+                warning_text=record.log,
+                header=record.header.to_json() if record.header is not None else None,
                 ignoring=_counts(ignoring[k], owners[k - 1], owners[k]) if ignoring is not None else None,
             )
         )
@@ -183,30 +182,28 @@ def _counts(hunks: Sequence[LineSpan], owner_before: Owner, owner_after: Owner) 
 
 
 def _ignoring_hunks(
-    passes: list[dict], diffs: list[PassDiff], functions: list, modes: IgnoreModes, kind: str
+    passes: Sequence[PassRecord], diffs: list[PassDiff], functions: list, modes: IgnoreModes, kind: str
 ) -> list[Sequence[LineSpan]]:
     """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
 
-    The snapshots are rebuilt from the payload's exact hunks; the diff keeps the printed lines
-    and their indices, so the counts by function use the same function ranges.
+    The snapshots are rebuilt from the exact hunks; the diff keeps the printed lines and their
+    indices, so the counts by function use the same function ranges.
     """
     key = line_key(modes, kind=kind)
-    lines, eol = passes[0]["lines"], passes[0]["eol"]
+    lines, eol = list(passes[0].lines or ()), passes[0].eol
     result: list[Sequence[LineSpan]] = [()]  # [0]: the first snapshot has no diff
     done: dict[tuple[str, str], Sequence[LineSpan]] = {}
     for k in range(1, len(passes)):
         after = diffs[k].apply(lines)
-        pair = (passes[k - 1]["sha256"], passes[k]["sha256"])
-        if not passes[k]["changed"]:
+        pair = (passes[k - 1].sha256, passes[k].sha256)
+        if not passes[k].changed:
             result.append([])
         else:
             if pair not in done:
                 exact = diffs[k].hunks
-                done[pair] = keyed_spans(
-                    lines, after, eol, passes[k]["eol"], functions[k - 1], functions[k], exact, key
-                )
+                done[pair] = keyed_spans(lines, after, eol, passes[k].eol, functions[k - 1], functions[k], exact, key)
             result.append(done[pair])
-        lines, eol = after, passes[k]["eol"]
+        lines, eol = after, passes[k].eol
     return result
 
 
@@ -224,7 +221,7 @@ def _count_by_function(
     return per_function, LineCounts(*outside)
 
 
-def _owner_lookups(functions: list[list | None]) -> list[Owner]:
+def _owner_lookups(functions: Sequence[Sequence | None]) -> list[Owner]:
     """Each snapshot's owner lookup, built once per function list (an unchanged snapshot shares its
     predecessor's list)."""
     built: dict[int, Owner] = {}
@@ -234,7 +231,7 @@ def _owner_lookups(functions: list[list | None]) -> list[Owner]:
     return [built[id(listed)] for listed in functions]
 
 
-def _owner_lookup(functions: list | None) -> Owner:
+def _owner_lookup(functions: Sequence | None) -> Owner:
     """line -> key of the function whose [start, end) holds it (functions are sorted and disjoint)."""
     functions = functions or []
     starts = [start for _key, start, _end in functions]
