@@ -20,9 +20,10 @@ from ir_trace.pipeline.report import (
 )
 from ir_trace.pipeline.snapshots import (
     STATE_HELP,
+    DiffPair,
+    SliceFunctions,
     ValidateDump,
     cached_diff,
-    current_manifest,
     current_traces,
     load_snapshot,
 )
@@ -32,9 +33,12 @@ from ir_trace.report.against import (
     match_behaviours,
     match_differs,
     match_passes,
+    pair_traces,
+    shown_pair,
+    trace_key,
 )
 from ir_trace.report.render import render_html
-from ir_trace.summaries.comparison import comparison_summary
+from ir_trace.summaries.comparison import comparison_summary, traces_comparison_summary
 
 
 class RenderComparison(ReportWriter):
@@ -52,7 +56,6 @@ class RenderComparison(ReportWriter):
         ]
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
-        # A run of several traces is refused by `run` (current_manifest), in one line.
         digests = traces_digest(validated[0]), traces_digest(validated[1])
         return comparison_fingerprint(*digests, self.context, self.ignore)
 
@@ -61,19 +64,42 @@ class RenderComparison(ReportWriter):
 
     def run(self):
         self.check_arguments()
-        manifest_a = current_manifest(self.dump, self.state)
-        manifest_b = current_manifest(self.against, self.against_state)
-        check_same_kind(self.dump, manifest_a, self.against, manifest_b)
-        diffs_a, slices_a = chain_work(manifest_a)
-        diffs_b, slices_b = chain_work(manifest_b)
-        cross = _cross_work(manifest_a, manifest_b)
-        diffs = unique_items(diffs_a + diffs_b + cross)
-        yield from self.schedule(pipeline_order(diffs, unique_items(slices_a + slices_b)))
+        traces_a, traces_b = current_traces(self.dump, self.state), current_traces(self.against, self.against_state)
+        pairs, only_a, only_b = pair_traces(traces_a, traces_b)
+        if not pairs:
+            raise DumpError(
+                f"--against: no trace of {self.dump} ({_labels(traces_a)}) is in {self.against} "
+                f"({_labels(traces_b)}); traces pair by stage and unit"
+            )
+        for trace_a, trace_b in pairs:
+            check_same_kind(self.dump, trace_a.manifest, self.against, trace_b.manifest)
+        work = [_pair_work(trace_a.manifest, trace_b.manifest) for trace_a, trace_b in pairs]
+        diffs = unique_items([item for chain_a, chain_b, cross in work for item in chain_a[0] + chain_b[0] + cross])
+        slices = unique_items([item for chain_a, chain_b, _cross in work for item in chain_a[1] + chain_b[1]])
+        yield from self.schedule(pipeline_order(diffs, slices))
         target = self.report_target(self.fingerprint([current_traces(self.dump), current_traces(self.against)]))
         if target.exists():
             return
-        run_a = assemble_payload(manifest_a, diffs_a, slices_a, self.context, task=self)
-        run_b = assemble_payload(manifest_b, diffs_b, slices_b, self.context, task=self)
+        payloads = [self._pair_payload(a.manifest, b.manifest, *done) for (a, b), done in zip(pairs, work)]
+        if len(traces_a) == len(traces_b) == 1:
+            target.write(render_html(payloads[0]), comparison_summary(payloads[0]), len(diffs))
+            return
+        shown = shown_pair(payloads)
+        keys = [trace_key(trace_a) for trace_a, _trace_b in pairs]
+        summary = traces_comparison_summary(
+            (self.dump, self.against),
+            list(zip(keys, payloads)),
+            [trace_key(t) for t in only_a],
+            [trace_key(t) for t in only_b],
+            keys[shown],
+        )
+        page = {**payloads[shown], "title": f"{pairs[shown][0].label}: {payloads[shown]['title']}"}
+        target.write(render_html(page), summary, len(diffs))
+
+    def _pair_payload(self, manifest_a: Manifest, manifest_b: Manifest, chain_a: Chain, chain_b: Chain, cross) -> dict:
+        """The comparison payload of one trace of A against one of B, from their completed work."""
+        run_a = assemble_payload(manifest_a, chain_a[0], chain_a[1], self.context, task=self)
+        run_b = assemble_payload(manifest_b, chain_b[0], chain_b[1], self.context, task=self)
         cross_results = {(item.before_sha, item.after_sha): cached_diff(item, self).to_page() for item in cross}
         matches = match_passes([s.name for s in manifest_a.snapshots], [s.name for s in manifest_b.snapshots])
         # Both runs are seen through the ignore modes: what a pass did, and whether the outputs differ.
@@ -82,8 +108,20 @@ class RenderComparison(ReportWriter):
         keyed_b = keyed_snapshots(_snapshot_lines(manifest_b), modes, manifest_b.kind)
         behaviours = match_behaviours(matches, keyed_a, keyed_b)
         ignoring = (modes, match_differs(matches, keyed_a, keyed_b)) if modes else None
-        payload = build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours, ignoring)
-        target.write(render_html(payload), comparison_summary(payload), len(diffs))
+        return build_comparison_payload(run_a, run_b, cross_results, self.context, behaviours, ignoring)
+
+
+Chain = tuple[list[DiffPair], list[SliceFunctions]]  # a trace's own work (chain_work)
+
+
+def _pair_work(manifest_a: Manifest, manifest_b: Manifest) -> tuple[Chain, Chain, list[DiffPair]]:
+    """Each trace's own chain work (chain_work) and the diffs across the pair (_cross_work)."""
+    return chain_work(manifest_a), chain_work(manifest_b), _cross_work(manifest_a, manifest_b)
+
+
+def _labels(traces: list[Trace]) -> str:
+    shown = ", ".join(trace.label for trace in traces[:4])
+    return shown + (" ..." if len(traces) > 4 else "")
 
 
 def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:
