@@ -126,3 +126,17 @@ def test_the_page_shows_the_first_pair_with_a_different_pass_else_the_first_that
     assert shown_pair([same, carried, different]) == 2
     assert shown_pair([same, carried, same]) == 1
     assert shown_pair([same, same]) == 0
+
+
+def test_the_page_opens_on_the_different_pass_of_the_pair_it_shows(page, tmp_path):
+    from browser_support import build_report, expect, open_report, pass_button
+
+    program_a, program_b = two_programs(tmp_path)
+    log = open_report(page, build_report(program_a, tmp_path / "r.html", "--against", str(program_b), "--no-cache"))
+    expect(page.locator("h1.report-title")).to_have_text(re.compile(r"^ptoas kernel_a: "))
+    expect(pass_button(page, 1)).to_have_attribute("aria-current", "true")  # kernel_a's CSE, the different pass
+    changes = page.get_by_role("region", name="The two changes")
+    heads = [re.compile(rf"^Run {run}: .*1_cse.mlir") for run in "AB"]
+    expect(changes.locator("h3")).to_have_text(heads)
+    page.screenshot(path="/tmp/h2_against_traces.png")
+    log.assert_clean()
