@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
-from conftest import run_cli
+import pytest
+from conftest import SAMPLES, run_cli
 from multi_trace_support import MODULE, write_program
 
 from ir_trace.inputs.discovery import Manifest
@@ -140,3 +142,31 @@ def test_the_page_opens_on_the_different_pass_of_the_pair_it_shows(page, tmp_pat
     expect(changes.locator("h3")).to_have_text(heads)
     page.screenshot(path="/tmp/h2_against_traces.png")
     log.assert_clean()
+
+
+QWEN3 = SAMPLES / "real" / "qwen3_decode_explicit" / "passes_dump"
+TILES = SAMPLES / "mlir" / "d2_ireeopt_affine_tile16" / "tree", SAMPLES / "mlir" / "d2_ireeopt_affine_tile32" / "tree"
+
+
+@pytest.mark.samples
+def test_real_programs_each_pair_keeps_its_own_truth(tmp_path):
+    """A: qwen3_decode_explicit with the tile16 tree as ptoas unit `tile`; B: the same with one
+    allocation moved in snapshots 35-49 and the tile32 tree. Alone, each pair is known: qwen3 one
+    `different` (35) and 14 carried over, the trees 8 carried over (test_behaviour.py)."""
+    if not (QWEN3.is_dir() and all(tree.is_dir() for tree in TILES)):
+        pytest.skip(f"the qwen3 and d2 samples are not here: {SAMPLES}")
+    program_a, program_b = tmp_path / "a" / "prog", tmp_path / "b" / "prog"
+    for program, tree in zip((program_a, program_b), TILES):
+        shutil.copytree(QWEN3, program / "passes_dump")
+        shutil.copytree(tree, program / "ptoas_passes" / "tile")
+    for snapshot in (program_b / "passes_dump").iterdir():
+        if 35 <= int(snapshot.name[:2]) <= 49:
+            snapshot.write_text(snapshot.read_text().replace("139328", "139840"))
+    line, page, summary = against(program_a, program_b, tmp_path)
+    by_trace = {t["trace"]: behaviours(t) for t in summary["traces"]}
+    assert list(by_trace) == ["pypto:", "ptoas:tile"]
+    assert [i for i, kind in enumerate(by_trace["pypto:"]) if kind == "different"] == [35]
+    assert by_trace["pypto:"][36:50] == ["carried-over"] * 14 and by_trace["ptoas:tile"][1:] == ["carried-over"] * 8
+    assert summary["first_different"] == {"index": 35, "name": "AllocateMemoryAddr", "trace": "pypto:"}
+    assert "first different: 35 AllocateMemoryAddr in pypto, 22 carried over; the page shows pypto" in line, line
+    assert page["title"].startswith("pypto: ")
