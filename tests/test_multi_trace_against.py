@@ -74,7 +74,9 @@ def test_traces_only_in_one_run_are_named(tmp_path):
     program_a, program_b = two_programs(tmp_path)
     for unit in (program_b / "ptoas_passes" / "kernel_b").rglob("*.mlir"):
         unit.unlink()
-    line, _page, summary = against(program_a, program_b, tmp_path)
+    line, page, summary = against(program_a, program_b, tmp_path)
+    shown = {"trace": "ptoas kernel_a", "pairs": 2, "only_in_a": ["ptoas kernel_b"], "only_in_b": []}
+    assert page["shown_trace"] == shown
     assert summary["only_in_a"] == ["ptoas:kernel_b"] and summary["only_in_b"] == []
     assert [t["trace"] for t in summary["traces"]] == ["pypto:", "ptoas:kernel_a"]
     assert ": 2 traces paired (ptoas kernel_b only in A), 4 passes compared" in line, line
@@ -140,6 +142,10 @@ def test_the_page_opens_on_the_different_pass_of_the_pair_it_shows(page, tmp_pat
     changes = page.get_by_role("region", name="The two changes")
     heads = [re.compile(rf"^Run {run}: .*1_cse.mlir") for run in "AB"]
     expect(changes.locator("h3")).to_have_text(heads)
+    banner = page.locator("#runs-banner")
+    expect(banner).to_contain_text("run B: b/prog/ptoas_passes/kernel_a · 1 of 3 trace pairs")
+    why = re.compile(r"\ntrace ptoas kernel_a: the first pair with a pass that behaved")
+    expect(banner).to_have_attribute("title", why)
     page.screenshot(path="/tmp/h2_against_traces.png")
     log.assert_clean()
 

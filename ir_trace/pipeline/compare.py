@@ -93,7 +93,14 @@ class RenderComparison(ReportWriter):
             [trace_key(t) for t in only_b],
             keys[shown],
         )
-        page = {**payloads[shown], "title": f"{pairs[shown][0].label}: {payloads[shown]['title']}"}
+        label = pairs[shown][0].label
+        shown_trace = {
+            "trace": label,
+            "pairs": len(pairs),
+            "only_in_a": [t.label for t in only_a],
+            "only_in_b": [t.label for t in only_b],
+        }
+        page = {**payloads[shown], "title": f"{label}: {payloads[shown]['title']}", "shown_trace": shown_trace}
         target.write(render_html(page), summary, len(diffs))
 
     def _pair_payload(self, manifest_a: Manifest, manifest_b: Manifest, chain_a: Chain, chain_b: Chain, cross) -> dict:
