@@ -235,3 +235,12 @@ def test_a_link_naming_a_behaviour_presses_its_filter_and_says_which_it_cannot(p
     expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
     assert "behaviour=carried-over&" in page.evaluate("location.hash") + "&"
     log.assert_clean()
+
+
+def test_a_link_naming_a_pass_its_behaviour_filters_would_hide_opens_it_with_them_released(page, behaviour_report):
+    log = open_report(page, behaviour_report, "#a=3&b=3&behaviour=different")
+    note = "names pass 3 (Carried over) with behaviour=different: showing it, with the Behaviour filters released"
+    expect(page.locator("#link-note")).to_contain_text(note)
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    assert listed(page) == [0, 1, 2, 3, 4] and "behaviour=" not in page.evaluate("location.hash")
+    log.assert_clean()

@@ -392,6 +392,8 @@
         k = current ? state.sel : firstChanged();
         const instead = current ? `staying on ${links.passWords(k)}` : `showing ${links.passWords(k)}, the first that changed`;
         problems.unshift(linkProblem(namesPass ? links.missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
+      } else {
+        writeBehaviours(links.behavioursShowing([...state.behaviours], k, problems));
       }
       state.fn = params.get('fn') || '';
       if (state.fn && !model.functionExists(state.fn)) {

@@ -80,6 +80,17 @@ const IRTraceLinks = (() => {
       return asked.filter((key) => known.includes(key));
     }
 
+    /** The Behaviour filters `keys` a link presses, released where they would hide entry k, the pass
+     *  it names (a link to a pass opens that pass), which is said in `problems`. */
+    function behavioursShowing(keys, k, problems) {
+      const { behaviour } = entries[k];
+      if (!keys.length || keys.includes(behaviour)) return keys;
+      const { label } = model.behaviourFilters.find(({ key }) => key === behaviour) || { label: behaviour };
+      problems.push(linkProblem(`names ${passWords(k)} (${label}) with behaviour=${keys.join(',')}`,
+        'showing it, with the Behaviour filters released'));
+      return [];
+    }
+
     function entryFromHash(params) {
       if (against) {
         // One side names the entry (each run's pass is in one entry): `#a=15` is run A's pass 15
@@ -161,7 +172,7 @@ const IRTraceLinks = (() => {
       return -1;
     }
 
-    return { fragment, behavioursOfHash, entryFromHash, passWords, missingPass, unreadKeys, fromOfHash, changeOfHash };
+    return { fragment, behavioursOfHash, behavioursShowing, entryFromHash, passWords, missingPass, unreadKeys, fromOfHash, changeOfHash };
   }
 
   return { LAYOUTS, RUN_VIEW_NAMES, linkProblem, filtersOf, createLinks };
