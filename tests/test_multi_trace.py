@@ -94,14 +94,6 @@ def test_ignore_modes_count_over_every_trace(tmp_path):
     assert f"; {changed} changed when ignoring" in result.stderr, result.stderr
 
 
-def test_run_against_run_needs_one_trace_on_each_side(tmp_path):
-    program = write_program(tmp_path)
-    result = run_cli(program / "passes_dump", "--against", program, "-o", tmp_path / "r.html")
-    assert result.returncode == 1
-    assert result.stderr.count("\n") == 1 and "holds 3 traces" in result.stderr, result.stderr
-    assert "Traceback" not in result.stderr
-
-
 def test_counts_of_a_report_of_several_traces_add_up():
     def trace(unit, changed):
         base = PassRecord(0, "b", "b", "s", True, lines=())

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from a11y_support import serious_axe_violations
-from browser_support import build_report, expect, nav, open_report, pass_button, write_dump
+from browser_support import PAINTED, build_report, expect, nav, open_report, pass_button, write_dump
 from conftest import FRONTEND, SAMPLES
 
 SSA = FRONTEND.replace("t1", "t1__ssa_v0")
@@ -208,4 +208,39 @@ def test_mlir_trees_tile16_against_tile32_open_where_the_tiling_parts(page, tmp_
     expect(changes.locator("h3")).to_have_text(
         [re.compile(r"^Run A: .*invariant-code-motion"), re.compile(r"^Run B: .*invariant-code-motion")]
     )
+    log.assert_clean()
+
+
+def test_the_behaviour_filters_are_written_into_the_link_and_a_reload_restores_them(behaviour_page):
+    page = behaviour_page
+    group = page.get_by_role("group", name="Behaviour")
+    group.get_by_role("button", name="Carried over 2").click()
+    group.get_by_role("button", name="Different 1").click()
+    fragment = page.evaluate("location.hash")
+    assert "behaviour=different%2Ccarried-over" in fragment, fragment  # in the buttons' order, whatever the clicks'
+    page.reload()
+    page.wait_for_function(PAINTED)
+    pressed = group.get_by_role("button").evaluate_all("bs => bs.map(b => b.getAttribute('aria-pressed'))")
+    assert pressed == ["true", "true", "false", "false"]
+    assert listed(page) == [2, 3, 4] and page.evaluate("location.hash") == fragment
+    page.get_by_role("button", name="Clear filters").click()
+    assert "behaviour=" not in page.evaluate("location.hash")
+
+
+def test_a_link_naming_a_behaviour_presses_its_filter_and_says_which_it_cannot(page, behaviour_report):
+    log = open_report(page, behaviour_report, "#a=3&b=3&behaviour=carried-over,bogus")
+    note = "names behaviour bogus, which this report does not have: ignoring it"
+    expect(page.locator("#link-note")).to_contain_text(note)
+    assert listed(page) == [3, 4]
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    assert "behaviour=carried-over&" in page.evaluate("location.hash") + "&"
+    log.assert_clean()
+
+
+def test_a_link_naming_a_pass_its_behaviour_filters_would_hide_opens_it_with_them_released(page, behaviour_report):
+    log = open_report(page, behaviour_report, "#a=3&b=3&behaviour=different")
+    note = "names pass 3 (Carried over) with behaviour=different: showing it, with the Behaviour filters released"
+    expect(page.locator("#link-note")).to_contain_text(note)
+    expect(pass_button(page, 3)).to_have_attribute("aria-current", "true")
+    assert listed(page) == [0, 1, 2, 3, 4] and "behaviour=" not in page.evaluate("location.hash")
     log.assert_clean()

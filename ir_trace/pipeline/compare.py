@@ -27,7 +27,6 @@ from ir_trace.pipeline.snapshots import (
     ValidateDump,
     WorkItem,
     cached_diff,
-    current_manifest,
     current_traces,
     load_snapshot,
 )
@@ -38,9 +37,12 @@ from ir_trace.report.against import (
     match_behaviours,
     match_differs,
     match_passes,
+    pair_traces,
+    shown_pair,
+    trace_key,
 )
 from ir_trace.report.render import render_html
-from ir_trace.summaries.comparison import comparison_summary
+from ir_trace.summaries.comparison import comparison_summary, traces_comparison_summary
 
 
 class RenderComparison(ReportWriter):
@@ -58,7 +60,6 @@ class RenderComparison(ReportWriter):
         ]
 
     def fingerprint(self, validated: list[list[Trace]]) -> str:
-        # A run of several traces is refused by `run` (current_manifest), in one line.
         digests = traces_digest(validated[0]), traces_digest(validated[1])
         return comparison_fingerprint(*digests, self.context, self.ignore)
 
@@ -74,8 +75,8 @@ class RenderComparison(ReportWriter):
 
 
 @dataclass(frozen=True)
-class ComparisonPlan:
-    """What a run-against-run report is made of: each run's chain work and the matched passes' diffs."""
+class PairPlan:
+    """One trace of A against one of B: each trace's chain work and the matched passes' diffs."""
 
     manifest_a: Manifest
     manifest_b: Manifest
@@ -84,23 +85,20 @@ class ComparisonPlan:
     cross: list[DiffPair]
 
     @classmethod
-    def of(cls, dump: str, state: str, against: str, against_state: str) -> ComparisonPlan:
-        manifest_a, manifest_b = current_manifest(dump, state), current_manifest(against, against_state)
-        check_same_kind(dump, manifest_a, against, manifest_b)
+    def of(cls, manifest_a: Manifest, manifest_b: Manifest) -> PairPlan:
         cross = _cross_work(manifest_a, manifest_b)
         return cls(manifest_a, manifest_b, chain_work(manifest_a), chain_work(manifest_b), cross)
 
     @property
     def diffs(self) -> list[DiffPair]:
-        return unique_items(self.work_a[0] + self.work_b[0] + self.cross)
+        return self.work_a[0] + self.work_b[0] + self.cross
 
-    def items(self) -> list[WorkItem]:
-        return pipeline_order(self.diffs, unique_items(self.work_a[1] + self.work_b[1]))
+    @property
+    def slices(self) -> list[SliceFunctions]:
+        return self.work_a[1] + self.work_b[1]
 
-    def write(self, target: ReportTarget, context: int, ignore: str, task: luigi.Task | None = None) -> None:
-        """Render the page from the completed work into `target`, unless it is current already."""
-        if target.exists():
-            return
+    def payload(self, context: int, ignore: str, task: luigi.Task | None = None) -> dict:
+        """The pair's comparison payload from its completed work."""
         run_a = assemble_payload(self.manifest_a, *self.work_a, context, task=task).to_json()
         run_b = assemble_payload(self.manifest_b, *self.work_b, context, task=task).to_json()
         cross_results = {(item.before_sha, item.after_sha): cached_diff(item, task).to_page() for item in self.cross}
@@ -112,8 +110,73 @@ class ComparisonPlan:
         keyed_b = keyed_snapshots(_snapshot_lines(self.manifest_b), modes, self.manifest_b.kind)
         behaviours = match_behaviours(matches, keyed_a, keyed_b)
         ignoring = (modes, match_differs(matches, keyed_a, keyed_b)) if modes else None
-        payload = build_comparison_payload(run_a, run_b, cross_results, context, behaviours, ignoring)
-        target.write(render_html(payload), comparison_summary(payload), len(self.diffs))
+        return build_comparison_payload(run_a, run_b, cross_results, context, behaviours, ignoring)
+
+
+@dataclass(frozen=True)
+class ComparisonPlan:
+    """What a run-against-run report is made of: the traces of A and B paired (pair_traces), each
+    pair's plan, and the traces only one run has."""
+
+    dumps: tuple[str, str]
+    pairs: list[tuple[Trace, Trace]]
+    plans: list[PairPlan]
+    only_a: list[Trace]
+    only_b: list[Trace]
+    several: bool  # either run holds several traces: the summary is per pair
+
+    @classmethod
+    def of(cls, dump: str, state: str, against: str, against_state: str) -> ComparisonPlan:
+        traces_a, traces_b = current_traces(dump, state), current_traces(against, against_state)
+        pairs, only_a, only_b = pair_traces(traces_a, traces_b)
+        if not pairs:
+            raise DumpError(
+                f"--against: no trace of {dump} ({_labels(traces_a)}) is in {against} "
+                f"({_labels(traces_b)}); traces pair by stage and unit"
+            )
+        for trace_a, trace_b in pairs:
+            check_same_kind(dump, trace_a.manifest, against, trace_b.manifest)
+        plans = [PairPlan.of(trace_a.manifest, trace_b.manifest) for trace_a, trace_b in pairs]
+        return cls((dump, against), pairs, plans, only_a, only_b, len(traces_a) > 1 or len(traces_b) > 1)
+
+    @property
+    def diffs(self) -> list[DiffPair]:
+        return unique_items([item for plan in self.plans for item in plan.diffs])
+
+    def items(self) -> list[WorkItem]:
+        return pipeline_order(self.diffs, unique_items([item for plan in self.plans for item in plan.slices]))
+
+    def write(self, target: ReportTarget, context: int, ignore: str, task: luigi.Task | None = None) -> None:
+        """Render the page from the completed work into `target`, unless it is current already."""
+        if target.exists():
+            return
+        payloads = [plan.payload(context, ignore, task) for plan in self.plans]
+        if not self.several:
+            target.write(render_html(payloads[0]), comparison_summary(payloads[0]), len(self.diffs))
+            return
+        shown = shown_pair(payloads)
+        keys = [trace_key(trace_a) for trace_a, _trace_b in self.pairs]
+        summary = traces_comparison_summary(
+            self.dumps,
+            list(zip(keys, payloads)),
+            [trace_key(t) for t in self.only_a],
+            [trace_key(t) for t in self.only_b],
+            keys[shown],
+        )
+        label = self.pairs[shown][0].label
+        shown_trace = {
+            "trace": label,
+            "pairs": len(self.pairs),
+            "only_in_a": [t.label for t in self.only_a],
+            "only_in_b": [t.label for t in self.only_b],
+        }
+        page = {**payloads[shown], "title": f"{label}: {payloads[shown]['title']}", "shown_trace": shown_trace}
+        target.write(render_html(page), summary, len(self.diffs))
+
+
+def _labels(traces: list[Trace]) -> str:
+    shown = ", ".join(trace.label for trace in traces[:4])
+    return shown + (" ..." if len(traces) > 4 else "")
 
 
 def _cross_work(manifest_a: Manifest, manifest_b: Manifest) -> list:

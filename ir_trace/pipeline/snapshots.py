@@ -14,9 +14,9 @@ import luigi
 from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
 from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, read_snapshot_text
+from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
-from ir_trace.inputs.traces import Trace, discover_traces, single_manifest, traces_from_json
+from ir_trace.inputs.traces import Trace, discover_traces, traces_from_json
 from ir_trace.pipeline.base import WORK_DONE, WORK_REDONE, AbsolutePath, PipelineTask
 from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, session, shared_cache
 from ir_trace.pipeline.targets import CacheTarget
@@ -163,11 +163,6 @@ def current_traces(dump: str, state: str = "") -> list[Trace]:
     """The traces under `dump` for its files in `state` (empty: as they are now): cached, else validated here."""
     target = ValidateDump(dump=dump, state=state).output()
     return validated_traces(target) or _remember_traces(target.key, traces_from_json(validate(dump, target)))
-
-
-def current_manifest(dump: str, state: str = "") -> Manifest:
-    """The manifest of a dump that holds one trace (run against run, sweeps); DumpError otherwise."""
-    return single_manifest(dump, current_traces(dump, state))
 
 
 def validated_traces(target: CacheTarget) -> list[Trace] | None:

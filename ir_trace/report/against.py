@@ -12,6 +12,7 @@ from difflib import SequenceMatcher
 from pathlib import PurePath
 
 from ir_trace import __version__
+from ir_trace.inputs.traces import Trace
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.report.behaviour import pass_behaviour
@@ -40,6 +41,46 @@ def match_passes(names_a: list[str], names_b: list[str]) -> list[PassMatch]:
         matches += [PassMatch(1 + i, None, "only-a") for i in range(i0 + common, i1)]
         matches += [PassMatch(None, 1 + j, "only-b") for j in range(j0 + common, j1)]
     return matches
+
+
+TracePairs = tuple[list[tuple[Trace, Trace]], list[Trace], list[Trace]]  # pairs, only in A, only in B
+
+
+def pair_traces(traces_a: list[Trace], traces_b: list[Trace]) -> TracePairs:
+    """Which trace of run A is compared with which of run B, and the traces left in A alone and in B
+    alone. One trace on each side is one pair whatever each is called (two passes_dump/, a tree
+    against a stream); otherwise traces pair by stage and unit (as a sweep pairs a program's traces
+    with the baseline's: PyPTO's with PyPTO's, each ptoas unit with its namesake), in A's order."""
+    if len(traces_a) == 1 and len(traces_b) == 1:
+        return [(traces_a[0], traces_b[0])], [], []
+    keys_a = {trace_key(trace) for trace in traces_a}
+    in_b = {trace_key(trace): trace for trace in traces_b}
+    pairs = [(trace, in_b[trace_key(trace)]) for trace in traces_a if trace_key(trace) in in_b]
+    only_a = [trace for trace in traces_a if trace_key(trace) not in in_b]
+    return pairs, only_a, [trace for trace in traces_b if trace_key(trace) not in keys_a]
+
+
+def trace_key(trace: Trace) -> str:
+    """A trace as `--json` and sweep.json name it: `stage:unit` (`pypto:`, `ptoas:kernel_a`)."""
+    return f"{trace.stage}:{trace.unit}"
+
+
+def shown_pair(payloads: list[dict]) -> int:
+    """Which pair of traces a comparison of several shows (its page holds one pair, `payloads` are
+    each pair's comparison payload): the first with a pass that behaved differently, else the first
+    whose outputs differ, else the first. The frontend is no pass."""
+
+    def behaved_differently(payload: dict) -> bool:
+        return any(row.get("behaviour") == "different" for row in payload["matches"][1:])
+
+    def outputs_differ(payload: dict) -> bool:
+        return any(row["differs"] for row in payload["matches"][1:])
+
+    for test in (behaved_differently, outputs_differ):
+        found = next((number for number, payload in enumerate(payloads) if test(payload)), None)
+        if found is not None:
+            return found
+    return 0
 
 
 _UNPAIRED_BEHAVIOUR = {"renamed": "renamed", "only-a": "only-in-a", "only-b": "only-in-b"}

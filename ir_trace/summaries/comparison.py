@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ir_trace.report.payload import PAYLOAD_SCHEMA
 from ir_trace.summaries.passes import MatchSummary, PassRef
-from ir_trace.summaries.runs import ComparisonCounts, ReportSummary
+from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, TracesCompared
 
 
 def comparison_summary(payload: dict) -> ReportSummary:
@@ -24,6 +24,72 @@ def comparison_summary(payload: dict) -> ReportSummary:
         },
         comparison=counts,
     )
+
+
+def traces_comparison_summary(
+    dumps: tuple[str, str], pairs: list[tuple[str, dict]], only_in_a: list[str], only_in_b: list[str], shown: str
+) -> ReportSummary:
+    """A run against run of several traces: `dumps` the two paths given, `pairs` (trace key, that
+    pair's comparison payload) in A's pipeline order, `only_in_a` / `only_in_b` the keys of traces
+    one run lacks, `shown` the pair the page holds. Each pair's passes are summarised alone
+    (`--json` "traces"); the counts are over every pair, the first difference and the first
+    different pass those of the first pair that has one."""
+    summaries = [(key, comparison_summary(payload)) for key, payload in pairs]
+    counts = [(key, summary.comparison) for key, summary in summaries if summary.comparison is not None]
+    differing = next(((key, c) for key, c in counts if c.first_difference is not None), None)
+    different = next(((key, c) for key, c in counts if c.first_different is not None), None)
+    traces = TracesCompared(
+        len(pairs),
+        tuple(only_in_a),
+        tuple(only_in_b),
+        shown,
+        differing[0] if differing else None,
+        different[0] if different else None,
+    )
+    total = ComparisonCounts(
+        compared=sum(c.compared for _key, c in counts),
+        differ=sum(c.differ for _key, c in counts),
+        renamed=sum(c.renamed for _key, c in counts),
+        only_a=sum(c.only_a for _key, c in counts),
+        only_b=sum(c.only_b for _key, c in counts),
+        first_difference=differing[1].first_difference if differing else None,
+        frontends_differ=any(c.frontends_differ for _key, c in counts),
+        first_different=different[1].first_different if different else None,
+        carried_over=sum(c.carried_over for _key, c in counts),
+        differ_ignoring=sum(c.differ_ignoring or 0 for _key, c in counts) if pairs[0][1].get("ignore") else None,
+        ignore=pairs[0][1].get("ignore"),
+        traces=traces,
+    )
+    first = pairs[0][1]
+    return ReportSummary(
+        {
+            "schema": PAYLOAD_SCHEMA,
+            "mode": "against",
+            "generator": first["generator"],
+            "a": dumps[0],
+            "b": dumps[1],
+            "traces": [_trace_document(key, summary.trace) for key, summary in summaries],
+            "only_in_a": list(only_in_a),
+            "only_in_b": list(only_in_b),
+            "shown": shown,
+            "first_different": _in_trace(_index_and_name(total.first_different), traces.first_different),
+            "ignore": first.get("ignore"),
+        },
+        comparison=total,
+    )
+
+
+def _in_trace(ref: dict | None, key: str | None) -> dict | None:
+    """A pass {index, name} with its trace's key (`"trace"`), or None."""
+    return {**ref, "trace": key} if ref is not None else None
+
+
+def _trace_document(key: str, document: dict) -> dict:
+    """One pair's `--json` entry: its trace (`stage:unit`, as sweep.json names it), each run's dump,
+    its passes and its first different pass."""
+    stage, unit = key.split(":", 1)
+    kept = ("a", "b", "passes", "first_different")
+    return {"trace": key, "stage": stage, "unit": unit, **{field: document[field] for field in kept}}
 
 
 def match_summaries(payload: dict) -> list[MatchSummary]:

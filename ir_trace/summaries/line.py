@@ -6,7 +6,7 @@ from __future__ import annotations
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.runsafety.writes import shown_path
 from ir_trace.summaries.passes import PassSummary
-from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, RunCounts, RunOutcome
+from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, RunCounts, RunOutcome, TracesCompared
 
 
 def summary_line(outcome: RunOutcome, seconds: float) -> str:
@@ -48,15 +48,40 @@ def _ignoring_note(trace: dict) -> str:
 
 def _comparison_body(counts: ComparisonCounts) -> str:
     first = counts.first_difference
+    traces = counts.traces
     if first:
-        where = f"first at pass {first.index:02d} {first.name}"
+        where = f"first at pass {first.index:02d} {first.name}{_in_trace(traces.first_difference if traces else None)}"
     else:
         where = "identical pass outputs, the frontends differ" if counts.frontends_differ else "identical outputs"
     return (
-        f"{counts.compared} passes compared ({counts.differ} differ, {counts.renamed} renamed, "
+        f"{_traces_paired(traces)}{counts.compared} passes compared ({counts.differ} differ, {counts.renamed} renamed, "
         f"{counts.only_a} only in A, {counts.only_b} only in B; {where}{_differ_ignoring(counts)})"
-        f"{_behaviour_note(counts)}"
+        f"{_behaviour_note(counts)}{_shown_trace(traces)}"
     )
+
+
+def _traces_paired(traces: TracesCompared | None) -> str:
+    """ "2 traces paired (ptoas kernel_c only in A), " when either run holds several traces."""
+    if traces is None:
+        return ""
+    alone = [f"{_label(key)} only in A" for key in traces.only_in_a]
+    alone += [f"{_label(key)} only in B" for key in traces.only_in_b]
+    paired = f"{traces.paired} trace{'s' if traces.paired != 1 else ''} paired"
+    return f"{paired}{' (' + ', '.join(alone) + ')' if alone else ''}, "
+
+
+def _shown_trace(traces: TracesCompared | None) -> str:
+    """ "; the page shows ptoas kernel_a" when the report holds one pair of several."""
+    return f"; the page shows {_label(traces.shown)}" if traces is not None and traces.paired > 1 else ""
+
+
+def _in_trace(key: str | None) -> str:
+    return f" in {_label(key)}" if key else ""
+
+
+def _label(key: str) -> str:
+    """A trace key (`ptoas:kernel_a`) as the report names the trace (`ptoas kernel_a`)."""
+    return key.replace(":", " ", 1).strip()
 
 
 def _differ_ignoring(counts: ComparisonCounts) -> str:
@@ -71,7 +96,8 @@ def _behaviour_note(counts: ComparisonCounts) -> str:
     first = counts.first_different
     if first is None:
         return ""
-    return f"; first different: {first.index:02d} {first.name}, {counts.carried_over} carried over"
+    trace = _in_trace(counts.traces.first_different if counts.traces else None)
+    return f"; first different: {first.index:02d} {first.name}{trace}, {counts.carried_over} carried over"
 
 
 def _size(count: int) -> str:

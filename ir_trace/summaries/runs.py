@@ -55,6 +55,7 @@ class ComparisonCounts:
     carried_over: int = 0  # passes that made the same change to inputs differing from upstream
     differ_ignoring: int | None = None  # passes whose outputs differ under the ignore modes (when on)
     ignore: dict | None = None  # those modes (IgnoreModes.to_json)
+    traces: TracesCompared | None = None  # when either run holds several traces: the counts are over every pair
 
     def to_json(self) -> dict:
         counts = {
@@ -68,6 +69,8 @@ class ComparisonCounts:
             "first_different": self.first_different.to_json() if self.first_different else None,
             "carried_over": self.carried_over,
         }
+        if self.traces is not None:
+            counts["traces"] = self.traces.to_json()
         if self.ignore is None:
             return counts
         return {**counts, "differ_ignoring": self.differ_ignoring, "ignore": self.ignore}
@@ -86,7 +89,37 @@ class ComparisonCounts:
             int(data.get("carried_over", 0)),
             data.get("differ_ignoring"),
             data.get("ignore"),
+            TracesCompared.from_json(data["traces"]) if data.get("traces") is not None else None,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class TracesCompared:
+    """A run against run of several traces (`stage:unit` keys, as sweep.json's): how many pairs were
+    compared, the traces only one run has, the pair the page shows, and the traces of the first
+    difference and of the first pass that behaved differently."""
+
+    paired: int
+    only_in_a: tuple[str, ...]
+    only_in_b: tuple[str, ...]
+    shown: str
+    first_difference: str | None = None
+    first_different: str | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "paired": self.paired,
+            "only_in_a": list(self.only_in_a),
+            "only_in_b": list(self.only_in_b),
+            "shown": self.shown,
+            "first_difference": self.first_difference,
+            "first_different": self.first_different,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> TracesCompared:
+        only = tuple(map(str, data["only_in_a"])), tuple(map(str, data["only_in_b"]))
+        return cls(int(data["paired"]), *only, str(data["shown"]), data["first_difference"], data["first_different"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -409,6 +409,7 @@
       }
       applyFindOfHash(params);
       writeFilters(IRTraceLinks.filtersOf(params));
+      writeBehaviours(links.behavioursOfHash(params, problems));
       const namesPass = params.has('pass') || params.has('trace') || (against && (params.has('a') || params.has('b')));
       if (!namesPass && !params.has('fn')) {
         noteLinkProblems(problems);
@@ -424,6 +425,7 @@
         problems.unshift(linkProblem(namesPass ? links.missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
       } else {
         writeFilters(links.filtersShowing(params, k, problems));
+        writeBehaviours(links.behavioursShowing([...state.behaviours], k, problems));
       }
       state.fn = params.get('fn') || '';
       if (state.fn && !model.functionExists(state.fn)) {
@@ -465,11 +467,17 @@
       $('fn-filter').value = fnFilterText;
     }
 
+    /** The Behaviour filters pressed as a link names them (run against run). */
+    function writeBehaviours(keys) {
+      state.behaviours.clear();
+      for (const key of keys) state.behaviours.add(key);
+      panels.writeBehaviourFilters();
+    }
+
     /** Clear filters: every pass listed again; focus goes to the filter box (the button hides). */
     function clearFilters() {
       writeFilters({ showChanged: true, showNoop: true, filterText: '', fnFilterText: $('fn-filter').value });
-      state.behaviours.clear();
-      panels.writeBehaviourFilters();
+      writeBehaviours([]);
       state.fnOnly = false;
       $('filter-fn').checked = false;
       sidebar.applyFilters();

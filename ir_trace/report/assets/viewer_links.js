@@ -11,7 +11,7 @@ const IRTraceLinks = (() => {
   const RUN_VIEW_NAMES = { ab: 'A vs B', a: "run A's pass", b: "run B's pass", change: 'Changes' };
   /** The keys `fragment` writes; a fragment's other keys are named in the link notice. */
   const HASH_KEYS = ['trace', 'pass', 'from', 'change', 'fn', 'history', 'layout', 'ignore', 'ignore-regex', 'find', 'regex', 'case',
-    'word', 'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter'];
+    'word', 'a', 'b', 'view', 'changed', 'noop', 'filter', 'fn-filter', 'behaviour'];
 
   /** One sentence of the link notice: what the fragment asked for, and what is shown instead. */
   function linkProblem(asked, instead) {
@@ -65,7 +65,31 @@ const IRTraceLinks = (() => {
       if (!state.showNoop) params.set('noop', '0');
       if (texts.filter) params.set('filter', texts.filter);
       if (texts.fnFilter) params.set('fn-filter', texts.fnFilter);
+      const pressed = model.behaviourFilters.map(({ key }) => key).filter((key) => state.behaviours.has(key));
+      if (pressed.length) params.set('behaviour', pressed.join(','));   // in the buttons' order: one link per choice
       return `#${params.toString()}`;
+    }
+
+    /** The Behaviour filters the fragment presses (`behaviour=different,same`), with why a name is
+     *  left out in `problems` when this report has no such filter (a pass-by-pass report has none). */
+    function behavioursOfHash(params, problems) {
+      const known = model.behaviourFilters.map(({ key }) => key);
+      const asked = (params.get('behaviour') || '').split(',').filter(Boolean);
+      for (const name of asked.filter((key) => !known.includes(key))) {
+        problems.push(linkProblem(`names behaviour ${name}, which this report does not have`, 'ignoring it'));
+      }
+      return asked.filter((key) => known.includes(key));
+    }
+
+    /** The Behaviour filters `keys` a link presses, released where they would hide entry k, the pass
+     *  it names (a link to a pass opens that pass), which is said in `problems`. */
+    function behavioursShowing(keys, k, problems) {
+      const { behaviour } = entries[k];
+      if (!keys.length || keys.includes(behaviour)) return keys;
+      const { label } = model.behaviourFilters.find(({ key }) => key === behaviour) || { label: behaviour };
+      problems.push(linkProblem(`names ${passWords(k)} (${label}) with behaviour=${keys.join(',')}`,
+        'showing it, with the Behaviour filters released'));
+      return [];
     }
 
     function entryFromHash(params) {
@@ -171,7 +195,7 @@ const IRTraceLinks = (() => {
       return -1;
     }
 
-    return { fragment, entryFromHash, passWords, missingPass, filtersShowing, unreadKeys, fromOfHash, changeOfHash };
+    return { fragment, behavioursOfHash, behavioursShowing, entryFromHash, passWords, missingPass, filtersShowing, unreadKeys, fromOfHash, changeOfHash };
   }
 
   return { LAYOUTS, RUN_VIEW_NAMES, linkProblem, filtersOf, createLinks };

@@ -394,6 +394,23 @@ const IRTracePanels = (() => {
       };
     }
 
+    /** Runs of several traces (compare.py): the page holds one pair; which, of how many. */
+    function shownTrace() {
+      const shown = model.payload.shown_trace;
+      if (!shown) return '';
+      return shown.pairs > 1 ? ` \u00b7 1 of ${shown.pairs} trace pairs` : '';   // the paths name the trace
+    }
+
+    /** For the banner's tooltip: why this pair, and the traces only one run has. */
+    function alone() {
+      const shown = model.payload.shown_trace;
+      if (!shown) return '';
+      const named = (labels, run) => (labels.length ? `\nonly in run ${run}: ${labels.join(', ')}` : '');
+      const why = shown.pairs > 1 ? `\ntrace ${shown.trace}: the first pair with a pass that behaved differently ` +
+        '(else whose outputs differ); --json has every pair' : '';
+      return why + named(shown.only_in_a, 'A') + named(shown.only_in_b, 'B');
+    }
+
     /** Which run is which and, when the two were dumped at different levels, that most "differs" may
      *  be the printing level rather than the compiler (then true). */
     function showRunBanners() {
@@ -405,8 +422,8 @@ const IRTracePanels = (() => {
       // pane labels say that; the banner says only what is always true.
       // The behaviours were read under the command's ignore modes (the diffs below stay exact).
       const ignoring = model.payload.ignore ? ` \u00b7 behaviour ignoring ${IRTraceNormalize.describe(model.payload.ignore)}` : '';
-      banner.textContent = `Run against run \u00b7 run A: ${where(runs[0])} \u00b7 run B: ${where(runs[1])}${ignoring}`;
-      banner.title = `run A: ${runs[0].data.dump}\nrun B: ${runs[1].data.dump}`;
+      banner.textContent = `Run against run \u00b7 run A: ${where(runs[0])} \u00b7 run B: ${where(runs[1])}${shownTrace()}${ignoring}`;
+      banner.title = `run A: ${runs[0].data.dump}\nrun B: ${runs[1].data.dump}${alone()}`;
       const [a, b] = runs.map((run) => run.data.level);
       if (a === b || a === 'UNKNOWN' || b === 'UNKNOWN' || !a || !b) return false;
       const levels = $('levels-banner');
