@@ -64,12 +64,16 @@ _module_sources: dict[Path, tuple[tuple[int, int, int], bytes, list[str]]] = {}
 
 
 def _module_path(name: str) -> Path | None:
-    """The file of ir_trace module `name` (dotted below the package: `syntax.functions`), if it is one."""
-    base = PACKAGE.joinpath(*name.split("."))
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
-    return None
+    """The file of ir_trace module `name` (dotted below the package: `syntax.functions`), if it is one.
+    Looked up once per process and package (the version trees name the same modules and names again)."""
+    if (PACKAGE, name) not in _module_paths:
+        base = PACKAGE.joinpath(*name.split("."))
+        found = (path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file())
+        _module_paths[PACKAGE, name] = next(found, None)
+    return _module_paths[PACKAGE, name]
+
+
+_module_paths: dict[tuple[Path, str], Path | None] = {}
 
 
 def _imported_modules(source: str) -> list[str]:
