@@ -154,8 +154,10 @@ class _SnapshotKeys:
         spec = modes.spec()
         if spec not in self._keys:
             key = self.key(modes)
-            table = {line: key(line) for line in self.distinct}  # a snapshot repeats most of its lines
-            keys = list(map(table.__getitem__, self.lines))
+            memo = _memos[spec, self.kind]  # the memo `key` fills (cleared only when a key is made)
+            for line in self.distinct - memo.keys():  # the lines no snapshot before had: few
+                key(line)
+            keys = list(map(memo.__getitem__, self.lines))
             self._keys[spec] = next((earlier for earlier in self._keys.values() if earlier == keys), keys)
         return self._keys[spec]
 
