@@ -23,7 +23,7 @@ from ir_trace.options import DEFAULT_CONTEXT, DEFAULT_OUTPUT, ReportOptions, Run
 from ir_trace.runsafety.signals import Supervisor
 from ir_trace.runsafety.standard_streams import clear_terminal_line, guard_standard_streams, say
 from ir_trace.runsafety.writes import OutputError, shown_path, write_all, write_output
-from ir_trace.summaries.trace import summary_warnings
+from ir_trace.summaries.runs import summary_warnings
 
 if TYPE_CHECKING:
     from ir_trace.runsafety.early_signals import EarlySignals

@@ -26,9 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ir_trace import __version__
-from ir_trace.report.payload import PAYLOAD_SCHEMA
+from ir_trace.report.page_model import PAYLOAD_SCHEMA
 from ir_trace.report.render import TEMPLATE_FILES, templates_dir
-from ir_trace.summaries.trace import SUMMARY_SCHEMA
+from ir_trace.summaries.runs import SUMMARY_SCHEMA
 
 PACKAGE = Path(__file__).parent.parent  # ir_trace/
 
@@ -43,17 +43,37 @@ def module_sources(root: str) -> list[Path]:
         if name in found or path is None:
             continue
         found[name] = path
-        waiting += _imported_modules(path.read_text(encoding="utf-8"))
+        waiting += _module_source(path)[1]
     return [found[name] for name in sorted(found)]
 
 
+def _module_source(path: Path) -> tuple[bytes, list[str]]:
+    """A module's bytes and the ir_trace modules it imports, read once per process while its file keeps its
+    state: the versions' module trees share most of their files (a warm run hashed each one five times)."""
+    stat_result = path.stat()
+    state = (stat_result.st_ino, stat_result.st_size, stat_result.st_mtime_ns)
+    found = _module_sources.get(path)
+    if found is None or found[0] != state:
+        data = path.read_bytes()
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text reads it
+        found = _module_sources[path] = (state, data, _imported_modules(text))
+    return found[1], found[2]
+
+
+_module_sources: dict[Path, tuple[tuple[int, int, int], bytes, list[str]]] = {}
+
+
 def _module_path(name: str) -> Path | None:
-    """The file of ir_trace module `name` (dotted below the package: `syntax.functions`), if it is one."""
-    base = PACKAGE.joinpath(*name.split("."))
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
-    return None
+    """The file of ir_trace module `name` (dotted below the package: `syntax.functions`), if it is one.
+    Looked up once per process and package (the version trees name the same modules and names again)."""
+    if (PACKAGE, name) not in _module_paths:
+        base = PACKAGE.joinpath(*name.split("."))
+        found = (path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file())
+        _module_paths[PACKAGE, name] = next(found, None)
+    return _module_paths[PACKAGE, name]
+
+
+_module_paths: dict[tuple[Path, str], Path | None] = {}
 
 
 def _imported_modules(source: str) -> list[str]:
@@ -94,7 +114,7 @@ def source_version(name: str, root: str) -> str:
     """`name-<hash>`: the hash of the sources `module_sources(root)` lists, names included."""
     hashed = hashlib.sha256()
     for path in module_sources(root):
-        hashed.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        hashed.update(path.name.encode() + b"\0" + _module_source(path)[0] + b"\0")
     return f"{name}-{hashed.hexdigest()[:16]}"
 
 

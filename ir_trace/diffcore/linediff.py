@@ -131,10 +131,18 @@ def changed_spans(
 ) -> list[tuple[int, int, int, int]]:
     """The (a0, a1, b0, b1) of the hunks `diff_snapshots` gives with `line_key`, without pairing their
     lines (what counting the lines changed needs: a pass's counts under an ignore mode)."""
-    a_keys, b_keys = _line_keys(a, a_eol, line_key), _line_keys(b, b_eol, line_key)
+    keys_a, keys_b = [line_key(line) for line in a], [line_key(line) for line in b]
+    return changed_key_spans(keys_a, keys_b, a_eol, b_eol, a_functions, b_functions)
+
+
+def changed_key_spans(
+    keys_a: list[str], keys_b: list[str], a_eol: bool, b_eol: bool, a_functions, b_functions
+) -> list[tuple[int, int, int, int]]:
+    """`changed_spans` of the lines' keys, given (a caller that keeps them per snapshot keys each line once)."""
+    a_keys, b_keys = _line_keys(keys_a, a_eol), _line_keys(keys_b, b_eol)
     if a_keys == b_keys:
         return []
-    layout = function_layout(len(a), len(b), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
+    layout = function_layout(len(a_keys), len(b_keys), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
     return [block[:4] for block in _changed_blocks(layout.a_keys, layout.b_keys, layout.segments, keyed=True)]
 
 

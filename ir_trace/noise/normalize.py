@@ -493,10 +493,14 @@ class IgnoreModes:
             steps.append((strip_whitespace, whitespace_spans))
         return steps
 
+    def strips(self, kind: str = "pypto") -> list[Callable[[str], str]]:
+        """The modes' steps in the order they run: a line's key is the last one's output."""
+        return [strip for strip, _spans in self._steps(kind)]
+
     def normaliser(self, kind: str = "pypto") -> Callable[[str], str]:
         """line -> key, for lines printed as `kind`. The key of a line a mode ignores whole starts with
         IGNORED_LINE (the diff counts a change made only of such lines as none)."""
-        strips = [strip for strip, _spans in self._steps(kind)]
+        strips = self.strips(kind)
 
         def key(line: str) -> str:
             for strip in strips:

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
-from ir_trace.diffcore.linediff import changed_spans
-from ir_trace.noise.normalize import MODES, IgnoreModes, line_key
+from ir_trace.diffcore.linediff import changed_key_spans, changed_spans
+from ir_trace.noise.mlir_normalize import IGNORED_LINE
+from ir_trace.noise.normalize import MODES, IgnoreModes
 
 OFFERED = {"pypto": ("ssa", "memref", "whitespace"), "mlir": ("ssa", "loc", "whitespace")}  # the page's checkboxes
 
@@ -80,21 +81,107 @@ def keys_keep_lines_apart(distinct: set[str], key: Callable[[str], str]) -> bool
 def ignore_counts(
     a: list[str], b: list[str], a_eol: bool, b_eol: bool, a_functions, b_functions, exact: Sequence[LineSpan], kind: str
 ) -> dict[str, list[int]]:
-    """`IgnoreModes.spec()` -> [inserted, deleted] under it, for each precomputed set."""
+    """`IgnoreModes.spec()` -> [inserted, deleted] under it, for each precomputed set.
+
+    The counts are those of `keyed_spans` over both snapshots' lines, set by set, worked out at the cost
+    of the change: each snapshot's keys are taken once (adjacent pairs share a snapshot), whether they
+    keep its lines apart is known per snapshot, so a pair checks only the lines the after side adds; and
+    sets that key both sides alike share one keyed diff."""
+    before, after = _snapshot_keys(a, kind), _snapshot_keys(b, kind)
+    added = after.distinct - before.distinct  # every line of `b` that `a` lacks: few, unless the pass rewrote all
     counts: dict[str, list[int]] = {}
-    distinct = {*a, *b}
+    diffed: list[tuple[list[str], list[str], Sequence[LineSpan]]] = []  # the key lists each keyed diff came from
     *own, every = precomputed_sets(kind)
-    for modes in own:
-        key = _shared_key(modes, kind)
-        spans = keyed_spans(a, b, a_eol, b_eol, a_functions, b_functions, exact, key, distinct)
+    for modes in own if before.other_modes_inert and after.other_modes_inert else [*own, every]:
+        a_keys, b_keys = before.keys(modes), after.keys(modes)
+        if _apart(before, after, modes, added):
+            spans = exact
+        else:
+            alike = [found for ka, kb, found in diffed if _keyed_alike(ka, kb, a_keys, b_keys)][:1]
+            spans = (
+                alike[0]
+                if alike
+                else [Span(*span) for span in changed_key_spans(a_keys, b_keys, a_eol, b_eol, a_functions, b_functions)]
+            )
+            diffed.append((a_keys, b_keys, spans))
         counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
-    if _other_modes_inert(distinct, kind):  # every mode on keys each line as the language's own modes do
+    if every.spec() not in counts:  # every mode on keys each line as the language's own modes do
         counts[every.spec()] = counts[own[-1].spec()]
-    else:
-        key = _shared_key(every, kind)
-        spans = keyed_spans(a, b, a_eol, b_eol, a_functions, b_functions, exact, key, distinct)
-        counts[every.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
     return counts
+
+
+def _keyed_alike(a_keys: list[str], b_keys: list[str], a_other: list[str], b_other: list[str]) -> bool:
+    """Whether two sets' keys of both snapshots tell the same lines equal and the same lines ignored whole: the
+    keyed diff compares keys only for equality and asks only that of them, so it gives the same spans."""
+    if a_keys is a_other and b_keys is b_other:
+        return True
+    pairs = set(zip(a_keys, a_other))
+    pairs.update(zip(b_keys, b_other))
+    keys, others = {key for key, _ in pairs}, {other for _, other in pairs}
+    if not len(pairs) == len(keys) == len(others):
+        return False
+    return all(key.startswith(IGNORED_LINE) == other.startswith(IGNORED_LINE) for key, other in pairs)
+
+
+def _apart(before: _SnapshotKeys, after: _SnapshotKeys, modes: IgnoreModes, added: set[str]) -> bool:
+    """Whether the modes key no two different lines of the two snapshots alike (`keys_keep_lines_apart` of
+    their lines together). With each side's lines apart, two lines sharing a key are one of each side, and
+    one of them is missing from the other side (else it would share its key with itself there): so a line
+    only `b` has, keyed as a different line of `a`."""
+    a_owners, b_owners = before.owners(modes), after.owners(modes)
+    if a_owners is None or b_owners is None:
+        return False
+    key = after.key(modes)
+    return all(a_owners.get(key(line), line) == line for line in added)
+
+
+class _SnapshotKeys:
+    """One snapshot's lines keyed under each precomputed set, remembered while its pairs are counted."""
+
+    def __init__(self, lines: list[str], kind: str):
+        self.lines = lines  # held: while remembered, no other list can take its id
+        self.kind = kind
+        self.distinct = set(lines)
+        self._keys: dict[str, list[str]] = {}
+        self._owners: dict[str, dict[str, str] | None] = {}
+        self.other_modes_inert = _other_modes_inert(self.distinct, kind)
+
+    def key(self, modes: IgnoreModes) -> Callable[[str], str]:
+        return _shared_key(modes, self.kind)
+
+    def keys(self, modes: IgnoreModes) -> list[str]:
+        """Each line's key, the list of an earlier set when it keys every line alike (so it is diffed once)."""
+        spec = modes.spec()
+        if spec not in self._keys:
+            key = self.key(modes)
+            memo = _memos[spec, self.kind]  # the memo `key` fills (cleared only when a key is made)
+            for line in self.distinct - memo.keys():  # the lines no snapshot before had: few
+                key(line)
+            keys = list(map(memo.__getitem__, self.lines))
+            self._keys[spec] = next((earlier for earlier in self._keys.values() if earlier == keys), keys)
+        return self._keys[spec]
+
+    def owners(self, modes: IgnoreModes) -> dict[str, str] | None:
+        """key -> its line, or None when two different lines of the snapshot share a key."""
+        spec = modes.spec()
+        if spec not in self._owners:
+            owners = dict(zip(self.keys(modes), self.lines))
+            self._owners[spec] = owners if len(owners) == len(self.distinct) else None
+        return self._owners[spec]
+
+
+def _snapshot_keys(lines: list[str], kind: str) -> _SnapshotKeys:
+    """The remembered keys of this very list of lines (a snapshot's `split`, shared by its two pairs)."""
+    found = _snapshots.get((id(lines), kind))
+    if found is None or found.lines is not lines:
+        found = _snapshots[id(lines), kind] = _SnapshotKeys(lines, kind)
+        while len(_snapshots) > _SNAPSHOTS_KEPT:
+            del _snapshots[next(iter(_snapshots))]
+    return found
+
+
+_snapshots: dict[tuple[int, str], _SnapshotKeys] = {}
+_SNAPSHOTS_KEPT = 4  # a pair's two snapshots and the next pair's; pairs are diffed in order
 
 
 def _other_modes_inert(distinct: set[str], kind: str) -> bool:
@@ -111,13 +198,42 @@ def _other_modes_inert(distinct: set[str], kind: str) -> bool:
 
 def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
     """The modes' line key, remembering keys across the pairs of a run: adjacent pairs share a snapshot,
-    so each line is normalised once per set, not once per pair it is in."""
+    so each line is normalised once per set, not once per pair it is in. A key runs the modes' steps one
+    after the other, each remembered on its own (`_step`): the sets share steps, and a step that changes
+    nothing of a line hands the next one a text it has seen, so each line goes through each step about once."""
     spec = (modes.spec(), kind)
     memo = _memos.setdefault(spec, {})
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-    return line_key(modes, memo, kind)
+    steps = [_step(strip) for strip in modes.strips(kind)]
+
+    def key(line: str) -> str:
+        value = memo.get(line)
+        if value is None:
+            value = line
+            for step in steps:
+                value = step(value)
+            memo[line] = value
+        return value
+
+    return key
+
+
+def _step(strip: Callable[[str], str]) -> Callable[[str], str]:
+    """`strip`, remembering its output for each text it was given."""
+    memo = _step_memos.setdefault(strip, {})
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+
+    def remembered(text: str) -> str:
+        value = memo.get(text)
+        if value is None:
+            value = memo[text] = strip(text)
+        return value
+
+    return remembered
 
 
 _memos: dict[tuple[str, str], dict[str, str]] = {}
-_MEMO_LIMIT = 1 << 17  # lines remembered per set (then forgotten at once: a run's next pairs refill it)
+_step_memos: dict[Callable[[str], str], dict[str, str]] = {}
+_MEMO_LIMIT = 1 << 17  # lines remembered per set and per step (then forgotten at once: the next pairs refill it)

@@ -11,7 +11,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ir_trace.report.payload import portable_payload
 from ir_trace.report.scripts import script_order
 
 if TYPE_CHECKING:
@@ -101,6 +100,8 @@ def render_page(template: str, scripts: tuple[str, ...], style_file: str, **cont
 
 def render_html(payload: dict) -> str:
     """The whole report page: template, styles, script and data inline."""
+    from ir_trace.report.payload import portable_payload  # here: a warm rerun imports this module, not the diff
+
     return render_page(
         "report.html.j2",
         REPORT_SCRIPTS,

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 
 from ir_trace.summaries.passes import PassRef
 
+# the --json summary, also kept in report records and sweep.json (here, not in summaries.trace: a warm
+# run's fingerprints name it, and a warm run does not load the diff that module stands on)
+SUMMARY_SCHEMA = 1
+
 
 @dataclass(frozen=True, slots=True)
 class RunCounts:
@@ -176,3 +180,11 @@ class RunOutcome:
     def from_json(cls, data: dict) -> RunOutcome:
         work = (str(data["report"]), int(data["bytes"]), int(data["pairs"]), int(data["rediffed"]))
         return cls(*work, bool(data["reused"]), ReportSummary.from_json(data))
+
+
+def summary_warnings(summary: dict) -> list[str]:
+    """Every reader's warning of a `--json` document: the trace's, or each trace's in a report of several."""
+    found = list(summary.get("warnings", []))
+    for trace in summary.get("traces", []):
+        found += trace.get("warnings", [])
+    return found

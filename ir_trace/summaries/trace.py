@@ -42,9 +42,7 @@ from ir_trace.report.ignore_counts import LineSpan, keyed_spans
 from ir_trace.report.page_model import PassRecord, Report, Trace
 from ir_trace.report.pass_diff import PassDiff
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
-from ir_trace.summaries.runs import ReportSummary, RunCounts
-
-SUMMARY_SCHEMA = 1  # the --json summary, also kept in report records and sweep.json
+from ir_trace.summaries.runs import SUMMARY_SCHEMA, ReportSummary, RunCounts
 
 NO_MODES = IgnoreModes()
 Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
@@ -109,14 +107,6 @@ def base_snapshot(trace: Trace, dump: str, given: str) -> dict:
     if isinstance(file, str) and dump != given:
         file = os.path.normpath(os.path.join(os.path.relpath(dump, given), file))
     return {"index": first.index, "name": first.name, "file": file, "sha256": first.sha256}
-
-
-def summary_warnings(summary: dict) -> list[str]:
-    """Every reader's warning of a `--json` document: the trace's, or each trace's in a report of several."""
-    found = list(summary.get("warnings", []))
-    for trace in summary.get("traces", []):
-        found += trace.get("warnings", [])
-    return found
 
 
 def _document(report: Report, trace: Trace, rows: list[PassSummary], dump: str) -> dict:
