@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_dump_file
+from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, open_dump_file, read_dump_file
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
-from ir_trace.inputs.mlir.stream import Dump, ir_length, split_dumps
+from ir_trace.inputs.mlir.stream import ir_length, read_dumps
 from ir_trace.inputs.mlir.tree import TreeFile, lost_dumps, ops_of_shared_directory, scan_tree, shared_directory
 from ir_trace.inputs.titles import mlir_title
 from ir_trace.syntax.mlir_opline import read_op_line
@@ -38,6 +39,7 @@ class _Loaded:
     sha256: str
     header_index: int | None = None
     diagnostics: str = ""
+    unit: str = ""  # the op a stream's dump holds (`_unit_of`): its text is not kept
 
 
 def read_tree(
@@ -78,38 +80,61 @@ def read_tree(
 def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, Manifest]]:
     """(unit, manifest) of a stream file, like `read_tree` (a stream is already in write order).
 
-    The file named is read where it leads (the user named it), as a regular file only."""
+    Read dump by dump: each text goes to `on_text` and is then let go, so a stream of any size
+    costs about one dump's memory (plus its manifest). The file named is read where it leads (the
+    user named it), as a regular file only."""
     real = Path(os.path.realpath(path))
-    data = read_dump_file(real, real.parent, what="stream")
-    dumps = split_dumps(data)
-    if not dumps:
+    loaded: list[_Loaded] = []
+    first_text = last_text = ""
+    with open_dump_file(real, real.parent, what="stream") as stream:
+        for dump, ir in read_dumps(_reader(stream, path)):
+            text, sha = decode_snapshot(ir, path, dump.span[0])
+            if on_text is not None:
+                on_text(sha, text)
+            first_text = text if not loaded else first_text
+            last_text = text
+            unit = _unit_of(text, "?")
+            header, index = dump.header, dump.header_index
+            loaded.append(_Loaded(path.name, header, dump.span, "", sha, index, dump.diagnostics, unit))
+    if not loaded:
         raise DumpError(
             f"not a directory: {path} (expected a passes_dump/ directory, an MLIR tree directory, or an MLIR "
             f"stream file; this file has no '{HEADER_PREFIX}After …' header lines, as --mlir-print-ir-after-all "
             "prints on stderr)"
         )
-    loaded = [_load_stream_dump(path, data, dump, on_text) for dump in dumps]
     folder = path.absolute().parent
-    warnings = _cut_off_warning(path, loaded[-1])
+    warnings = _cut_off_warning(path, loaded[-1], last_text)
     if _module_scope(loaded):
-        return [("", _manifest(folder, mlir_title(path, loaded[0].text), loaded, warnings))]
+        return [("", _manifest(folder, mlir_title(path, first_text), loaded, warnings))]
     groups: dict[str, list[_Loaded]] = {}
-    for dump in loaded:
-        groups.setdefault(_unit_of(dump.text, "?"), []).append(dump)
-    last_unit = _unit_of(loaded[-1].text, "?")
+    for loaded_dump in loaded:
+        groups.setdefault(loaded_dump.unit, []).append(loaded_dump)
+    last_unit = loaded[-1].unit
     title = mlir_title(path, "")  # each unit is one op: the title names the pipeline, not it
     return [
         (unit, _manifest(folder, title, group, warnings if unit == last_unit else ())) for unit, group in groups.items()
     ]
 
 
+def _reader(stream: BinaryIO, path: Path) -> Callable[[int], bytes]:
+    """`stream.read`, a failure to read said as a DumpError naming `path`."""
+
+    def read(size: int) -> bytes:
+        try:
+            return stream.read(size)
+        except OSError as exc:
+            raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+    return read
+
+
 _STRING_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')  # printed IR never spans a string over lines
 
 
-def _cut_off_warning(path: Path, last: _Loaded) -> tuple[str, ...]:
-    """A warning when the stream's last dump ends with a region still open: the compiler stopped
+def _cut_off_warning(path: Path, last: _Loaded, text: str) -> tuple[str, ...]:
+    """A warning when the stream's last dump (`text`) ends with a region still open: the compiler stopped
     mid-print (it crashed or was killed), so the diff into it would read as a pass deleting code."""
-    if _open_regions(last.text) <= 0:
+    if _open_regions(text) <= 0:
         return ()
     return (
         f"the last dump in {path} ({last.header.display_name}) is truncated: the stream ends inside an "
@@ -134,11 +159,6 @@ def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow
     start = min(len(header_line) + 1, len(data))
     span = (start, ir_length(data, start, len(data)))
     return _decoded(file.path, path, data, header, span, None, on_text)
-
-
-def _load_stream_dump(path: Path, data: bytes, dump: Dump, on_text: TextSink | None) -> _Loaded:
-    loaded = _decoded(path.name, path, data, dump.header, dump.span, dump.header_index, on_text)
-    return replace(loaded, diagnostics=dump.diagnostics)
 
 
 def _decoded(
@@ -196,7 +216,7 @@ def _overwrite_warning(root: Path, directory: str, count: int, lost: int) -> str
 
 def _unit_of(text: str, fallback: str) -> str:
     """`func.func @axpy`: the op a dump without module scope holds (its first line past any aliases)."""
-    for line in text.splitlines():
+    for line in _lines(text):
         if not line.strip() or line.startswith(("#", "!")):
             continue
         parts = read_op_line(line)
@@ -204,6 +224,17 @@ def _unit_of(text: str, fallback: str) -> str:
             break
         return f"{parts.qualified_op} @{parts.raw_symbol}" if parts.symbol else parts.qualified_op
     return fallback
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text` one by one, as `splitlines` gives them for printed IR (split at "\\n", a
+    "\\r" before it dropped), without splitting a whole snapshot to read its first few."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end].removesuffix("\r")
+        start = end + 1
 
 
 def _distinct(units: dict[tuple[tuple[str, ...], int], str]) -> dict[tuple[tuple[str, ...], int], str]:
