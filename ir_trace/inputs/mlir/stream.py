@@ -100,7 +100,7 @@ def _cut(
     return dump, buffer[ir_start : ir_start + length], after
 
 
-_CHUNK = 1 << 22  # bytes read at a time
+_CHUNK = 1 << 20  # bytes read at a time (more when one dump is larger)
 
 _IR_END = b"\n\n\n"  # the printer's close of a dump (a blank line alone separates ops within one)
 

@@ -1,0 +1,74 @@
+"""A `--mlir-print-ir-after-all` stream is read dump by dump: memory follows one dump, not the file."""
+
+from __future__ import annotations
+
+import random
+import tracemalloc
+from pathlib import Path
+
+from test_mlir_tree import header, module
+
+from ir_trace.inputs.mlir.reader import read_stream
+from ir_trace.inputs.mlir.stream import read_dumps, split_dumps
+
+
+def big_module(number: int, functions: int) -> str:
+    body = "".join(
+        f"  func.func @f{k}() -> i32 {{\n    %c = arith.constant {number if k == number % functions else k} : i32\n"
+        "    return %c : i32\n  }\n"
+        for k in range(functions)
+    )
+    return "module {\n" + body + "}\n\n\n"
+
+
+def test_a_large_stream_is_read_in_memory_of_a_few_dumps(tmp_path):
+    stream = tmp_path / "stream.txt"
+    with stream.open("w") as out:
+        for number in range(120):  # 120 dumps of about 250 KB: 30 MB
+            out.write(header("CSE", "cse") + big_module(number, 3000))
+    size = stream.stat().st_size
+    tracemalloc.start()
+    try:
+        ((unit, manifest),) = read_stream(stream, lambda _sha, _text: None)
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert unit == "" and len(manifest.snapshots) == 120
+    assert peak < size / 3  # the whole file and its texts held at once took more than twice its size
+
+
+def test_reading_in_pieces_of_any_size_finds_the_same_dumps():
+    """Headers and IR cut anywhere between two reads (a header line split, `\\n\\n\\n` split) come out whole."""
+    data = (
+        b"driver output\n"
+        + header("CSE", "cse").encode()
+        + module("x", "y").encode()
+        + b"loc: error: oops\n"
+        + b"// -----// IR Dump not a header\n"
+        + header("Canonicalizer", "canonicalize").encode()
+        + module("x", "z").encode()
+    )
+    whole = split_dumps(data)
+    assert len(whole) == 2 and whole[1].diagnostics.startswith("loc: error: oops")
+    rng = random.Random(7)
+    for _trial in range(50):
+        offset = 0
+
+        def read(_size: int) -> bytes:
+            nonlocal offset
+            piece = data[offset : offset + rng.randint(1, 9)]
+            offset += len(piece)
+            return piece
+
+        pieces = list(read_dumps(read))
+        assert [dump for dump, _ir in pieces] == whole
+        assert [ir for _dump, ir in pieces] == [data[d.span[0] : d.span[0] + d.span[1]] for d in whole]
+
+
+def test_a_stream_read_in_pieces_keeps_its_snapshot_hashes(tmp_path: Path):
+    stream = tmp_path / "s.txt"
+    stream.write_text(header("CSE", "cse") + module("a", "b") + header("SCCP", "sccp") + module("a", "c"))
+    seen = []
+    ((_unit, manifest),) = read_stream(stream, lambda sha, text: seen.append((sha, text)))
+    assert [s.sha256 for s in manifest.snapshots] == [sha for sha, _text in seen]
+    assert [text for _sha, text in seen] == [module("a", "b").rstrip("\n") + "\n", module("a", "c").rstrip("\n") + "\n"]
