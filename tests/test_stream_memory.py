@@ -1,4 +1,4 @@
-"""A `--mlir-print-ir-after-all` stream is read dump by dump: memory follows one dump, not the file."""
+"""Streams read dump by dump and trees with a bounded cache of texts: memory follows a dump, not the input."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import random
 import tracemalloc
 from pathlib import Path
 
+import pytest
+from conftest import mlir_sample, mlir_samples
 from test_mlir_tree import header, module
 
-from ir_trace.inputs.mlir.reader import read_stream
+from ir_trace.inputs.mlir import reader
+from ir_trace.inputs.mlir.reader import read_stream, read_tree
 from ir_trace.inputs.mlir.stream import read_dumps, split_dumps
 
 
@@ -72,3 +75,13 @@ def test_a_stream_read_in_pieces_keeps_its_snapshot_hashes(tmp_path: Path):
     ((_unit, manifest),) = read_stream(stream, lambda sha, text: seen.append((sha, text)))
     assert [s.sha256 for s in manifest.snapshots] == [sha for sha, _text in seen]
     assert [text for _sha, text in seen] == [module("a", "b").rstrip("\n") + "\n", module("a", "c").rstrip("\n") + "\n"]
+
+
+@pytest.mark.parametrize("sample", mlir_samples("tree"), ids=lambda p: getattr(p, "name", str(p)))
+def test_a_tree_whose_texts_do_not_fit_is_read_again_to_the_same_order(sample, monkeypatch):
+    """With room for one text the ordering rereads the others from disk (b3: 717 files, shared
+    directories, content-decided order): the manifests are the ones read with every text held."""
+    tree = mlir_sample(sample) / "tree"
+    whole = [(unit, manifest.to_json()) for unit, manifest in read_tree(tree)]
+    monkeypatch.setattr(reader, "TREE_TEXT_CHARS", 1)
+    assert [(unit, manifest.to_json()) for unit, manifest in read_tree(tree)] == whole

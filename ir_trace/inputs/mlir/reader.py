@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, open_dump_file, read_dump_file
+from ir_trace.inputs.discovery import (
+    Manifest,
+    Snapshot,
+    decode_snapshot,
+    open_dump_file,
+    read_dump_file,
+    read_snapshot_text,
+)
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
 from ir_trace.inputs.mlir.stream import ir_length, read_dumps
@@ -30,16 +38,15 @@ _HEADER_HINT = f"line 1 is not a '{HEADER_PREFIX}After …' header"
 
 @dataclass(frozen=True)
 class _Loaded:
-    """One dump read from disk: where it is, its header and its IR."""
+    """One dump read from disk: where it is, its header and its IR's hash (the text is not kept)."""
 
     file: str
     header: PassHeader
     span: tuple[int, int]
-    text: str
     sha256: str
     header_index: int | None = None
     diagnostics: str = ""
-    unit: str = ""  # the op a stream's dump holds (`_unit_of`): its text is not kept
+    unit: str = ""  # the op a stream's dump holds (`_unit_of`)
 
 
 def read_tree(
@@ -50,19 +57,21 @@ def read_tree(
     files = scan_tree(root, follow_inner_symlinks)
     if not files:
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
-    loaded = {file.path: _load_tree_file(root, file, on_text, follow_inner_symlinks) for file in files}
+    texts = _TreeTexts(root, follow_inner_symlinks)
+    loaded = {file.path: _load_tree_file(root, file, on_text, texts) for file in files}
+    texts.loaded = loaded
     if _module_scope(loaded.values()):
         replayed = order_tree_remarked(
             files,
-            lambda file: loaded[file.path].text,
+            texts.text_of,
             lambda file: loaded[file.path].header.kind == "before",
             lambda file: (root / file.path).stat().st_mtime_ns,
         )
-        lost = replayed.lost if replayed.lost is not None else lost_dumps(files, _text(loaded))
+        lost = replayed.lost if replayed.lost is not None else lost_dumps(files, texts.text_of)
         warnings = tuple(_overwrite_warning(root, *directory) for directory in lost)
         warnings += tuple(f"{root}: {remark}" for remark in replayed.remarks)
         chain = [loaded[f.path] for f in replayed.order]
-        return [("", _manifest(root, mlir_title(root, chain[0].text), chain, warnings))]
+        return [("", _manifest(root, mlir_title(root, texts.text_of(replayed.order[0])), chain, warnings))]
     by_dir: dict[tuple[str, ...], list[TreeFile]] = {}
     for file in order_tree(files):
         by_dir.setdefault(file.dirs, []).append(file)
@@ -70,11 +79,45 @@ def read_tree(
     for dirs, dumps in by_dir.items():
         for number, op in enumerate(ops_of_shared_directory(dumps) if shared_directory(dirs) else [dumps]):
             ops[dirs, number] = op
-    units = {key: _unit_of(loaded[op[0].path].text, "/".join(key[0])) for key, op in ops.items()}
+    units = {key: _unit_of(texts.text_of(op[0]), "/".join(key[0])) for key, op in ops.items()}
     return [
         (name, _manifest(root, mlir_title(root, ""), [loaded[f.path] for f in ops[key]]))
         for key, name in _distinct(units).items()
     ]
+
+
+class _TreeTexts:
+    """A tree's texts for its ordering, the most recently used kept up to TREE_TEXT_CHARS (identical
+    ones once), the others read again when asked for (and checked against their hash): the ordering
+    reads them mostly in write order, so a tree of any size costs bounded memory."""
+
+    def __init__(self, root: Path, follow_inner_symlinks: bool):
+        self.root, self.follow = root, follow_inner_symlinks
+        self.loaded: dict[str, _Loaded] = {}
+        self._kept: OrderedDict[str, str] = OrderedDict()  # sha256 -> text
+        self._chars = 0
+
+    def keep(self, sha256: str, text: str) -> None:
+        if sha256 not in self._kept:
+            self._kept[sha256] = text
+            self._chars += len(text)
+        self._kept.move_to_end(sha256)
+        while self._chars > TREE_TEXT_CHARS and len(self._kept) > 1:
+            self._chars -= len(self._kept.popitem(last=False)[1])
+
+    def text_of(self, file: TreeFile) -> str:
+        dump = self.loaded[file.path]
+        text = self._kept.get(dump.sha256)
+        if text is None:
+            path = self.root / file.path
+            text, sha = read_snapshot_text(path, dump.span, self.root, self.follow)
+            if sha != dump.sha256:
+                raise DumpError(f"snapshot changed while it was being read: {path}; run again")
+        self.keep(dump.sha256, text)
+        return text
+
+
+TREE_TEXT_CHARS = 1 << 25  # a tree this large in text is held whole, as before; a larger one is reread in part
 
 
 def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, Manifest]]:
@@ -95,7 +138,7 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
             last_text = text
             unit = _unit_of(text, "?")
             header, index = dump.header, dump.header_index
-            loaded.append(_Loaded(path.name, header, dump.span, "", sha, index, dump.diagnostics, unit))
+            loaded.append(_Loaded(path.name, header, dump.span, sha, index, dump.diagnostics, unit))
     if not loaded:
         raise DumpError(
             f"not a directory: {path} (expected a passes_dump/ directory, an MLIR tree directory, or an MLIR "
@@ -148,9 +191,9 @@ def _open_regions(text: str) -> int:
     return code.count("{") - code.count("}")
 
 
-def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow_inner_symlinks: bool) -> _Loaded:
+def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, texts: _TreeTexts) -> _Loaded:
     path = root / file.path
-    data = read_dump_file(path, root, follow_inner_symlinks)
+    data = read_dump_file(path, root, texts.follow)
     first_line_end = data.find(b"\n")
     header_line = data[: first_line_end if first_line_end >= 0 else len(data)]
     header = parse_header(header_line.decode("utf-8", "replace"))
@@ -158,31 +201,16 @@ def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, follow
         raise DumpError(f"not an MLIR pass dump: {path} ({_HEADER_HINT})")
     start = min(len(header_line) + 1, len(data))
     span = (start, ir_length(data, start, len(data)))
-    return _decoded(file.path, path, data, header, span, None, on_text)
-
-
-def _decoded(
-    file: str,
-    path: Path,
-    data: bytes,
-    header: PassHeader,
-    span: tuple[int, int],
-    header_index: int | None,
-    on_text: TextSink | None,
-) -> _Loaded:
     text, sha = decode_snapshot(data[span[0] : span[0] + span[1]], path, span[0])
     if on_text is not None:
         on_text(sha, text)
-    return _Loaded(file, header, span, text, sha, header_index)
+    texts.keep(sha, text)
+    return _Loaded(file.path, header, span, sha)
 
 
 def _module_scope(loaded) -> bool:
     """Every header names its op: `--mlir-print-ir-module-scope` was on, each dump is the whole module."""
     return all(dump.header.op for dump in loaded)
-
-
-def _text(loaded: dict[str, _Loaded]) -> Callable[[TreeFile], str]:
-    return lambda file: loaded[file.path].text
 
 
 def _manifest(folder: Path, title: str, dumps: list[_Loaded], warnings: tuple[str, ...] = ()) -> Manifest:
