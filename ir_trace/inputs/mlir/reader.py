@@ -129,6 +129,7 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     real = Path(os.path.realpath(path))
     loaded: list[_Loaded] = []
     first_text = last_text = ""
+    units: dict[str, str] = {}  # by text hash: a stream repeats its texts (every no-op pass)
     with open_dump_file(real, real.parent, what="stream") as stream:
         for dump, ir in read_dumps(_reader(stream, path)):
             text, sha = decode_snapshot(ir, path, dump.span[0])
@@ -136,7 +137,7 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
                 on_text(sha, text)
             first_text = text if not loaded else first_text
             last_text = text
-            unit = _unit_of(text, "?")
+            unit = units.get(sha) or units.setdefault(sha, _unit_of(text, "?"))
             header, index = dump.header, dump.header_index
             loaded.append(_Loaded(path.name, header, dump.span, sha, index, dump.diagnostics, unit))
     if not loaded:

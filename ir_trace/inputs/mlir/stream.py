@@ -44,6 +44,7 @@ def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, bytes]]:
     keep = 0  # where that dump starts in buffer: nothing before it is needed again
     pending = b""  # what followed the previous dump's IR: printed by the next pass, so its diagnostics
     scan, number = 0, 0
+    headers: dict[bytes, PassHeader | None] = {}  # a pipeline prints the same few header lines again and again
     while True:
         position = _header_at(buffer, scan, base)
         newline = buffer.find(b"\n", position) if position >= 0 else -1
@@ -56,7 +57,7 @@ def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, bytes]]:
             continue
         end = len(buffer) if position < 0 else position
         line_end = len(buffer) if newline < 0 else newline
-        header = parse_header(buffer[position:line_end].decode("utf-8", "replace")) if position >= 0 else None
+        header = _parsed(buffer[position:line_end], headers) if position >= 0 else None
         if position >= 0 and header is None:  # not a header: part of the IR above it
             scan = line_end
             continue
@@ -69,6 +70,18 @@ def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, bytes]]:
         if header is None:
             return
         found, keep, scan = (line_end, header), position, line_end
+
+
+def _parsed(line: bytes, seen: dict[bytes, PassHeader | None]) -> PassHeader | None:
+    """`parse_header` of `line`, parsed once per distinct line (up to _HEADERS_KEPT of them)."""
+    if line not in seen:
+        if len(seen) >= _HEADERS_KEPT:
+            seen.clear()
+        seen[line] = parse_header(line.decode("utf-8", "replace"))
+    return seen[line]
+
+
+_HEADERS_KEPT = 4096
 
 
 def _header_at(buffer: bytes, scan: int, base: int) -> int:
