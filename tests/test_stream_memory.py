@@ -85,3 +85,20 @@ def test_a_tree_whose_texts_do_not_fit_is_read_again_to_the_same_order(sample, m
     whole = [(unit, manifest.to_json()) for unit, manifest in read_tree(tree)]
     monkeypatch.setattr(reader, "TREE_TEXT_CHARS", 1)
     assert [(unit, manifest.to_json()) for unit, manifest in read_tree(tree)] == whole
+
+
+def test_one_huge_line_costs_memory_proportional_to_it(tmp_path):
+    """A `dense<"0x…">` constant of 2 MB on one line: reading (split, decode, hash, the cut-off check
+    that skips string literals) peaks at a few times the line; the literal's regex took 140 bytes a character."""
+    blob = "0x" + "A5" * 1_000_000
+    stream = tmp_path / "dense.txt"
+    body = f'module {{\n  func.func @w() {{\n    %cst = arith.constant dense<"{blob}"> : tensor<1000000xi8>\n'
+    stream.write_text("".join(header(p, p.lower()) + body + f"    // {p}\n    return\n  }}\n}}\n\n\n" for p in "AB"))
+    tracemalloc.start()
+    try:
+        ((_unit, manifest),) = read_stream(stream, lambda _sha, _text: None)
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(manifest.snapshots) == 2
+    assert peak < 8 * len(blob), peak
