@@ -16,6 +16,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from ir_trace.errors import DumpError
 from ir_trace.inputs.file_hashes import FileHashes, snapshot_digest
@@ -210,6 +211,27 @@ def read_dump_file(
     without following links and the file is checked through its open descriptor, so a file
     swapped for a link after a check is never read. `what` names the file in messages.
     """
+    fd = _open_dump_fd(path, dump_root, follow_inner_symlinks, what)
+    return _read_regular(fd, Path(os.path.abspath(path)), what, span)
+
+
+def open_dump_file(path: str | os.PathLike, dump_root: str | os.PathLike, what: str = "snapshot") -> BinaryIO:
+    """The regular file `path` below `dump_root` opened for reading as it goes (a stream too large to
+    hold at once), under `read_dump_file`'s rules (no link followed); DumpError naming it."""
+    shown = Path(os.path.abspath(path))
+    fd = _open_dump_fd(path, dump_root, False, what)
+    try:
+        _check_regular(os.fstat(fd).st_mode, shown, what)
+    except OSError as exc:
+        os.close(fd)
+        raise DumpError(f"cannot read {shown}: {exc.strerror or exc}") from None
+    except DumpError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb", buffering=0)
+
+
+def _open_dump_fd(path: str | os.PathLike, dump_root: str | os.PathLike, follow_inner_symlinks: bool, what: str) -> int:
     path, root = Path(os.path.abspath(path)), Path(os.path.abspath(dump_root))
     if path.parent == root:  # a file of the dump itself (every PyPTO snapshot): one open of its whole path
         fd = _open_below(None, [str(path)], path, what)
@@ -220,7 +242,7 @@ def read_dump_file(
         fd = _open_within(root, _parts_below(resolved, Path(os.path.realpath(root)), path, what), path, what)
         if fd is None:
             raise DumpError(f"{what} changed while it was being read: {path}; run again")
-    return _read_regular(fd, path, what, span)
+    return fd
 
 
 def _open_within(root: Path, parts: list[str], shown: Path, what: str) -> int | None:
@@ -310,10 +332,7 @@ def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None =
     """The bytes behind `fd`, a regular file: a FIFO would block forever and a device never end."""
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            if stat.S_ISDIR(info.st_mode):
-                raise DumpError(f"{what} is a directory, not a file: {path}")
-            raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
+        _check_regular(info.st_mode, path, what)
         if span is not None:
             return _read_span(fd, span, path)
         chunks = [os.read(fd, info.st_size + 1)]  # one read for a file that stays as it was
@@ -324,6 +343,13 @@ def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None =
         raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def _check_regular(mode: int, path: Path, what: str) -> None:
+    if not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise DumpError(f"{what} is a directory, not a file: {path}")
+        raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
 
 
 def _read_span(fd: int, span: tuple[int, int], path: Path) -> bytes:

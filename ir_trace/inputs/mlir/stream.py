@@ -11,6 +11,8 @@ stream have the same text and the same sha256.
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
@@ -29,31 +31,89 @@ class Dump:
 
 
 def split_dumps(data: bytes) -> list[Dump]:
-    """Every dump in `data`, in file order. Lines before the first header (a driver's own output)
-    belong to no dump; a header-like line that does not parse stays part of the IR above it."""
-    headers = []
-    position = 0 if data.startswith(_MARK) else _next_header(data, 0)
-    while position >= 0:
-        newline = data.find(b"\n", position)
-        line_end = len(data) if newline < 0 else newline
-        header = parse_header(data[position:line_end].decode("utf-8", "replace"))
-        if header is not None:
-            headers.append((position, line_end, header))
-        position = _next_header(data, line_end)
-    dumps = []
-    pending = data[: headers[0][0]] if headers else b""  # printed before the first dump: by its pass
-    for number, (_start, line_end, header) in enumerate(headers):
-        end = headers[number + 1][0] if number + 1 < len(headers) else len(data)
-        ir_start = min(line_end + 1, end)
-        ir_end = data.find(_IR_END, ir_start, end)
-        ir_end = end if ir_end < 0 else ir_end + len(_IR_END)
-        after = data[ir_end:end]
-        last = number + 1 == len(headers)
-        notes = pending + after if last else pending  # after the last dump: nothing follows to own it
-        dumps.append(Dump(header, (ir_start, ir_length(data, ir_start, ir_end)), number, _diagnostics(notes)))
-        pending = after
-    return dumps
+    """Every dump in `data`, in file order (`read_dumps` over bytes held already)."""
+    return [dump for dump, _ir in read_dumps(io.BytesIO(data).read)]
 
+
+def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, bytes]]:
+    """Every dump of the stream `read(size)` returns piece by piece, with its IR's bytes, in file order,
+    holding one dump (and a few MB) at a time. Lines before the first header (a driver's own output)
+    belong to no dump; a header-like line that does not parse stays part of the IR above it."""
+    buffer, base, done = b"", 0, False  # base: the stream offset of buffer[0]
+    found: tuple[int, PassHeader] | None = None  # the dump being read: its header line's end and header
+    keep = 0  # where that dump starts in buffer: nothing before it is needed again
+    pending = b""  # what followed the previous dump's IR: printed by the next pass, so its diagnostics
+    scan, number = 0, 0
+    headers: dict[bytes, PassHeader | None] = {}  # a pipeline prints the same few header lines again and again
+    while True:
+        position = _header_at(buffer, scan, base)
+        newline = buffer.find(b"\n", position) if position >= 0 else -1
+        if (position < 0 or newline < 0) and not done:  # no whole header line in the buffer yet: read on
+            scan = max(scan, len(buffer) - len(_MARK)) if position < 0 else max(position - 1, 0)
+            more = read(max(_CHUNK, len(buffer) - keep))  # doubling: a huge dump costs linear copying
+            buffer, base, done, scan = buffer[keep:] + more, base + keep, not more, scan - keep
+            found = (found[0] - keep, found[1]) if found is not None else None
+            keep = 0
+            continue
+        end = len(buffer) if position < 0 else position
+        line_end = len(buffer) if newline < 0 else newline
+        header = _parsed(buffer[position:line_end], headers) if position >= 0 else None
+        if position >= 0 and header is None:  # not a header: part of the IR above it
+            scan = line_end
+            continue
+        if found is None:
+            pending = buffer[:end]  # printed before the first dump: by its pass
+        else:
+            dump, ir, pending = _cut(buffer, base, end, found, number, pending, position < 0)
+            yield dump, ir
+            number += 1
+        if header is None:
+            return
+        found, keep, scan = (line_end, header), position, line_end
+
+
+def _parsed(line: bytes, seen: dict[bytes, PassHeader | None]) -> PassHeader | None:
+    """`parse_header` of `line`, parsed once per distinct line (up to _HEADERS_KEPT of them)."""
+    if line not in seen:
+        if len(seen) >= _HEADERS_KEPT:
+            seen.clear()
+        seen[line] = parse_header(line.decode("utf-8", "replace"))
+    return seen[line]
+
+
+_HEADERS_KEPT = 4096
+
+
+def _header_at(buffer: bytes, scan: int, base: int) -> int:
+    """Where the next header-like line starts in buffer from `scan`, -1 if none."""
+    if base == 0 and scan == 0 and buffer.startswith(_MARK):
+        return 0
+    return _next_header(buffer, scan)
+
+
+def _cut(
+    buffer: bytes,
+    base: int,
+    end: int,
+    found: tuple[int, PassHeader],
+    number: int,
+    pending: bytes,
+    last: bool,
+) -> tuple[Dump, bytes, bytes]:
+    """The dump whose header line ends at found[0] in buffer, up to `end`: it, its IR's bytes, and what
+    follows its IR (the next pass's diagnostics)."""
+    line_end, header = found
+    ir_start = min(line_end + 1, end)
+    ir_end = buffer.find(_IR_END, ir_start, end)
+    ir_end = end if ir_end < 0 else ir_end + len(_IR_END)
+    after = buffer[ir_end:end]
+    notes = pending + after if last else pending  # after the last dump: nothing follows to own it
+    length = ir_length(buffer, ir_start, ir_end)
+    dump = Dump(header, (base + ir_start, length), number, _diagnostics(notes))
+    return dump, buffer[ir_start : ir_start + length], after
+
+
+_CHUNK = 1 << 20  # bytes read at a time (more when one dump is larger)
 
 _IR_END = b"\n\n\n"  # the printer's close of a dump (a blank line alone separates ops within one)
 
