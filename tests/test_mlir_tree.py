@@ -163,32 +163,30 @@ def test_shared_directory_is_a_warning(tmp_path):
 
 def test_shared_directory_without_a_lost_dump_warns_nothing(tmp_path):
     # the second initializer appears after the first one's dump: their counters differ, no name is reused
+    writes = initializer_writes(first_after="// x")
+    [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
+    assert manifest.warnings == () and len(manifest.snapshots) == 4
+
+
+def initializer_writes(first_after: str) -> list[tuple[str, str, str]]:
+    """A util.initializer canonicalized (counter 0), a module pass that makes its text `first_after`
+    and adds a second one, then canonicalize on both (the first at its number 1, the new one at 0)."""
     one = "module {\n  util.initializer {\n    // x\n  }\n}\n"
-    two = "module {\n  util.initializer {\n    // x\n  }\n  util.initializer {\n    // y\n  }\n}\n"
+    two = f"module {{\n  util.initializer {{\n    {first_after}\n  }}\n  util.initializer {{\n    // y\n  }}\n}}\n"
     shared = f"{ROOT}/util_initializer_no-symbol-name"
-    writes = [
+    return [
         (f"{shared}/0_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), one),
         (f"{ROOT}/1_add.mlir", header("A", "add"), two),
         (f"{shared}/1_1_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
         (f"{shared}/1_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
     ]
-    [(_unit, manifest)] = read_tree(write_tree(tmp_path / "tree", writes))
-    assert manifest.warnings == () and len(manifest.snapshots) == 4
 
 
 def ambiguous_initializers(root: Path) -> Path:
     """Two util.initializers whose dumps leave their order open: the module pass changes the first
     one's text (so its counter cannot be followed there) and adds the second; then the adaptor runs
     canonicalize on both (the first at its number 1, the new one at 0), changing neither."""
-    one = "module {\n  util.initializer {\n    // x\n  }\n}\n"
-    two = "module {\n  util.initializer {\n    // x2\n  }\n  util.initializer {\n    // y\n  }\n}\n"
-    shared = f"{ROOT}/util_initializer_no-symbol-name"
-    writes = [
-        (f"{shared}/0_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), one),
-        (f"{ROOT}/1_add.mlir", header("A", "add"), two),
-        (f"{shared}/1_1_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
-        (f"{shared}/1_0_canonicalize.mlir", header("C", "canonicalize", "util.initializer"), two),
-    ]
+    writes = initializer_writes(first_after="// x2")
     write_tree(root, writes)
     for path, _header, _text in writes:  # as copied: every mtime alike
         os.utime(root / path, ns=(1_700_000_000_000_000_000,) * 2)

@@ -549,16 +549,19 @@ def _cut_pieces(pieces: Spans, spans: Spans) -> Spans:
 
 def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None, kind: str = "pypto") -> Callable[[str], str]:
     """The modes' normaliser, remembering each line's key in `memo` (for diff's `line_key`)."""
-    key = modes.normaliser(kind)
-    memo = {} if memo is None else memo
+    return remembered(modes.normaliser(kind), {} if memo is None else memo)
 
-    def memoised(line: str) -> str:
-        value = memo.get(line)
+
+def remembered(function: Callable[[str], str], memo: dict[str, str]) -> Callable[[str], str]:
+    """`function`, its output for each text kept in `memo` (lines repeat across a run's snapshots)."""
+
+    def call(text: str) -> str:
+        value = memo.get(text)
         if value is None:
-            value = memo[line] = key(line)
+            value = memo[text] = function(text)
         return value
 
-    return memoised
+    return call
 
 
 def line_pieces(modes: IgnoreModes, memo: dict | None = None, kind: str = "pypto") -> Callable[[str], Spans | None]:

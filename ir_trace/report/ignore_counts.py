@@ -18,7 +18,7 @@ from typing import NamedTuple, Protocol
 
 from ir_trace.diffcore.linediff import changed_key_spans, changed_spans
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
-from ir_trace.noise.normalize import MODES, IgnoreModes
+from ir_trace.noise.normalize import MODES, IgnoreModes, remembered
 
 OFFERED = {"pypto": ("ssa", "memref", "whitespace"), "mlir": ("ssa", "loc", "whitespace")}  # the page's checkboxes
 
@@ -208,15 +208,11 @@ def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
     steps = [_step(strip) for strip in modes.strips(kind)]
 
     def key(line: str) -> str:
-        value = memo.get(line)
-        if value is None:
-            value = line
-            for step in steps:
-                value = step(value)
-            memo[line] = value
-        return value
+        for step in steps:
+            line = step(line)
+        return line
 
-    return key
+    return remembered(key, memo)
 
 
 def _step(strip: Callable[[str], str]) -> Callable[[str], str]:
@@ -225,13 +221,7 @@ def _step(strip: Callable[[str], str]) -> Callable[[str], str]:
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
 
-    def remembered(text: str) -> str:
-        value = memo.get(text)
-        if value is None:
-            value = memo[text] = strip(text)
-        return value
-
-    return remembered
+    return remembered(strip, memo)
 
 
 _memos: dict[tuple[str, str], dict[str, str]] = {}
