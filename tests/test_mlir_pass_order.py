@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from ir_trace.inputs.mlir.ops import callees_first
 from ir_trace.inputs.mlir.order import content_breaks, order_tree
-from ir_trace.inputs.mlir.pass_manager import callees_first, child_ops
+from ir_trace.inputs.mlir.pass_manager import child_ops
 from ir_trace.inputs.mlir.reader import read_stream, read_tree
 from ir_trace.inputs.mlir.tree import scan_tree
 

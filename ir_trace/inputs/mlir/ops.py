@@ -144,3 +144,47 @@ def references(text: str, start: int, end: int, symbol: str) -> bool:
             return True
         position = text.find(symbol, after, end)
     return False
+
+
+def callees_first(text: str, siblings: list[tuple[str, int, int]]) -> list[str]:
+    """The siblings' segments in the inliner's order (`callees_first_positions`)."""
+    return [siblings[position][0] for position in callees_first_positions(text, siblings)]
+
+
+def callees_first_positions(text: str, siblings: list[tuple[str, int, int]]) -> list[int]:
+    """The siblings' positions in the inliner's order: a post-order walk of the calls between them
+    (callees in the order the caller's body names them), its roots in module order."""
+    symbols = [symbol_on_line(text, start) for _segment, start, _end in siblings]
+
+    def callees(position: int) -> list[int]:
+        _segment, start, end = siblings[position]
+        body = text.find("\n", start, end) + 1
+        if body == 0:  # a declaration calls nothing
+            return []
+        called = []
+        for other, symbol in enumerate(symbols):
+            if other != position and symbol and references(text, body, end, symbol):
+                called.append((_first_reference(text, body, end, symbol), other))
+        return [other for _where, other in sorted(called)]
+
+    order: list[int] = []
+    seen: set[int] = set()
+    for root in range(len(siblings)):
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(callees(root)))]
+        while stack:
+            position, pending = stack[-1]
+            following = next((callee for callee in pending if callee not in seen), None)
+            if following is None:
+                stack.pop()
+                order.append(position)
+            else:
+                seen.add(following)
+                stack.append((following, iter(callees(following))))
+    return order
+
+
+def _first_reference(text: str, body: int, end: int, symbol: str) -> int:
+    return text.find(symbol, body, end)
