@@ -328,7 +328,8 @@ def test_function_filter_picks_exact_then_prefix_and_hands_focus_back(norms_page
     start = page.evaluate("() => location.hash")
     page.keyboard.press("j")  # switches passes: not typed into the box
     expect(page.locator("#fn-filter")).to_have_value("rmsn")
-    assert page.evaluate("() => location.hash") != start and "pass=2" in page.evaluate("() => location.hash")
+    # a `j` step writes the fragment once its pass is painted (viewer.js stepPassSoon)
+    page.wait_for_function("(start) => location.hash !== start && location.hash.includes('pass=2')", arg=start)
 
     page.locator("#fn-filter").fill("post_")
     page.locator("#fn-filter").press("Enter")
