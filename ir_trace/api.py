@@ -15,6 +15,7 @@ import gc
 import logging
 import os
 import shutil
+import stat
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -202,12 +203,28 @@ def build(
     record = own_write(cache, target.path, fingerprint) if fingerprint is not None else None
     if record is None:
         raise IRTraceError(events.failure() or _no_record(options, state, output))
-    if record.state is not None and not target.exists():
+    if record.state is not None and not target.exists() and not _a_report_of(output, fingerprint):
         logging.getLogger("ir_trace").warning(
             f"{output} was replaced by a concurrent run after this one wrote it (or found it current)"
         )
     reused = before is not None and record.state == before  # found current (a stream never is)
     return _outcome(record, output, events.count("rediffed"), reused)
+
+
+def _a_report_of(path: Path, fingerprint: str) -> bool:
+    """Whether the file at `path` is a report of `fingerprint`: a concurrent run of the same dump and
+    options may have replaced this run's file with its own, equal one before recording it."""
+    from ir_trace.report.render import FINGERPRINT_META
+
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:  # never wait on a FIFO put there
+            head = file.read(_FINGERPRINT_WITHIN) if stat.S_ISREG(os.fstat(file.fileno()).st_mode) else b""
+    except OSError:
+        return False
+    return FINGERPRINT_META.format(fingerprint).encode() in head
+
+
+_FINGERPRINT_WITHIN = 8192  # bytes: the meta tag follows the CSP's few hashes in the page's head
 
 
 @contextlib.contextmanager

@@ -77,6 +77,24 @@ def test_reports_renamed_over_this_one_are_no_change_of_the_dump(
     assert f"{out} was replaced by a concurrent run" in caplog.text
 
 
+def test_the_same_report_renamed_over_this_one_before_it_is_recorded_is_no_replacement(
+    demo_dump: Path, tmp_path: Path, cache_dir: Path, after_write, caplog
+):
+    """A run of the same dump and options has renamed its equal report into place and not yet recorded it
+    (the window six runs at once hit in CI): the file is still this run's report, nothing to warn of."""
+    out, theirs = tmp_path / "shared.html", tmp_path / "theirs.html"
+
+    def an_equal_run_renames_first():
+        assert run_cli(demo_dump, "--no-cache", "-q", "-o", theirs).returncode == 0
+        os.replace(theirs, out)
+
+    after_write(an_equal_run_renames_first)
+    with caplog.at_level(logging.WARNING, logger="ir_trace"):
+        result = ir_trace.render(demo_dump, out, cache_dir=cache_dir)
+    assert result.summary.counts.passes == 3 and not theirs.exists()
+    assert "replaced" not in caplog.text
+
+
 def test_a_rerun_alone_finds_its_report_current_without_a_warning(
     demo_dump: Path, tmp_path: Path, cache_dir: Path, caplog
 ):

@@ -152,7 +152,8 @@ class ComparisonPlan:
             return
         payloads = [plan.payload(context, ignore, task) for plan in self.plans]
         if not self.several:
-            target.write(render_html(payloads[0]), comparison_summary(payloads[0]), len(self.diffs))
+            html = render_html(payloads[0], target.fingerprint or "")
+            target.write(html, comparison_summary(payloads[0]), len(self.diffs))
             return
         shown = shown_pair(payloads)
         keys = [trace_key(trace_a) for trace_a, _trace_b in self.pairs]
@@ -171,7 +172,7 @@ class ComparisonPlan:
             "only_in_b": [t.label for t in self.only_b],
         }
         page = {**payloads[shown], "title": f"{label}: {payloads[shown]['title']}", "shown_trace": shown_trace}
-        target.write(render_html(page), summary, len(self.diffs))
+        target.write(render_html(page, target.fingerprint or ""), summary, len(self.diffs))
 
 
 def _labels(traces: list[Trace]) -> str:

@@ -150,7 +150,8 @@ class ReportPlan:
         """Render the page from the completed work into `target`, unless it is current already."""
         if not target.exists():
             payload = traces_payload(self.dump, self.traces, self.work, context, ignore, task)
-            target.write(render_html(payload.to_json()), report_summary(payload, self.dump), len(self.diffs))
+            html = render_html(payload.to_json(), target.fingerprint or "")
+            target.write(html, report_summary(payload, self.dump), len(self.diffs))
 
 
 def check_report_arguments(report: str, dumps: list[str], ignore: str) -> None:

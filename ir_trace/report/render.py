@@ -98,8 +98,9 @@ def render_page(template: str, scripts: tuple[str, ...], style_file: str, **cont
     )
 
 
-def render_html(payload: dict) -> str:
-    """The whole report page: template, styles, script and data inline."""
+def render_html(payload: dict, fingerprint: str = "") -> str:
+    """The whole report page: template, styles, script and data inline; `fingerprint` (what the page is
+    current for) in a meta tag near its start, so a run can tell its own report from another run's."""
     from ir_trace.report.payload import portable_payload  # here: a warm rerun imports this module, not the diff
 
     return render_page(
@@ -108,6 +109,7 @@ def render_html(payload: dict) -> str:
         "viewer.css",
         title=inert_text(payload.get("title", "pypto-ir-trace")),
         payload_data=encode_payload(portable_payload(payload)),
+        fingerprint=fingerprint,
     )
 
 
@@ -117,6 +119,9 @@ _CONTROLS = re.compile(
     "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f"
     "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
 )
+
+
+FINGERPRINT_META = '<meta name="ir-trace-fingerprint" content="{}">'
 
 
 def inert_text(text: str) -> str:
