@@ -88,15 +88,16 @@ def ignore_counts(
     keep its lines apart is known per snapshot, so a pair checks only the lines the after side adds; and
     sets that key both sides alike share one keyed diff."""
     before, after = _snapshot_keys(a, kind), _snapshot_keys(b, kind)
+    after.follows(before, exact)
     added = after.distinct - before.distinct  # every line of `b` that `a` lacks: few, unless the pass rewrote all
     counts: dict[str, list[int]] = {}
     diffed: list[tuple[list[str], list[str], Sequence[LineSpan]]] = []  # the key lists each keyed diff came from
     *own, every = precomputed_sets(kind)
     for modes in own if before.other_modes_inert and after.other_modes_inert else [*own, every]:
-        a_keys, b_keys = before.keys(modes), after.keys(modes)
         if _apart(before, after, modes, added):
             spans = exact
         else:
+            a_keys, b_keys = before.keys(modes), after.keys(modes)
             alike = [found for ka, kb, found in diffed if _keyed_alike(ka, kb, a_keys, b_keys)][:1]
             spans = (
                 alike[0]
@@ -127,12 +128,59 @@ def _apart(before: _SnapshotKeys, after: _SnapshotKeys, modes: IgnoreModes, adde
     """Whether the modes key no two different lines of the two snapshots alike (`keys_keep_lines_apart` of
     their lines together). With each side's lines apart, two lines sharing a key are one of each side, and
     one of them is missing from the other side (else it would share its key with itself there): so a line
-    only `b` has, keyed as a different line of `a`."""
-    a_owners, b_owners = before.owners(modes), after.owners(modes)
-    if a_owners is None or b_owners is None:
+    only `b` has, keyed as a different line of `a`.
+
+    Asked of the run's collisions (`_Collisions`), not of every line: a line whose key no other line seen
+    in the run has is apart from all, so only the few lines that share a key are looked at."""
+    collisions = _collisions_of(modes, before.kind)
+    before.seen_by(collisions, None)
+    after.seen_by(collisions, added)
+    if not before.apart(collisions) or not after.apart(collisions):
         return False
-    key = after.key(modes)
-    return all(a_owners.get(key(line), line) == line for line in added)
+    return not any(collisions.others(line) & before.distinct for line in collisions.colliding & added)
+
+
+class _Collisions:
+    """The lines seen in a run under one mode set, and those among them whose key another line seen has too:
+    `apart` then needs only set operations in C and a look at the colliding lines."""
+
+    def __init__(self, key: Callable[[str], str]):
+        self.key = key
+        self.generation = _generation()  # a snapshot seen by an earlier registry is seen again
+        self.seen: set[str] = set()
+        self.owner: dict[str, str] = {}  # key -> the first line seen with it
+        self.shared: dict[str, set[str]] = {}  # key -> the lines seen with it, for a key several lines have
+        self.colliding: set[str] = set()  # the lines of those keys
+
+    def see(self, lines: set[str]) -> None:
+        new = lines - self.seen
+        self.seen |= new
+        for line in new:
+            key = self.key(line)
+            first = self.owner.setdefault(key, line)
+            if first != line:
+                self.shared.setdefault(key, {first}).add(line)
+                self.colliding.update((first, line))
+
+    def others(self, line: str) -> set[str]:
+        """The other lines seen with `line`'s key (`line` a colliding one)."""
+        return self.shared[self.key(line)] - {line}
+
+
+def _collisions_of(modes: IgnoreModes, kind: str) -> _Collisions:
+    """The run's `_Collisions` of the set, started afresh (with its key's memo) when it has seen too many."""
+    spec = (modes.spec(), kind)
+    found = _collisions.get(spec)
+    if found is None or len(found.seen) > _MEMO_LIMIT:
+        found = _collisions[spec] = _Collisions(_shared_key(modes, kind))
+    return found
+
+
+_generations = iter(range(1 << 62))
+
+
+def _generation() -> int:
+    return next(_generations)
 
 
 class _SnapshotKeys:
@@ -143,31 +191,71 @@ class _SnapshotKeys:
         self.kind = kind
         self.distinct = set(lines)
         self._keys: dict[str, list[str]] = {}
-        self._owners: dict[str, dict[str, str] | None] = {}
+        self._seen: dict[int, bool | None] = {}  # registry generation -> its lines apart (None: not asked yet)
+        self._before: tuple[_SnapshotKeys, Sequence[LineSpan]] | None = None
         self.other_modes_inert = _other_modes_inert(self.distinct, kind)
 
     def key(self, modes: IgnoreModes) -> Callable[[str], str]:
         return _shared_key(modes, self.kind)
+
+    def follows(self, before: _SnapshotKeys, exact: Sequence[LineSpan]) -> None:
+        """This snapshot is `before` with the exact hunks `exact` applied: its keys can be spliced from that one's."""
+        if before is not self:
+            self._before = (before, exact)
+            before._before = None  # a chain of predecessors would keep every snapshot's keys
+
+    def seen_by(self, collisions: _Collisions, added: set[str] | None) -> None:
+        """Make sure `collisions` saw every line here: only `added` when the snapshot this one follows was seen."""
+        if collisions.generation in self._seen:
+            return
+        before = self._before[0] if self._before else None
+        if added is not None and before is not None and collisions.generation in before._seen:
+            collisions.see(added)
+        else:
+            collisions.see(self.distinct)
+        self._seen[collisions.generation] = None
+
+    def apart(self, collisions: _Collisions) -> bool:
+        """Whether no two different lines here share a key (after `seen_by`)."""
+        known = self._seen.get(collisions.generation)
+        if known is None:
+            if collisions.colliding.isdisjoint(self.distinct):
+                known = True
+            else:
+                shared = collisions.colliding & self.distinct
+                known = len(set(map(collisions.key, shared))) == len(shared)
+            self._seen[collisions.generation] = known
+        return known
 
     def keys(self, modes: IgnoreModes) -> list[str]:
         """Each line's key, the list of an earlier set when it keys every line alike (so it is diffed once)."""
         spec = modes.spec()
         if spec not in self._keys:
             key = self.key(modes)
-            memo = _memos[spec, self.kind]  # the memo `key` fills (cleared only when a key is made)
-            for line in self.distinct - memo.keys():  # the lines no snapshot before had: few
-                key(line)
-            keys = list(map(memo.__getitem__, self.lines))
+            keys = self._spliced(spec, key)
+            if keys is None:
+                memo = _memos[spec, self.kind]  # the memo `key` fills (cleared only when a key is made)
+                for line in self.distinct - memo.keys():  # the lines no snapshot before had: few
+                    key(line)
+                keys = list(map(memo.__getitem__, self.lines))
             self._keys[spec] = next((earlier for earlier in self._keys.values() if earlier == keys), keys)
         return self._keys[spec]
 
-    def owners(self, modes: IgnoreModes) -> dict[str, str] | None:
-        """key -> its line, or None when two different lines of the snapshot share a key."""
-        spec = modes.spec()
-        if spec not in self._owners:
-            owners = dict(zip(self.keys(modes), self.lines))
-            self._owners[spec] = owners if len(owners) == len(self.distinct) else None
-        return self._owners[spec]
+    def _spliced(self, spec: str, key: Callable[[str], str]) -> list[str] | None:
+        """The keys from those of the snapshot this one follows, when it has them: its keys between the exact
+        hunks (the lines there are that snapshot's, unchanged), the hunks' own lines keyed here. None: no such keys."""
+        if self._before is None or spec not in self._before[0]._keys:
+            return None
+        before, exact = self._before
+        earlier = before._keys[spec]
+        keys: list[str] = []
+        at = 0
+        for hunk in exact:
+            keys += earlier[at : hunk.a0]
+            keys += map(key, self.lines[hunk.b0 : hunk.b1])
+            at = hunk.a1
+        keys += earlier[at:]
+        return keys if len(keys) == len(self.lines) else None
 
 
 def _snapshot_keys(lines: list[str], kind: str) -> _SnapshotKeys:
@@ -225,5 +313,6 @@ def _step(strip: Callable[[str], str]) -> Callable[[str], str]:
 
 
 _memos: dict[tuple[str, str], dict[str, str]] = {}
+_collisions: dict[tuple[str, str], _Collisions] = {}
 _step_memos: dict[Callable[[str], str], dict[str, str]] = {}
 _MEMO_LIMIT = 1 << 17  # lines remembered per set and per step (then forgotten at once: the next pairs refill it)
