@@ -17,7 +17,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, not_
 from typing import NamedTuple
 
-from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_ops
+from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_op_functions
 from ir_trace.syntax.pypto_outline import Segment, outline, outline_of_candidates, starts_class, statement_indent
 
 _STRING_OR_BRACKET = re.compile(r"\"\"\"|'''|[\"'#()\[\]{}]")
@@ -232,10 +232,10 @@ def slice_functions(lines: list[str], structure: Structure | None = None, kind: 
 
 def _slice_mlir(lines: list[str]) -> Slices:
     try:
-        found = symbol_ops(lines)
+        found = symbol_op_functions(lines)
     except UnsafeMlir as exc:
         return Slices(None, str(exc))
-    return Slices(tuple(Function(op.key, op.start, op.end) for op in found))
+    return Slices(tuple(map(Function._make, found)))
 
 
 def statement_boundaries(lines: list[str]) -> list[bool]:

@@ -65,24 +65,128 @@ class _Open:
 def symbol_ops(lines: list[str]) -> list[SymbolOp]:
     """The innermost symbol ops with a region, in order; UnsafeMlir when braces or strings do not balance."""
     found: list[SymbolOp] = []
-    stack = [_Open(-1, None, (), 0)]  # the top level never closes
-    depth = 0
-    for number, line in enumerate(lines):
-        effect = _brace_effect(line)
-        if effect is None:
-            raise UnsafeMlir(f"line {number + 1}: unterminated string")
-        if effect > 0 and stack[-1].holds_symbols() and depth == _inner_depth(stack[-1]):
-            opened = _opened_region(line, stack[-1], depth, number)
-            if opened is not None:
-                stack.append(opened)
-        depth += effect
-        if depth < 0:
-            raise UnsafeMlir(f"line {number + 1}: unbalanced closing brace")
-        while depth <= stack[-1].depth:
-            _close(stack, number + 1, found)
-    if depth:
-        raise UnsafeMlir(f"{depth} unclosed brace(s) at end of file")
+    scan = _Scan()
+    scan.lines(lines, 0, len(lines), found)
+    scan.finish()
     return found
+
+
+def symbol_op_functions(lines: list[str], text: str | None = None) -> list[tuple[str, int, int]]:
+    """(key, start, end) of each of `symbol_ops(lines)`, worked out chunk by chunk so that what earlier
+    snapshots already had costs a lookup, not a scan (see `_chunk_ops`); UnsafeMlir as symbol_ops.
+    `text`, when given, is what `lines` were split from (`linediff.split_lines`)."""
+    if not lines:
+        return []
+    pieces = ("\n".join(lines) if text is None else text).split(_CHUNK_END)[:-1]  # the last ends no chunk
+    found: list[tuple[str, int, int]] = []
+    scan, at, level = _Scan(), 0, False
+    for piece, known in zip(pieces, map(_chunks.get, pieces)):
+        if level:  # directly in a region holding symbol ops, which adds no symbol to their paths
+            chunk = known or _chunk_ops(piece)
+            if chunk.balanced:  # read where it stands it would do what it did read on its own
+                scan.stack[-1].has_symbol_ops |= chunk.has_symbol_ops
+                found += [(key, start + at, end + at) for key, start, end in chunk.ops]
+                at += chunk.size
+                continue
+            size = chunk.size
+        else:
+            size = piece.count("\n") + 2
+        ops: list[SymbolOp] = []
+        scan.lines(lines, at, at + size, ops)
+        found += [(op.key, op.start, op.end) for op in ops]
+        level = scan.at_symbol_level() and not scan.stack[-1].path
+        at += size
+    ops = []
+    scan.lines(lines, at, len(lines), ops)
+    found += [(op.key, op.start, op.end) for op in ops]
+    scan.finish()
+    return found
+
+
+# A chunk ends at each line that is a closing brace indented by 2 columns: the end of a top-level op of a
+# module as MLIR prints them (a function), so a pass that edits one function changes one chunk. Cut by
+# str.split (C speed, no Python per line), looked up by their text.
+_CHUNK_END = "\n  }\n"
+
+
+@dataclass(frozen=True)
+class _ChunkOps:
+    """A chunk read on its own from the top level: its lines (its closing brace's included), whether it
+    closes every brace it opens and no other (and leaves no string open), and if so the (key, start, end)
+    of the symbol ops it holds and whether it holds any (directly or through anonymous modules)."""
+
+    size: int
+    balanced: bool
+    ops: tuple[tuple[str, int, int], ...] = ()
+    has_symbol_ops: bool = False
+
+
+_chunks: dict[str, _ChunkOps] = {}
+_CHUNK_CHARS_LIMIT = 1 << 24  # characters of chunk text kept; past it the memo starts again
+_chunk_chars = 0
+
+
+def _chunk_ops(piece: str) -> _ChunkOps:
+    """The chunk of a piece (its text before the closing brace that ends it), remembered by that text.
+
+    A balanced chunk never reaches outside itself, so read directly in any region that holds symbol ops
+    and adds nothing to their paths (the top level, an anonymous module) it does what it does read on its
+    own; an unbalanced one (a module's first function, with the `module {` line) is read line by line."""
+    global _chunk_chars
+    lines = [*piece.split("\n"), _CHUNK_END.strip("\n")]
+    ops: list[SymbolOp] = []
+    scan = _Scan()
+    try:
+        scan.lines(lines, 0, len(lines), ops)
+        balanced = not scan.depth
+    except UnsafeMlir:
+        balanced = False
+    keys = tuple((op.key, op.start, op.end) for op in ops)
+    found = (
+        _ChunkOps(len(lines), True, keys, scan.stack[0].has_symbol_ops) if balanced else _ChunkOps(len(lines), False)
+    )
+    if _chunk_chars + len(piece) > _CHUNK_CHARS_LIMIT:
+        _chunks.clear()
+        _chunk_chars = 0
+    _chunks[piece] = found
+    _chunk_chars += len(piece)
+    return found
+
+
+class _Scan:
+    """The brace depth and the regions open, as lines are read."""
+
+    def __init__(self) -> None:
+        self.stack = [_Open(-1, None, (), 0)]  # the top level never closes
+        self.depth = 0
+
+    def at_symbol_level(self) -> bool:
+        """Whether the next line stands directly in a region that holds symbol ops."""
+        return self.stack[-1].holds_symbols() and self.depth == _inner_depth(self.stack[-1])
+
+    def lines(self, lines: list[str], start: int, end: int, found: list[SymbolOp]) -> None:
+        """Read lines [start, end) of `lines` (numbered from `start` in errors and in the ops found)."""
+        stack = self.stack
+        depth = self.depth
+        for number in range(start, end):
+            line = lines[number]
+            effect = _brace_effect(line)
+            if effect is None:
+                raise UnsafeMlir(f"line {number + 1}: unterminated string")
+            if effect > 0 and stack[-1].holds_symbols() and depth == _inner_depth(stack[-1]):
+                opened = _opened_region(line, stack[-1], depth, number)
+                if opened is not None:
+                    stack.append(opened)
+            depth += effect
+            if depth < 0:
+                raise UnsafeMlir(f"line {number + 1}: unbalanced closing brace")
+            while depth <= stack[-1].depth:
+                _close(stack, number + 1, found)
+        self.depth = depth
+
+    def finish(self) -> None:
+        if self.depth:
+            raise UnsafeMlir(f"{self.depth} unclosed brace(s) at end of file")
 
 
 def _inner_depth(region: _Open) -> int:
