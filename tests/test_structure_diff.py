@@ -5,9 +5,11 @@ moved, and `--json` counts follow."""
 from __future__ import annotations
 
 import json
+import random
 
 from conftest import run_cli, write_dump
 
+from ir_trace.diffcore import structure
 from ir_trace.diffcore.linediff import count_changes, diff_snapshots
 from ir_trace.syntax.functions import slice_functions
 
@@ -99,3 +101,12 @@ def test_a_line_of_a_function_in_place_is_never_paired_with_a_new_function_befor
     new = ["class P:", decorator("AIV", "CHIP_DIE", "SubWorker"), "    def main_aiv(self, x):", "        return x"]
     new += [decorator("Group", "CORE_GROUP", "Orchestrator"), "    def main(self, x):", "        return x"]
     assert paired_texts(old, new) == [(old[1], new[4])]
+
+
+def test_functions_count_as_ordered_exactly_when_each_is_a_range_after_the_one_before():
+    """`structure._ordered` (compared in C) against its definition, on random function lists."""
+    rng = random.Random(3)
+    for _ in range(5000):
+        fns = [("f", rng.randrange(6), rng.randrange(6)) for _ in range(rng.randrange(5))]
+        expected = all(f[1] <= f[2] and (k == 0 or f[1] >= fns[k - 1][2]) for k, f in enumerate(fns))
+        assert structure._ordered(fns) == expected, fns

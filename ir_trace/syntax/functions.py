@@ -136,15 +136,17 @@ def _text_pieces(text: str) -> list[Piece]:
 
 def _chunks_at_top(pieces: list[Piece]) -> list[_Chunk] | None:
     """The chunks when each starts at the top level (outside brackets and strings), as chunks of printed
-    IR nearly always do: looked up all at once, only the new ones scanned. None when one does not."""
-    remembered = list(map(_chunks.get, zip(pieces, repeat(_TOP))))
-    found = []
-    for k, chunk in enumerate(remembered):
-        chunk = chunk or _chunk(pieces[k], _TOP)
-        if chunk is None or chunk.end != _TOP and k + 1 < len(remembered):
+    IR nearly always do: looked up all at once, only the new ones scanned, the ends checked in C (no
+    bytecode per chunk: a snapshot has thousands). None when one does not."""
+    found = list(map(_chunks.get, zip(pieces, repeat(_TOP))))
+    for k in compress(range(len(found)), map(not_, found)):  # the chunks no snapshot before had
+        chunk = _chunk(pieces[k], _TOP)
+        if chunk is None:
             return None
-        found.append(chunk)
-    return found
+        found[k] = chunk
+    if not all(map(_TOP.__eq__, map(attrgetter("end"), found[:-1]))):
+        return None
+    return found  # type: ignore[return-value]  # every None was replaced
 
 
 def _chunks_in_order(pieces: list[Piece]) -> list[_Chunk] | None:
