@@ -38,7 +38,7 @@ from ir_trace.pipeline.snapshots import (
 )
 from ir_trace.pipeline.targets import ReportTarget
 from ir_trace.report.page_model import Report
-from ir_trace.report.payload import build_payload, combine_traces
+from ir_trace.report.payload import build_payload, combine_traces, shared_function_lists
 from ir_trace.report.render import render_html
 from ir_trace.runsafety.output_paths import check_report_path
 from ir_trace.summaries.trace import report_summary
@@ -95,7 +95,7 @@ def assemble_payload(
     """The report of one dump, from the results of its completed chain work; `ignore` is
     the initial ignore modes' spec (`IgnoreModes.spec()`)."""
     diff_results = {(item.before_sha, item.after_sha): cached_diff(item, task) for item in diffs}
-    slice_results = {item.sha: cached_result(item, task).to_json() for item in slices}
+    slice_results = shared_function_lists((item.sha, cached_result(item, task).to_json()) for item in slices)
     snaps = manifest.snapshots
     per_pass = [diff_results.get((a.sha256, b.sha256)) for a, b in zip(snaps, snaps[1:])]
     base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)

@@ -79,7 +79,7 @@ class PassRecord:
             if self.ignore_counts is not None:
                 data["ignore_counts"] = {spec: list(counts) for spec, counts in self.ignore_counts.items()}
         if self.sliced:
-            data["functions"] = None if self.functions is None else [list(f) for f in self.functions]
+            data["functions"] = None if self.functions is None else _function_lists(self.functions)
             if self.functions is None:
                 data["parse_error"] = self.parse_error
         return data
@@ -107,6 +107,17 @@ class PassRecord:
             functions=None if functions is None else tuple((str(k), int(s), int(e)) for k, s, e in functions),
             parse_error=data.get("parse_error"),
         )
+
+
+_listed: list = [None, []]  # the functions tuple last written and its lists
+
+
+def _function_lists(functions: tuple) -> list[list]:
+    """A record's functions as JSON lists, the very lists of the record before when it holds the very same
+    tuple (`payload._SharedTuples`): a payload of thousands of snapshots holds one copy while nothing moves."""
+    if functions is not _listed[0]:
+        _listed[:] = [functions, [list(f) for f in functions]]
+    return _listed[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ import gzip
 import hashlib
 import json
 import re
+import struct
+import zlib
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,10 +57,61 @@ def payload_to_script_json(payload: dict) -> str:
 def encode_payload(payload: dict) -> str:
     """Compact JSON, gzip-compressed (fixed mtime, so equal payloads give equal bytes), base64.
 
-    Printed IR compresses about tenfold, and base64 text cannot close or escape its element.
-    """
-    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
+    Printed IR compresses about tenfold, and base64 text cannot close or escape its element. The JSON is
+    compressed as it is written, a pass at a time (`_json_pieces`), never held whole: a stream of thousands
+    of dumps lists every snapshot's functions, and its JSON is a hundred times the page. The bytes are
+    those of `gzip.compress` of the whole JSON (tests/test_payload_encoding.py)."""
+    deflate = zlib.compressobj(_GZIP_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zlib.DEF_MEM_LEVEL, 0)
+    compressed, crc, size = [_GZIP_HEADER], 0, 0
+    for piece in _json_pieces(payload, _STREAMED_DEPTH):
+        data = piece.encode("utf-8")
+        crc, size = zlib.crc32(data, crc), size + len(data)
+        compressed.append(deflate.compress(data))
+    compressed += [deflate.flush(), struct.pack("<LL", crc, size & 0xFFFFFFFF)]
+    return base64.b64encode(b"".join(compressed)).decode("ascii")
+
+
+_GZIP_LEVEL = 6
+_GZIP_HEADER = gzip.compress(b"", compresslevel=_GZIP_LEVEL, mtime=0)[:10]  # the header this Python's gzip writes
+_STREAMED_DEPTH = 3  # report -> traces -> a trace -> its passes: each pass is dumped whole, in C
+_PIECE_CHARS = 1 << 16  # pieces joined up to about this size before they are compressed
+
+
+def _json_pieces(value, depth: int):
+    """`json.dumps(value, ensure_ascii=False, separators=(",", ":"))` in pieces: dicts and lists down to
+    `depth` levels are written here, what lies below them by json.dumps (its C encoder), joined into
+    pieces of about _PIECE_CHARS."""
+    pending: list[str] = []
+    held = 0
+    for part in _json_parts(value, depth):
+        pending.append(part)
+        held += len(part)
+        if held >= _PIECE_CHARS:
+            yield "".join(pending)
+            pending, held = [], 0
+    yield "".join(pending)
+
+
+def _json_parts(value, depth: int):
+    if depth and isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        yield "{"
+        for k, (key, item) in enumerate(value.items()):
+            yield f"{',' if k else ''}{_compact_json(key)}:"
+            yield from _json_parts(item, depth - 1)
+        yield "}"
+    elif depth and isinstance(value, (list, tuple)):
+        yield "["
+        for k, item in enumerate(value):
+            if k:
+                yield ","
+            yield from _json_parts(item, depth - 1)
+        yield "]"
+    else:
+        yield _compact_json(value)
+
+
+def _compact_json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def read_payload(html: str) -> dict:
