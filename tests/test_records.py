@@ -91,6 +91,8 @@ WARM_PATH_NEVER_IMPORTS = (
     "ir_trace.report.ignore_counts",
     "ir_trace.summaries.trace",
     "ir_trace.syntax.functions",
+    "ir_trace.cache.store",  # the cache is read without diskcache (cache/read_only.py)
+    "diskcache",
 )
 
 
