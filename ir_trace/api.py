@@ -116,7 +116,14 @@ def run(
 ) -> RunOutcome:
     """Build the report `options` ask for in the cache they name (a throw-away one for `no_cache`).
     `guard` keeps the report's write safe from signals; `progress` makes the display of the work done."""
-    from ir_trace.cache.store import default_cache_dir, warn_if_not_a_cache
+    from ir_trace.cache.location import default_cache_dir
+
+    state = _dump_state(options)
+    if not options.no_cache:  # a report found current is said so before diskcache is even imported
+        current = _found_current(options, Path(options.cache_dir or default_cache_dir()).expanduser(), state)
+        if current is not None:
+            return current
+    from ir_trace.cache.store import warn_if_not_a_cache
 
     if options.cache_dir is not None:
         warn_if_not_a_cache(Path(options.cache_dir).expanduser(), "--cache-dir")
@@ -124,7 +131,7 @@ def run(
     try:
         scratch = tempfile.mkdtemp(prefix="pypto-ir-trace-cache-") if options.no_cache else None
         cache_dir = Path(scratch or options.cache_dir or default_cache_dir()).expanduser()
-        return build(options, cache_dir, progress, verbose, guard)
+        return build(options, cache_dir, progress, verbose, guard, state)
     finally:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -136,6 +143,7 @@ def build(
     progress: Callable[[], Progress] | None = None,
     verbose: bool = False,
     guard: RunGuard | None = None,
+    state: str | None = None,
 ) -> RunOutcome:
     """Build the report through Luigi's local scheduler with the cache at `cache_dir`; returns what the
     summary line shows.
@@ -143,6 +151,7 @@ def build(
     With `options.against`, the report compares the dump (run A) with it (run B) pass by pass.
     Its ignore modes set the report's initial ones and add counts under them to the summary.
     `guard` is handed to the report's write (a process nobody supervises when None).
+    `state`: the dump's `configured_state`, when the caller has taken it already (a scan of every file).
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
     from ir_trace.cache.report_record import configured_state, current_report, own_write
@@ -152,7 +161,7 @@ def build(
     dump, output, follow = Path(options.dump), Path(options.output), options.follow_inner_symlinks
     context, spec = options.report.context, options.report.ignore.spec()
     # The dump's state, once, before scheduling: the tasks' outputs follow from it (a scan of every file).
-    state = configured_state(str(dump.absolute()), follow)
+    state = configured_state(str(dump.absolute()), follow) if state is None else state
     if options.against is None:  # a report found current needs no pipeline: Luigi is not even imported
         paths = str(dump.absolute()), str(output.absolute())
         current = current_report(cache, *paths, context, spec, follow, state)
@@ -211,6 +220,27 @@ def build(
     return _outcome(record, output, events.count("rediffed"), reused)
 
 
+def _dump_state(options: RunOptions) -> str:
+    from ir_trace.cache.report_record import configured_state
+
+    return configured_state(str(Path(options.dump).absolute()), options.follow_inner_symlinks)
+
+
+def _found_current(options: RunOptions, cache_dir: Path, state: str) -> RunOutcome | None:
+    """The outcome of a run whose report is current, read from the cache without diskcache; None when the
+    report is not current (or the cache cannot be read so): the ordinary path then opens the cache and runs."""
+    from ir_trace.cache.report_record import current_report_read_only
+
+    if options.against is not None:
+        return None
+    dump, output = str(Path(options.dump).absolute()), Path(options.output)
+    context, spec = options.report.context, options.report.ignore.spec()
+    found = current_report_read_only(
+        cache_dir, dump, str(output.absolute()), context, spec, options.follow_inner_symlinks, state
+    )
+    return _outcome(found, output, rediffed=0, reused=True) if found is not None else None
+
+
 def _a_report_of(path: Path, fingerprint: str) -> bool:
     """Whether the file at `path` is a report of `fingerprint`: a concurrent run of the same dump and
     options may have replaced this run's file with its own, equal one before recording it."""
@@ -262,7 +292,7 @@ def _no_record(options: RunOptions, state: str, output: Path) -> str:
 
 
 def _default_cache_dir() -> Path:
-    from ir_trace.cache.store import default_cache_dir  # imports diskcache: not before a run needs it
+    from ir_trace.cache.location import default_cache_dir
 
     return default_cache_dir()
 

@@ -4,6 +4,7 @@ the issue's table on the real samples."""
 from __future__ import annotations
 
 import difflib
+import random
 import re
 
 import pytest
@@ -246,3 +247,69 @@ def test_issue_table_on_llama_mini_explicit(k):
         _report_diff_lines(a, b, m) for m in (IgnoreModes(), IgnoreModes.parse("ssa"), IgnoreModes.parse("memref"))
     )
     assert got_report == ISSUE_TABLE_REPORT[k]
+
+
+def _memref_reference(line: str) -> str:
+    """`strip_memrefs` as first written: the closing parenthesis found character by character."""
+    out, kept, at = [], 0, line.find("pl.MemRef(")
+    while at >= 0:
+        if at > 0 and (line[at - 1].isascii() and (line[at - 1].isalnum() or line[at - 1] in "_.")):
+            at = line.find("pl.MemRef(", at + 1)
+            continue
+        depth, i, quote, close = 1, at + len("pl.MemRef("), "", -1
+        while i < len(line):
+            c = line[i]
+            if quote:
+                i += c == "\\"
+                quote = "" if c == quote else quote
+            elif c in "\"'":
+                quote = c
+            elif c in "()":
+                depth += 1 if c == "(" else -1
+                if depth == 0:
+                    close = i
+                    break
+            i += 1
+        if close < 0:
+            break
+        start, end = at, close + 1
+        if line.startswith(", ", start - 2) and start - 2 >= kept:
+            start -= 2
+        elif line.startswith(", ", end):
+            end += 2
+        out.append(line[kept:start])
+        kept = end
+        at = line.find("pl.MemRef(", end)
+    return "".join(out) + line[kept:]
+
+
+def test_the_fast_steps_agree_with_their_references_on_random_text():
+    """SSA suffixes by one regex, memory annotations' parentheses by jumps, ASCII whitespace as bytes."""
+    rng = random.Random(29)
+    pieces = [
+        "__",
+        "_",
+        "a",
+        "v",
+        "V",
+        "0",
+        "9",
+        "z",
+        "pl.MemRef(",
+        "(",
+        ")",
+        '"',
+        "'",
+        "\\",
+        ", ",
+        ".",
+        " ",
+        "\t",
+        "é",
+    ]
+    pieces += [" ", "\t", "é", "\x0b", "\x1c", "\u3000"]
+    for _ in range(20_000):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        assert strip_ssa_versions(line) == SSA_REFERENCE.sub("", line), line
+        assert strip_memrefs(line) == _memref_reference(line), line
+        assert strip_whitespace(line) == "".join(c for c in line if c not in JS_SPACES), line

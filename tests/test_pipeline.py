@@ -14,6 +14,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import luigi
 import pytest
 from conftest import FRONTEND, REPO, generate_dump, run_cli, write_dump
 from harness import start_luigid, stop_luigid
@@ -413,3 +414,16 @@ def test_the_pipeline_keeps_no_cache_of_its_own_at_module_level():
                 kept.append(f"{path.name}:{node.lineno} {name}")
         kept += [f"{path.name}:{node.lineno} global" for node in ast.walk(tree) if isinstance(node, ast.Global)]
     assert kept == []
+
+
+def test_each_tasks_parameters_found_once_are_luigis_own():
+    """PipelineTask.get_params keeps the class's list (Luigi walks dir(cls) each time): the same list, each class
+    its own, a fresh list each call."""
+    import ir_trace.pipeline as tasks
+
+    classes = [c for c in map(vars(tasks).get, tasks.__all__) if isinstance(c, type) and issubclass(c, luigi.Task)]
+    assert len(classes) >= 6
+    for task_class in classes:
+        found = task_class.get_params()
+        assert found == luigi.Task.get_params.__func__(task_class) == task_class.get_params()
+        assert found is not task_class.get_params()

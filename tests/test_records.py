@@ -91,6 +91,10 @@ WARM_PATH_NEVER_IMPORTS = (
     "ir_trace.report.ignore_counts",
     "ir_trace.summaries.trace",
     "ir_trace.syntax.functions",
+    "ir_trace.cache.store",  # the cache is read without diskcache (cache/read_only.py)
+    "diskcache",
+    "ir_trace.inputs.mlir.reader",  # the traces are read from the cache: no MLIR reader (inputs/traces.py)
+    "ir_trace.report.page_model",  # the fingerprints take PAYLOAD_SCHEMA from report/payload_schema.py
 )
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ir_trace import __version__
-from ir_trace.report.page_model import PAYLOAD_SCHEMA
+from ir_trace.report.payload_schema import PAYLOAD_SCHEMA
 from ir_trace.report.render import TEMPLATE_FILES, templates_dir
 from ir_trace.summaries.runs import SUMMARY_SCHEMA
 

@@ -10,6 +10,8 @@ of its CPU time).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from ir_trace.cache.fingerprints import (
     digest,
@@ -22,9 +24,19 @@ from ir_trace.cache.fingerprints import (
     traces_digest,
     written_key,
 )
-from ir_trace.cache.store import ResultCache
+from ir_trace.cache.read_only import ReadOnlyCache, Unreadable
 from ir_trace.inputs.traces import traces_from_json
 from ir_trace.summaries.runs import ReportSummary
+
+if TYPE_CHECKING:
+    from ir_trace.cache.store import ResultCache
+
+
+class Entries(Protocol):
+    """What reading records asks of a cache: `store.ResultCache`, or `read_only.ReadOnlyCache` on the warm path."""
+
+    def get(self, key: str): ...
+    def __contains__(self, key: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,7 @@ class ReportRecord:
             return None
 
 
-def last_write(cache: ResultCache, path: str) -> ReportRecord | None:
+def last_write(cache: Entries, path: str) -> ReportRecord | None:
     """What the last write at `path` recorded (without its summary), whatever its fingerprint;
     None when the summary it names is gone from the cache too."""
     record = ReportRecord.from_json(cache.get(report_key(path)))
@@ -70,7 +82,7 @@ def own_write(cache: ResultCache, path: str, fingerprint: str) -> ReportRecord |
     return with_summary(cache, record) if record is not None and record.fingerprint == fingerprint else None
 
 
-def with_summary(cache: ResultCache, record: ReportRecord | None) -> ReportRecord | None:
+def with_summary(cache: Entries, record: ReportRecord | None) -> ReportRecord | None:
     """`record` with the report's summary (kept apart: Luigi's checks read the record several
     times a run, and a thousand-pass summary is hundreds of kilobytes)."""
     if record is None:
@@ -91,7 +103,7 @@ def still_on_disk(record: ReportRecord | None, path: str) -> bool:
     return now is not None and tuple(now) == record.state
 
 
-def current_record(cache: ResultCache, path: str, fingerprint: str | None) -> ReportRecord | None:
+def current_record(cache: Entries, path: str, fingerprint: str | None) -> ReportRecord | None:
     """The one rule for "the report at `path` is current": the last write there recorded `fingerprint`
     (the report's inputs, options, templates and versions) and the file there is still the one written.
     Returns that write's record (without its summary), else None; None for an unknown fingerprint."""
@@ -115,7 +127,7 @@ def configured_state(dump: str, follow_inner_symlinks: bool) -> str:
 
 
 def current_report(
-    cache: ResultCache,
+    cache: Entries,
     dump: str,
     report: str,
     context: int,
@@ -136,3 +148,16 @@ def current_report(
     except (KeyError, TypeError, ValueError, AttributeError):  # not validated in this state (or not a validation)
         return None
     return with_summary(cache, current_record(cache, report, dump_report_fingerprint(traces, context, ignore)))
+
+
+def current_report_read_only(
+    cache_dir: Path, dump: str, report: str, context: int, ignore: str, follow_inner_symlinks: bool, state: str
+) -> ReportRecord | None:
+    """`current_report` from the cache at `cache_dir` read without diskcache (see read_only.py): the command's
+    first question, so a rerun whose report is current neither imports nor opens diskcache. None when the
+    report is not current, and whenever the cache cannot be read so (the ordinary path then decides)."""
+    try:
+        with ReadOnlyCache(cache_dir) as cache:
+            return current_report(cache, dump, report, context, ignore, follow_inner_symlinks, state)
+    except Unreadable:
+        return None

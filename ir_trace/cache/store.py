@@ -32,6 +32,8 @@ from pathlib import Path
 import diskcache
 from diskcache.core import DEFAULT_SETTINGS, METADATA, MODE_BINARY, MODE_RAW, MODE_TEXT, UNKNOWN
 
+from ir_trace.cache.location import default_cache_dir  # noqa: F401 (where it was; the warm path imports location)
+
 try:
     import resource
 except ImportError:  # not on Windows
@@ -100,11 +102,6 @@ class TextOnlyDisk(diskcache.Disk):
         """Delete a value file, never a path a tampered database names outside the cache."""
         if isinstance(file_path, str) and _VALUE_FILE.fullmatch(file_path):
             super().remove(file_path)
-
-
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pypto-ir-trace"
 
 
 class ResultCache:

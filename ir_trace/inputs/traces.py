@@ -13,12 +13,14 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import Manifest, discover_snapshots, linked_directory
 from ir_trace.inputs.file_hashes import FileHashes
-from ir_trace.inputs.mlir.reader import TextSink, read_stream, read_tree
-from ir_trace.inputs.mlir.tree import TREE_SUFFIX, counters_per_depth, walk_tree
+
+if TYPE_CHECKING:  # the MLIR readers are imported where they read: a rerun reading cached traces needs none
+    from ir_trace.inputs.mlir.reader import TextSink
 
 log = logging.getLogger("ir_trace")
 
@@ -62,6 +64,8 @@ def discover_traces(
     """Every trace `path` holds, in pipeline order; DumpError naming the file when one is broken.
     `follow_inner_symlinks`: read snapshots linked to files inside their dump (see `read_dump_file`).
     `hashes`: PyPTO snapshots whose stamp it recorded are not read again (see `discover_snapshots`)."""
+    from ir_trace.inputs.mlir.reader import read_stream, read_tree
+
     folder = Path(path).absolute()
     if folder.is_file():
         return [Trace("mlir", unit, manifest) for unit, manifest in read_stream(folder, on_text)]
@@ -98,6 +102,8 @@ def tree_layout(folder: Path, follow_inner_symlinks: bool = False) -> str | None
     the first .mlir file found, which has one counter per directory level below its tree. Directory
     links are followed as `walk_tree` allows; a folder told by none whose only way on is a link
     (a tree whose top segment is a symlink) gets DumpError naming the link, not "no snapshots"."""
+    from ir_trace.inputs.mlir.tree import TREE_SUFFIX, counters_per_depth, walk_tree
+
     links: list[Path] = []
     on_link = None if follow_inner_symlinks else links.append
     for _folder, parts, files in walk_tree(folder, follow_inner_symlinks, _SEARCH_DEPTH, on_link):
@@ -149,6 +155,8 @@ def _unit_traces(
     """One tree per codegen unit (`ptoas_passes/<unit>/`), by unit name; units without dumps skipped.
     A unit that is a directory link is judged before anything behind it is walked: its files would
     land in a shareable report (`given`: the directory the links must stay inside)."""
+    from ir_trace.inputs.mlir.reader import read_tree
+
     traces = []
     units = sorted(entry for entry in folder.iterdir() if entry.is_dir() and not entry.name.startswith("."))
     for unit in units:

@@ -51,9 +51,6 @@ JS_SPACES = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006
 )
 _DROP_SPACES = {ord(c): None for c in JS_SPACES}
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
-_LOWER_DIGITS = _LOWER | frozenset("0123456789")
-_DIGITS = frozenset("0123456789")
 _MEMREF = "pl.MemRef("
 
 Spans = list[tuple[int, int]]  # sorted, disjoint [start, end) character ranges of a line
@@ -76,45 +73,21 @@ def without_spans(line: str, spans: Spans) -> str:
 
 def strip_ssa_versions(line: str) -> str:
     """`line` without its `__<kind>_v<N>` suffixes."""
-    return without_spans(line, ssa_version_spans(line))
+    return _SSA_SUFFIX.sub("", line) if "__" in line else line
 
 
 def ssa_version_spans(line: str) -> Spans:
     """[start, end) of each `__<kind>_v<N>` suffix of `line`, in order."""
     if "__" not in line:
         return []
-    spans, at = [], line.find("__")
-    while at >= 0:
-        end = _ssa_suffix_end(line, at)
-        if end > at and at > 0 and line[at - 1] in _NAME_CHARS:
-            spans.append((at, end))
-            at = end
-        else:
-            at += 1
-        at = line.find("__", at)
-    return spans
+    return [match.span() for match in _SSA_SUFFIX.finditer(line)]
 
 
-def _ssa_suffix_end(line: str, at: int) -> int:
-    """End of `__word(_word)*_vN` starting at `at` (vN ends the name or is followed by "_"), else `at`.
-
-    A scan stops at the next "__" or non-name character, so the scans of all the calls over
-    one line do not overlap: linear in total.
-    """
-    n, i, words = len(line), at + 2, 0
-    while i < n and line[i] in _LOWER:
-        j, digits_only = i + 1, True
-        while j < n and line[j] in _LOWER_DIGITS:
-            digits_only = digits_only and line[j] in _DIGITS
-            j += 1
-        ends_name = j == n or line[j] not in _NAME_CHARS or line[j] == "_"
-        if words and line[i] == "v" and j > i + 1 and digits_only and ends_name:
-            return j
-        if j < n and line[j] == "_":
-            i, words = j + 1, words + 1
-        else:
-            break
-    return at
+# `__word(_word)*_vN` after a name character, vN ending the name or followed by "_": the first such vN ends it
+# (the lazy repeat), so a suffix never swallows the next one. Linear: the words, split at "_", cannot be
+# split two ways, and a failed start costs the words up to the next "__" or non-name character.
+# (The lookbehind follows the "__", so the search looks for that literal first, at C speed.)
+_SSA_SUFFIX = re.compile(r"__(?<=[A-Za-z0-9_]__)(?:[a-z][a-z0-9]*_)+?v[0-9]+(?![A-Za-z0-9])")
 
 
 # ---------- memory annotations ----------
@@ -149,25 +122,27 @@ def memref_spans(line: str) -> Spans:
 
 
 def _closing_paren(line: str, i: int) -> int:
-    """Index of the ")" closing a "(" just before `i`; string literals are skipped. -1 if none."""
-    depth, n, quote = 1, len(line), ""
-    while i < n:
-        c = line[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
+    """Index of the ")" closing a "(" just before `i`; string literals are skipped. -1 if none.
+    Each search jumps to the next character that matters (a parenthesis, a quote; in a string its escape or end)."""
+    depth, stops = 1, _PAREN_STOPS
+    while (found := stops.search(line, i)) is not None:
+        c, i = found.group(), found.end()
+        if stops is not _PAREN_STOPS:
+            if len(c) == 1:  # the closing quote (an escape is two characters)
+                stops = _PAREN_STOPS
         elif c in "\"'":
-            quote = c
+            stops = _STRING_STOPS[c]
         elif c == "(":
             depth += 1
-        elif c == ")":
+        else:
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
+                return i - 1
     return -1
+
+
+_PAREN_STOPS = re.compile(r"""[()"']""")
+_STRING_STOPS = {quote: re.compile(r"\\.|" + quote, re.DOTALL) for quote in "\"'"}
 
 
 # ---------- MLIR: numbering and locations (mlir/normalize.py finds them) ----------
@@ -188,7 +163,12 @@ def strip_locs(line: str) -> str:
 
 
 def strip_whitespace(line: str) -> str:
+    if line.isascii():  # nearly every line: its bytes translated, several times faster than the characters
+        return line.encode("ascii").translate(None, _ASCII_SPACES).decode("ascii")
     return line.translate(_DROP_SPACES)
+
+
+_ASCII_SPACES = "".join(c for c in JS_SPACES if c.isascii()).encode("ascii")
 
 
 def whitespace_spans(line: str) -> Spans:
@@ -545,6 +525,14 @@ def _cut_pieces(pieces: Spans, spans: Spans) -> Spans:
             out.append((start + cur - at, end))
         at = top
     return out
+
+
+def untouched_without(strip: Callable[[str], str]) -> str | None:
+    """A text that `strip` leaves every line without as it is (so a caller need not call it there), if any."""
+    return _NEEDED.get(strip)
+
+
+_NEEDED: dict[Callable[[str], str], str] = {strip_ssa_versions: "__", strip_memrefs: _MEMREF}
 
 
 def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None, kind: str = "pypto") -> Callable[[str], str]:

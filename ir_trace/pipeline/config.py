@@ -7,9 +7,10 @@ from pathlib import Path
 
 import luigi
 
+from ir_trace.cache.location import default_cache_dir
 from ir_trace.cache.report_record import configured_state
 from ir_trace.cache.session import Session
-from ir_trace.cache.store import ResultCache, default_cache_dir, open_cache
+from ir_trace.cache.store import ResultCache, open_cache
 
 # Luigi exits 0 after a failed task unless `[retcode]` says otherwise, and a pip-installed
 # package carries no luigi.cfg: without these defaults `luigi --module ir_trace.pipeline ...` run

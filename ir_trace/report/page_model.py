@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from ir_trace.inputs.mlir.headers import PassHeader
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.report.pass_diff import PassDiff
+from ir_trace.report.payload_schema import PAYLOAD_SCHEMA
 
-PAYLOAD_SCHEMA = 1  # the layout of the report's embedded data, as the classes below write it
 Function = tuple[str, int, int]  # key ("name" or "Class.method"), first line, end line (exclusive; decorators in)
 
 
