@@ -236,7 +236,7 @@
       $('change-pos').title = index >= 0 ? `${full}: ] next, [ previous` : full;
       $('change-prev').disabled = count < 2;
       $('change-next').disabled = count < 2;
-      updateHash();
+      if (!hashAfterPaint) updateHash();   // a `j` / `k` step writes it after its paint (stepPassSoon)
     }
 
     /** Said by screen readers (the live region): the pass switched to, a change stepped to. */

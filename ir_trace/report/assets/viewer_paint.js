@@ -227,17 +227,8 @@ const IRTracePainter = (() => {
       // before anything else is written, so these are the values once it is gone.
       const geos = active.map((p) => ({ width: p.scroller.clientWidth, height: p.scroller.clientHeight, top: p.scroller.offsetTop }));
       const host = active[geos.reduce((best, g, i) => (g.width < geos[best].width ? i : best), 0)];
-      const probe = el('div', 'row');
-      const code = el('span', 'code');
-      const ruler = el('span', '', '0'.repeat(100));
-      code.appendChild(ruler);
-      probe.append(el('span', 'ln', '0'), el('span', 'mk'), code);
-      probe.style.visibility = 'hidden';
-      host.rows.appendChild(probe);
-      const cw = ruler.getBoundingClientRect().width / 100 || 7.5;
-      const codeLeft = code.getBoundingClientRect().left - probe.getBoundingClientRect().left;
-      const usable = host.scroller.clientWidth - codeLeft - parseFloat(getComputedStyle(code).paddingRight);
-      probe.remove();
+      const { cw, codeLeft, padding } = rowMetrics(host);
+      const usable = geos[active.indexOf(host)].width - codeLeft - padding;
       const cols = Math.max(8, Math.floor(usable / cw));
       if (cols !== metrics.cols) shownCache = new Map();
       metrics = { cw, codeLeft, cols };
@@ -247,6 +238,30 @@ const IRTracePainter = (() => {
         p.context.style.top = `${p.geo.top}px`;
         p.context.style.width = `${p.geo.width}px`;
       });
+    }
+
+    let probed = { key: '', cw: 7.5, codeLeft: 60, padding: 12 };
+
+    /** A code row's character width, where its code starts and the code's right padding, from a
+     *  hidden probe row in the pane `host`. They change only with the gutter (the line numbers'
+     *  digits), the layout and the fonts: a pass switch with the same ones asks no layout for them. */
+    function rowMetrics(host) {
+      const sizer = host.scroller.firstElementChild;
+      const key = [host.side, sizer.style.getPropertyValue('--gutter'), host.scroller.className, document.fonts.status].join('|');
+      if (key === probed.key && document.fonts.status === 'loaded') return probed;
+      const probe = el('div', 'row');
+      const code = el('span', 'code');
+      const ruler = el('span', '', '0'.repeat(100));
+      code.appendChild(ruler);
+      probe.append(el('span', 'ln', '0'), el('span', 'mk'), code);
+      probe.style.visibility = 'hidden';
+      host.rows.appendChild(probe);
+      const cw = ruler.getBoundingClientRect().width / 100 || 7.5;
+      const codeLeft = code.getBoundingClientRect().left - probe.getBoundingClientRect().left;
+      const padding = parseFloat(getComputedStyle(code).paddingRight);
+      probe.remove();
+      probed = { key, cw, codeLeft, padding };
+      return probed;
     }
 
     /** Check the rows a pass switch left unchecked: true when that laid the panes out again (the
@@ -566,6 +581,7 @@ const IRTracePainter = (() => {
     /** A pane changed size (window, layout, sidebar): wrapped heights depend on the pane width. */
     function resize() {
       if (!view) return;
+      probed = { ...probed, key: '' };   // a zoom or a font change: measure the rows again
       if (mode.wrap) { show(view, { keepScroll: true }); return; }
       const cols = metrics.cols;
       measure();

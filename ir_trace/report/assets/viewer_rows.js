@@ -86,20 +86,26 @@ const IRTraceRows = (() => {
    *  the chip `chipOf` builds, once per chip. */
   function paintRuns(cell, text, keys, breaks, wrap, chipOf) {
     const n = text.length;
+    // Gathered and appended in one call, plain runs as strings: a pass switch builds a screenful
+    // of rows, and each call into the DOM costs more than the work it does.
+    const parts = [];
     let start = 0, b = 0;
     for (let i = 1; i <= n; i++) {
       const atBreak = b < breaks.length && breaks[b] === i;
       if (i < n && !atBreak && keys[i] === keys[start]) continue;
       const c = keys[start];
-      if (c >= CHIP_KEY) { if (start === 0 || keys[start - 1] !== c) cell.appendChild(chipOf(c - CHIP_KEY)); }
-      else if (c === 0) cell.appendChild(document.createTextNode(text.slice(start, i)));
-      else cell.appendChild(el(c & HIT ? 'mark' : 'span', classNames(c), text.slice(start, i)));
-      if (atBreak) { cell.append(el('br'), continuation(wrap.hang)); b++; }
+      if (c >= CHIP_KEY) { if (start === 0 || keys[start - 1] !== c) parts.push(chipOf(c - CHIP_KEY)); }
+      else if (c === 0) parts.push(text.slice(start, i));
+      else parts.push(el(c & HIT ? 'mark' : 'span', classNames(c), text.slice(start, i)));
+      if (atBreak) { parts.push(el('br'), continuation(wrap.hang)); b++; }
       start = i;
     }
+    cell.append(...parts);
   }
 
-  const classNames = (c) => [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : '', c & FOLLOW ? 'follow' : ''].filter(Boolean).join(' ');
+  const classNameOf = (c) => [CLASS_OF[c & 7], c & EMPHASIS ? 'em' : '', c & HIT ? 'hit' : '', c & FOLLOW ? 'follow' : ''].filter(Boolean).join(' ');
+  const CLASS_NAMES = Array.from({ length: 64 }, (_, c) => classNameOf(c));   // every key below CHIP_KEY's bits
+  const classNames = (c) => CLASS_NAMES[c & 63];
 
   /** A chip standing for part of a line: folded unchanged text or a huge line's rest (buttons that
    *  show it: viewer_paint.js opens the line), or one invisible character, kept in the DOM so a
