@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 
-from conftest import EXAMPLE_DUMP, run_cli
+import pytest
+from conftest import EXAMPLE_DUMP, SAMPLES, run_cli
 from test_cli import expect_error, payload_of
 
-from ir_trace.report.against import PassMatch, match_passes, run_names
+from ir_trace.report.against import Comparison, PassMatch, match_passes, run_names
+from ir_trace.report.page_model import Report
 from ir_trace.report.pass_diff import PassDiff
 
 
@@ -26,8 +28,8 @@ def test_matching_by_position_and_name():
 
 
 def test_runs_of_one_title_are_named_by_the_ends_of_their_paths():
-    def run(dump: str, title: str) -> dict:
-        return {"dump": dump, "title": title}
+    def run(dump: str, title: str) -> Report:
+        return Report("g", title, dump, 0, "UNKNOWN", ())
 
     # two MLIR trees both named `tree`, two programs `llama` of two nightly runs, two different titles
     trees = run("/s/d2_tile16/tree", "tree"), run("/s/d2_tile32/tree", "tree")
@@ -103,3 +105,21 @@ def test_a_frontend_difference_alone_is_no_differing_pass(tmp_path, cache_dir):
     )
     assert "first at pass" not in result.stderr
     assert json.loads(summary.read_text())["passes"][0]["differs"] is True  # the row is still there
+
+
+@pytest.mark.samples
+@pytest.mark.parametrize("ignore", [(), ("--ignore", "ssa,memref")], ids=["exact", "ignoring"])
+def test_a_comparison_payload_round_trips_through_its_typed_model(tmp_path, cache_dir, ignore):
+    levels = ("explicit", "concise")
+    explicit, concise = (SAMPLES / "real" / f"qwen3_decode_{level}" / "passes_dump" for level in levels)
+    out = tmp_path / "r.html"
+    result = run_cli(explicit, "--against", concise, "-o", out, "--cache-dir", cache_dir, *ignore)
+    assert result.returncode == 0, result.stderr
+    payload = payload_of(out)
+    comparison = Comparison.from_json(payload)
+    assert comparison.to_json() == payload
+    assert json.dumps(comparison.to_json()) == json.dumps(payload)  # keys in the page's order too
+    assert any(row.behaviour == "different" for row in comparison.matches)
+    assert all(row.diff is not None for row in comparison.matches if row.a is not None and row.b is not None)
+    assert (comparison.ignore is not None) == bool(ignore)
+    assert bool(ignore) == any(row.differs_ignoring is not None for row in comparison.matches)

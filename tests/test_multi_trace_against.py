@@ -15,7 +15,8 @@ from multi_trace_support import MODULE, write_program
 
 from ir_trace.inputs.discovery import Manifest
 from ir_trace.inputs.traces import Trace
-from ir_trace.report.against import pair_traces, shown_pair
+from ir_trace.report.against import Comparison, MatchRow, pair_traces, shown_pair
+from ir_trace.report.page_model import Report
 from ir_trace.report.render import read_payload
 
 CSE_OUTPUT = Path("ptoas_passes", "kernel_a", MODULE, "1_cse.mlir")
@@ -122,9 +123,11 @@ def test_one_trace_each_pairs_whatever_their_names_and_several_pair_by_stage_and
 
 
 def test_the_page_shows_the_first_pair_with_a_different_pass_else_the_first_that_differs():
-    def pair(*rows: tuple[str, bool]) -> dict:
-        frontend = {"behaviour": "different", "differs": True}  # the frontend is no pass: never chosen for it
-        return {"matches": [frontend, *({"behaviour": b, "differs": d} for b, d in rows)]}
+    def pair(*rows: tuple[str, bool]) -> Comparison:
+        frontend = MatchRow(0, 0, "matched", True, "different")  # the frontend is no pass: never chosen for it
+        matches = (frontend, *(MatchRow(k, k, "matched", d, b) for k, (b, d) in enumerate(rows, 1)))
+        run = Report("g", "t", "/d", 0, "UNKNOWN", ())
+        return Comparison("g", "t against t", ("t", "t"), 0, "UNKNOWN", (run, run), matches)
 
     same, carried, different = pair(("same", False)), pair(("carried-over", True)), pair(("different", True))
     assert shown_pair([same, carried, different]) == 2

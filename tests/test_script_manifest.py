@@ -13,6 +13,7 @@ SCRIPTS = sorted(path.name for path in ASSETS.glob("*.js"))
 PAGES = {"viewer.js": "the report", "index.js": "the sweep index"}  # entry scripts
 _NAMESPACE = re.compile(r"^const (IRTrace\w+) =", re.M)  # a script's global: a top-level const
 _USE = re.compile(r"\bIRTrace\w+\b")
+CONTROLS = sorted(name for name in SCRIPTS if name.startswith("control_"))  # each registers itself (viewer_controls.js)
 
 
 def _code(text: str) -> str:
@@ -43,7 +44,7 @@ def test_each_script_uses_exactly_the_namespaces_of_the_scripts_it_needs():
     for script in SCRIPTS:
         code = _code((ASSETS / script).read_text(encoding="utf-8"))
         used = {owners[name] for name in _USE.findall(code) if name in owners} - {script}
-        declared = set(declared_needs(ASSETS, script))
+        declared = set(declared_needs(ASSETS, script)) - set(CONTROLS)  # a control is run, not used by name
         assert used <= declared, f"{script} uses {sorted(used - declared)} without naming them in its needs"
         assert declared <= used, f"{script} needs {sorted(declared - used)} but uses nothing of them"
 
@@ -90,3 +91,26 @@ def test_the_order_is_depth_first_with_needs_visited_as_listed(tmp_path):
         },
     )
     assert script_order(tmp_path, "main.js") == ("shared.js", "c.js", "b.js", "a.js", "main.js")
+
+
+def test_every_control_registers_itself_defines_no_namespace_and_the_report_runs_it_before_the_viewer():
+    assert CONTROLS, "the report has registered controls (control_*.js)"
+    order = script_order(ASSETS, "viewer.js")
+    for control in CONTROLS:
+        text = (ASSETS / control).read_text(encoding="utf-8")
+        assert not _NAMESPACE.search(text), f"{control} defines a namespace: a control only registers itself"
+        assert _code(text).count("IRTraceControls.register(") == 1, control
+        assert "viewer_controls.js" in declared_needs(ASSETS, control)
+        assert order.index("viewer_controls.js") < order.index(control) < order.index("viewer.js")
+
+
+def test_a_new_control_is_one_new_script_the_entry_s_needs_pattern_picks_up(tmp_path):
+    """A control touches two files, its markup in report.html.j2 and its control_<name>.js: no needs
+    line of another script names it."""
+    _write_scripts(
+        tmp_path,
+        {"entry.js": "// needs: registry.js, control_*.js", "registry.js": "// needs: nothing"},
+    )
+    assert script_order(tmp_path, "entry.js") == ("registry.js", "entry.js")
+    _write_scripts(tmp_path, {"control_zoom.js": "// needs: registry.js", "control_copy.js": "// needs: registry.js"})
+    assert script_order(tmp_path, "entry.js") == ("registry.js", "control_copy.js", "control_zoom.js", "entry.js")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ir_trace.report.page_model import Report
+from ir_trace.report.against import Comparison, MatchRow
+from ir_trace.report.page_model import PassRecord, Report, Trace
+from ir_trace.report.pass_diff import PassDiff
 from ir_trace.summaries.comparison import comparison_counts, comparison_summary
 from ir_trace.summaries.line import summary_body, summary_line
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, MatchSummary, PassRef, PassSummary
@@ -183,13 +185,16 @@ def test_ignore_modes_add_the_counts_under_them():
 # ---------- run against run ----------
 
 
-def comparison_payload(differs: list[bool], statuses: list[str]) -> dict:
-    run = {"dump": "/a", "passes": [{"index": k, "name": f"P{k}", "sha256": f"s{k}"} for k in range(len(differs))]}
-    matches = [
-        {"a": k, "b": k, "status": status, "differs": differ, "hunks": [], "inserted": int(differ), "deleted": 0}
+def comparison_payload(differs: list[bool], statuses: list[str], behaviours: list[str] | None = None) -> Comparison:
+    def run(dump: str) -> Report:
+        records = tuple(PassRecord(k, f"P{k}", f"{k:02d}_after_P{k}.py", f"s{k}", True) for k in range(len(differs)))
+        return Report("g", "t", dump, 0, "UNKNOWN", (Trace("t", dump, "pypto", "UNKNOWN", records),))
+
+    matches = tuple(
+        MatchRow(k, k, status, differ, behaviours[k] if behaviours else None, diff=PassDiff((), int(differ), 0))
         for k, (differ, status) in enumerate(zip(differs, statuses))
-    ]
-    return {"generator": "g", "runs": [run, {**run, "dump": "/b"}], "matches": matches}
+    )
+    return Comparison("g", "a against b", ("a", "b"), 0, "UNKNOWN", (run("/a"), run("/b")), matches)
 
 
 def test_the_frontend_is_never_a_pass_of_a_comparison():
@@ -280,9 +285,8 @@ def test_a_program_whose_baseline_was_invalid_is_new_in_every_pass():
 
 
 def test_a_comparison_names_its_first_different_pass_and_counts_the_carried_over():
-    payload = comparison_payload([False, True, True, True], ["matched"] * 4)
-    for match, behaviour in zip(payload["matches"], ["same", "different", "carried-over", "carried-over"]):
-        match["behaviour"] = behaviour
+    behaviours = ["same", "different", "carried-over", "carried-over"]
+    payload = comparison_payload([False, True, True, True], ["matched"] * 4, behaviours)
     summary = comparison_summary(payload)
     assert summary.trace["first_different"] == {"index": 1, "name": "P1"}
     behaviours = [row["behaviour"] for row in summary.trace["passes"]]

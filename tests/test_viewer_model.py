@@ -13,6 +13,7 @@ import pytest
 from browser_support import REPO
 
 MODEL_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_model.js"
+HUNKS_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_hunks.js"  # the model's pure helpers on hunks and rows
 TRACES_JS = (
     REPO / "ir_trace" / "report" / "assets" / "viewer_traces.js"
 )  # the model builds several traces' entries with it
@@ -21,7 +22,10 @@ FOLD_JS = REPO / "ir_trace" / "report" / "assets" / "viewer_fold.js"  # names sh
 
 
 def page_of_scripts(page, *paths: Path, title: str):
-    """A page holding only these viewer scripts, no report DOM: the pure parts run on their own."""
+    """A page holding only these viewer scripts, no report DOM: the pure parts run on their own. The
+    model comes with the helpers it builds on (viewer_hunks.js) when they are not given."""
+    if MODEL_JS in paths and HUNKS_JS not in paths:
+        paths = (*paths[: paths.index(MODEL_JS)], HUNKS_JS, *paths[paths.index(MODEL_JS) :])
     scripts = "".join(f"<script>{path.read_text(encoding='utf-8')}</script>" for path in paths)
     page.set_content(f"<!DOCTYPE html><title>{title}</title>{scripts}")
     return page
@@ -92,7 +96,7 @@ def evaluate(page, body: str, arg=None):
     return page.evaluate(f"(arg) => {{ const M = IRTraceModel; {body} }}", arg)
 
 
-@pytest.mark.parametrize("path", [MODEL_JS, FIND_JS], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [HUNKS_JS, MODEL_JS, FIND_JS], ids=lambda p: p.name)
 def test_the_model_files_touch_no_dom(path):
     source = path.read_text(encoding="utf-8")
     for name in ("document", "window", "getElementById", "addEventListener"):

@@ -32,7 +32,8 @@ from ir_trace.pipeline.snapshots import (
 )
 from ir_trace.pipeline.targets import ReportTarget
 from ir_trace.report.against import (
-    build_comparison_payload,
+    Comparison,
+    build_comparison,
     keyed_snapshots,
     match_behaviours,
     match_differs,
@@ -41,6 +42,7 @@ from ir_trace.report.against import (
     shown_pair,
     trace_key,
 )
+from ir_trace.report.pass_diff import PassDiff
 from ir_trace.report.render import render_html
 from ir_trace.summaries.comparison import comparison_summary, traces_comparison_summary
 
@@ -97,11 +99,11 @@ class PairPlan:
     def slices(self) -> list[SliceFunctions]:
         return self.work_a[1] + self.work_b[1]
 
-    def payload(self, context: int, ignore: str, task: luigi.Task | None = None) -> dict:
-        """The pair's comparison payload from its completed work."""
-        run_a = assemble_payload(self.manifest_a, *self.work_a, context, task=task).to_json()
-        run_b = assemble_payload(self.manifest_b, *self.work_b, context, task=task).to_json()
-        cross_results = {(item.before_sha, item.after_sha): cached_diff(item, task).to_page() for item in self.cross}
+    def comparison(self, context: int, ignore: str, task: luigi.Task | None = None) -> Comparison:
+        """The pair's comparison from its completed work."""
+        run_a = assemble_payload(self.manifest_a, *self.work_a, context, task=task)
+        run_b = assemble_payload(self.manifest_b, *self.work_b, context, task=task)
+        cross_results = {(item.before_sha, item.after_sha): _cross_diff(item, task) for item in self.cross}
         snaps_a, snaps_b = self.manifest_a.snapshots, self.manifest_b.snapshots
         matches = match_passes([s.name for s in snaps_a], [s.name for s in snaps_b])
         # Both runs are seen through the ignore modes: what a pass did, and whether the outputs differ.
@@ -110,7 +112,7 @@ class PairPlan:
         keyed_b = keyed_snapshots(_snapshot_lines(self.manifest_b), modes, self.manifest_b.kind)
         behaviours = match_behaviours(matches, keyed_a, keyed_b)
         ignoring = (modes, match_differs(matches, keyed_a, keyed_b)) if modes else None
-        return build_comparison_payload(run_a, run_b, cross_results, context, behaviours, ignoring)
+        return build_comparison(run_a, run_b, cross_results, context, behaviours, ignoring)
 
 
 @dataclass(frozen=True)
@@ -150,16 +152,16 @@ class ComparisonPlan:
         """Render the page from the completed work into `target`, unless it is current already."""
         if target.exists():
             return
-        payloads = [plan.payload(context, ignore, task) for plan in self.plans]
+        comparisons = [plan.comparison(context, ignore, task) for plan in self.plans]
         if not self.several:
-            html = render_html(payloads[0], target.fingerprint or "")
-            target.write(html, comparison_summary(payloads[0]), len(self.diffs))
+            html = render_html(comparisons[0].to_json(), target.fingerprint or "")
+            target.write(html, comparison_summary(comparisons[0]), len(self.diffs))
             return
-        shown = shown_pair(payloads)
+        shown = shown_pair(comparisons)
         keys = [trace_key(trace_a) for trace_a, _trace_b in self.pairs]
         summary = traces_comparison_summary(
             self.dumps,
-            list(zip(keys, payloads)),
+            list(zip(keys, comparisons)),
             [trace_key(t) for t in self.only_a],
             [trace_key(t) for t in self.only_b],
             keys[shown],
@@ -171,8 +173,14 @@ class ComparisonPlan:
             "only_in_a": [t.label for t in self.only_a],
             "only_in_b": [t.label for t in self.only_b],
         }
-        page = {**payloads[shown], "title": f"{label}: {payloads[shown]['title']}", "shown_trace": shown_trace}
+        page = comparisons[shown].to_json()
+        page = {**page, "title": f"{label}: {page['title']}", "shown_trace": shown_trace}
         target.write(render_html(page, target.fingerprint or ""), summary, len(self.diffs))
+
+
+def _cross_diff(item: DiffPair, task: luigi.Task | None) -> PassDiff:
+    """A matched pass's cached diff from run A's snapshot to run B's, as the page carries it."""
+    return PassDiff.from_json(cached_diff(item, task).to_page())
 
 
 def _labels(traces: list[Trace]) -> str:

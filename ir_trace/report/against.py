@@ -16,7 +16,8 @@ from ir_trace.inputs.traces import Trace
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.report.behaviour import pass_behaviour
-from ir_trace.report.payload import EMPTY_DIFF, PAYLOAD_SCHEMA
+from ir_trace.report.page_model import PAYLOAD_SCHEMA, Report
+from ir_trace.report.pass_diff import PassDiff
 
 
 @dataclass(frozen=True)
@@ -65,19 +66,19 @@ def trace_key(trace: Trace) -> str:
     return f"{trace.stage}:{trace.unit}"
 
 
-def shown_pair(payloads: list[dict]) -> int:
-    """Which pair of traces a comparison of several shows (its page holds one pair, `payloads` are
-    each pair's comparison payload): the first with a pass that behaved differently, else the first
-    whose outputs differ, else the first. The frontend is no pass."""
+def shown_pair(comparisons: list[Comparison]) -> int:
+    """Which pair of traces a comparison of several shows (its page holds one pair, `comparisons` are
+    each pair's): the first with a pass that behaved differently, else the first whose outputs
+    differ, else the first. The frontend is no pass."""
 
-    def behaved_differently(payload: dict) -> bool:
-        return any(row.get("behaviour") == "different" for row in payload["matches"][1:])
+    def behaved_differently(comparison: Comparison) -> bool:
+        return any(row.behaviour == "different" for row in comparison.matches[1:])
 
-    def outputs_differ(payload: dict) -> bool:
-        return any(row["differs"] for row in payload["matches"][1:])
+    def outputs_differ(comparison: Comparison) -> bool:
+        return any(row.differs for row in comparison.matches[1:])
 
     for test in (behaved_differently, outputs_differ):
-        found = next((number for number, payload in enumerate(payloads) if test(payload)), None)
+        found = next((number for number, comparison in enumerate(comparisons) if test(comparison)), None)
         if found is not None:
             return found
     return 0
@@ -118,65 +119,149 @@ def match_differs(matches: list[PassMatch], keyed_a: list[list[str]], keyed_b: l
     return [keyed_a[m.a] != keyed_b[m.b] if m.a is not None and m.b is not None else None for m in matches]
 
 
-def build_comparison_payload(
-    run_a: dict,
-    run_b: dict,
-    cross: dict[tuple[str, str], dict],
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match of a comparison: the pass's positions in run A and run B (None where the run lacks it),
+    `status` (match_passes'), whether the outputs differ (True where one run lacks the pass),
+    `behaviour` (match_behaviours': the report's behaviours, None in one without), `differs_ignoring`
+    (whether they differ under the ignore modes, when on and both runs have the pass) and `diff`, the
+    edit script turning A's snapshot into B's where both runs have the pass."""
+
+    a: int | None
+    b: int | None
+    status: str
+    differs: bool = True
+    behaviour: str | None = None
+    differs_ignoring: bool | None = None
+    diff: PassDiff | None = None
+
+    def to_json(self) -> dict:
+        data: dict = {"a": self.a, "b": self.b, "status": self.status, "differs": self.differs}
+        if self.behaviour is not None:
+            data["behaviour"] = self.behaviour
+        if self.differs_ignoring is not None:
+            data["ignoring"] = {"differs": self.differs_ignoring}
+        if self.diff is not None:
+            data.update(self.diff.to_json())
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> MatchRow:
+        ignoring = data.get("ignoring")
+        return cls(
+            a=data["a"],
+            b=data["b"],
+            status=data["status"],
+            differs=bool(data["differs"]),
+            behaviour=data.get("behaviour"),
+            differs_ignoring=None if ignoring is None else bool(ignoring["differs"]),
+            diff=PassDiff.from_json(data) if "hunks" in data else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Run A against run B, as its page shows it (payload mode "against"): each run's own report
+    (`runs`, page_model.Report), how their passes match (`matches`, the frontend's first), what the
+    page calls each run (`names`) and the report options (`context`; `ignore`, the ignore modes the
+    runs were compared under, None when none is on). Its `to_json` is the page's payload."""
+
+    generator: str
+    title: str
+    names: tuple[str, str]
+    context: int
+    level: str
+    runs: tuple[Report, Report]
+    matches: tuple[MatchRow, ...]
+    ignore: IgnoreModes | None = None
+    schema: int = PAYLOAD_SCHEMA
+
+    def ignore_json(self) -> dict | None:
+        """The modes as the payload and `--json` write them (None: none on)."""
+        return self.ignore.to_json() if self.ignore is not None else None
+
+    def to_json(self) -> dict:
+        return {
+            "schema": self.schema,
+            "mode": "against",
+            "generator": self.generator,
+            "title": self.title,
+            "names": list(self.names),
+            "context": self.context,
+            "level": self.level,
+            "runs": [run.to_json() for run in self.runs],
+            "matches": [match.to_json() for match in self.matches],
+            "ignore": self.ignore_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Comparison:
+        if data["schema"] != PAYLOAD_SCHEMA or data["mode"] != "against":
+            raise ValueError(f"not a run-against-run payload of schema {PAYLOAD_SCHEMA}")
+        name_a, name_b = data["names"]
+        run_a, run_b = data["runs"]
+        return cls(
+            generator=data["generator"],
+            title=data["title"],
+            names=(name_a, name_b),
+            context=data["context"],
+            level=data["level"],
+            runs=(Report.from_json(run_a), Report.from_json(run_b)),
+            matches=tuple(map(MatchRow.from_json, data["matches"])),
+            ignore=IgnoreModes.from_json(data["ignore"]) if data["ignore"] is not None else None,
+            schema=data["schema"],
+        )
+
+
+def build_comparison(
+    run_a: Report,
+    run_b: Report,
+    cross: dict[tuple[str, str], PassDiff],
     context: int,
     behaviours: list[str] | None = None,
     ignoring: tuple[IgnoreModes, list[bool | None]] | None = None,
-) -> dict:
-    """The report data for run A against run B.
-
-    `run_a` / `run_b` are ordinary report payloads (payload.py); `cross[(sha_a, sha_b)]` is the
-    diff turning A's snapshot into B's at a matched pass. Each match becomes
-    {"a": pos | null, "b": pos | null, "status": ..., "differs": bool, "hunks", "inserted", "deleted"},
-    with "behaviour" (match_behaviours, in the order of match_passes) when `behaviours` is given, and
-    with `ignoring` (the modes, match_differs' answers) "ignoring": {"differs": bool} for each pair;
-    the behaviours are then those under the modes too.
-    """
-    passes_a, passes_b = run_a["passes"], run_b["passes"]
+) -> Comparison:
+    """Run A against run B from each run's report (one trace each) and `cross[(sha_a, sha_b)]`, the
+    diff turning A's snapshot into B's at a matched pass: a MatchRow per match of match_passes, with
+    its behaviour when `behaviours` (match_behaviours, in the same order) is given and, with
+    `ignoring` (the modes, match_differs' answers), whether each pair differs under the modes too
+    (the behaviours are then those under the modes)."""
+    passes_a, passes_b = run_a.traces[0].passes, run_b.traces[0].passes
     matches = []
-    aligned = match_passes([p["name"] for p in passes_a], [p["name"] for p in passes_b])
+    aligned = match_passes([p.name for p in passes_a], [p.name for p in passes_b])
     for number, match in enumerate(aligned):
-        entry: dict = {"a": match.a, "b": match.b, "status": match.status, "differs": True}
-        if behaviours is not None:
-            entry["behaviour"] = behaviours[number]
-        if ignoring is not None and ignoring[1][number] is not None:
-            entry["ignoring"] = {"differs": ignoring[1][number]}
+        behaviour = behaviours[number] if behaviours is not None else None
+        differs_ignoring = ignoring[1][number] if ignoring is not None else None
+        row = MatchRow(match.a, match.b, match.status, True, behaviour, differs_ignoring)
         if match.a is not None and match.b is not None:
-            sha_a, sha_b = passes_a[match.a]["sha256"], passes_b[match.b]["sha256"]
-            diff = EMPTY_DIFF if sha_a == sha_b else cross[(sha_a, sha_b)]
-            entry.update(
-                differs=sha_a != sha_b, hunks=diff["hunks"], inserted=diff["inserted"], deleted=diff["deleted"]
-            )
-        matches.append(entry)
+            sha_a, sha_b = passes_a[match.a].sha256, passes_b[match.b].sha256
+            diff = PassDiff() if sha_a == sha_b else cross[(sha_a, sha_b)]
+            row = MatchRow(match.a, match.b, match.status, sha_a != sha_b, behaviour, differs_ignoring, diff)
+        matches.append(row)
     name_a, name_b = run_names(run_a, run_b)
-    return {
-        "schema": PAYLOAD_SCHEMA,
-        "mode": "against",
-        "generator": f"pypto-ir-trace {__version__}",
-        "title": f"{name_a} against {name_b}",
-        "names": [name_a, name_b],
-        "context": context,
-        "level": run_a["level"] if run_a["level"] != "UNKNOWN" else run_b["level"],
-        "runs": [run_a, run_b],
-        "matches": matches,
-        "ignore": ignoring[0].to_json() if ignoring is not None else None,
-    }
+    return Comparison(
+        generator=f"pypto-ir-trace {__version__}",
+        title=f"{name_a} against {name_b}",
+        names=(name_a, name_b),
+        context=context,
+        level=run_a.level if run_a.level != "UNKNOWN" else run_b.level,
+        runs=(run_a, run_b),
+        matches=tuple(matches),
+        ignore=ignoring[0] if ignoring is not None else None,
+    )
 
 
-def run_names(run_a: dict, run_b: dict) -> tuple[str, str]:
+def run_names(run_a: Report, run_b: Report) -> tuple[str, str]:
     """What the report calls each run: its title, or, where the titles are equal (two MLIR trees both
     named `tree`), the shortest ends of their paths that tell them apart (`tile16/tree`, `tile32/tree`)."""
-    if run_a["title"] != run_b["title"]:
-        return run_a["title"], run_b["title"]
-    parts_a, parts_b = _program_parts(run_a["dump"]), _program_parts(run_b["dump"])
+    if run_a.title != run_b.title:
+        return run_a.title, run_b.title
+    parts_a, parts_b = _program_parts(run_a.dump), _program_parts(run_b.dump)
     for length in range(2, max(len(parts_a), len(parts_b)) + 1):
         end_a, end_b = parts_a[-length:], parts_b[-length:]
         if end_a != end_b:
             return "/".join(end_a), "/".join(end_b)
-    return run_a["title"], run_b["title"]
+    return run_a.title, run_b.title
 
 
 def _program_parts(dump: str) -> tuple[str, ...]:

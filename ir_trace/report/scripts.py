@@ -5,10 +5,11 @@ must be defined before a script that uses it runs. Every script in assets/ start
 
     // needs: viewer_dom.js, viewer_model.js      (or `// needs: nothing`)
 
-and a page inlines its entry script's needs, theirs, and so on, each after all it needs: the
-depth-first order from the entry, needs visited as listed. tests/test_script_manifest.py holds the
-manifest to the code: the files exist, no cycle, and each script uses only the namespaces of the
-scripts it names.
+(a need may be a pattern: `control_*.js` names every control, in the order of their names, so a
+new control is one new script and its markup), and a page inlines its entry script's needs, theirs,
+and so on, each after all it needs: the depth-first order from the entry, needs visited as listed.
+tests/test_script_manifest.py holds the manifest to the code: the files exist, no cycle, and each
+script uses only the namespaces of the scripts it names.
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ def declared_needs(folder: Path, script: str) -> tuple[str, ...]:
     listed = first[len(NEEDS) :].strip()
     if listed == NOTHING:
         return ()
-    return tuple(name.strip() for name in listed.split(","))
+    return tuple(need for name in listed.split(",") for need in _expanded(folder, name.strip()))
+
+
+def _expanded(folder: Path, name: str) -> tuple[str, ...]:
+    """A need, or the scripts a pattern names (`control_*.js`: every control, by name; none is no error)."""
+    if "*" not in name:
+        return (name,)
+    return tuple(sorted(path.name for path in folder.glob(name)))
 
 
 def script_order(folder: Path, entry: str) -> tuple[str, ...]:

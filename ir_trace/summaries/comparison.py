@@ -1,36 +1,37 @@
-"""The summary of a run against run (compare.py's payload): its counts and its `--json` document."""
+"""The summary of a run against run (report/against.py's Comparison): its counts and its `--json` document."""
 
 from __future__ import annotations
 
-from ir_trace.report.payload import PAYLOAD_SCHEMA
+from ir_trace.report.against import Comparison
+from ir_trace.report.page_model import PAYLOAD_SCHEMA, Report
 from ir_trace.summaries.passes import MatchSummary, PassRef
 from ir_trace.summaries.runs import ComparisonCounts, ReportSummary, TracesCompared
 
 
-def comparison_summary(payload: dict) -> ReportSummary:
+def comparison_summary(comparison: Comparison) -> ReportSummary:
     """Counts for the summary line, and the `--json` description of every matched pass."""
-    rows = match_summaries(payload)
-    counts = comparison_counts(rows, payload.get("ignore"))
+    rows = match_summaries(comparison)
+    counts = comparison_counts(rows, comparison.ignore_json())
     return ReportSummary(
         {
             "schema": PAYLOAD_SCHEMA,
             "mode": "against",
-            "generator": payload["generator"],
-            "a": payload["runs"][0]["dump"],
-            "b": payload["runs"][1]["dump"],
+            "generator": comparison.generator,
+            "a": comparison.runs[0].dump,
+            "b": comparison.runs[1].dump,
             "passes": [row.to_json() for row in rows],
             "first_different": _index_and_name(counts.first_different),
-            "ignore": payload.get("ignore"),
+            "ignore": comparison.ignore_json(),
         },
         comparison=counts,
     )
 
 
 def traces_comparison_summary(
-    dumps: tuple[str, str], pairs: list[tuple[str, dict]], only_in_a: list[str], only_in_b: list[str], shown: str
+    dumps: tuple[str, str], pairs: list[tuple[str, Comparison]], only_in_a: list[str], only_in_b: list[str], shown: str
 ) -> ReportSummary:
     """A run against run of several traces: `dumps` the two paths given, `pairs` (trace key, that
-    pair's comparison payload) in A's pipeline order, `only_in_a` / `only_in_b` the keys of traces
+    pair's comparison) in A's pipeline order, `only_in_a` / `only_in_b` the keys of traces
     one run lacks, `shown` the pair the page holds. Each pair's passes are summarised alone
     (`--json` "traces"); the counts are over every pair, the first difference and the first
     different pass those of the first pair that has one."""
@@ -56,8 +57,8 @@ def traces_comparison_summary(
         frontends_differ=any(c.frontends_differ for _key, c in counts),
         first_different=different[1].first_different if different else None,
         carried_over=sum(c.carried_over for _key, c in counts),
-        differ_ignoring=sum(c.differ_ignoring or 0 for _key, c in counts) if pairs[0][1].get("ignore") else None,
-        ignore=pairs[0][1].get("ignore"),
+        differ_ignoring=sum(c.differ_ignoring or 0 for _key, c in counts) if pairs[0][1].ignore_json() else None,
+        ignore=pairs[0][1].ignore_json(),
         traces=traces,
     )
     first = pairs[0][1]
@@ -65,7 +66,7 @@ def traces_comparison_summary(
         {
             "schema": PAYLOAD_SCHEMA,
             "mode": "against",
-            "generator": first["generator"],
+            "generator": first.generator,
             "a": dumps[0],
             "b": dumps[1],
             "traces": [_trace_document(key, summary.trace) for key, summary in summaries],
@@ -73,7 +74,7 @@ def traces_comparison_summary(
             "only_in_b": list(only_in_b),
             "shown": shown,
             "first_different": _in_trace(_index_and_name(total.first_different), traces.first_different),
-            "ignore": first.get("ignore"),
+            "ignore": first.ignore_json(),
         },
         comparison=total,
     )
@@ -92,28 +93,28 @@ def _trace_document(key: str, document: dict) -> dict:
     return {"trace": key, "stage": stage, "unit": unit, **{field: document[field] for field in kept}}
 
 
-def match_summaries(payload: dict) -> list[MatchSummary]:
-    """One row per match of the comparison payload; the first is the frontend's."""
-    runs = payload["runs"]
+def match_summaries(comparison: Comparison) -> list[MatchSummary]:
+    """One row per match of the comparison; the first is the frontend's."""
+    run_a, run_b = comparison.runs
 
-    def side(run: dict, position: int | None) -> PassRef | None:
+    def side(run: Report, position: int | None) -> PassRef | None:
         if position is None:
             return None
-        entry = run["passes"][position]
-        return PassRef(entry["index"], entry["name"], entry["sha256"])
+        record = run.traces[0].passes[position]
+        return PassRef(record.index, record.name, record.sha256)
 
     return [
         MatchSummary(
-            side(runs[0], m["a"]),
-            side(runs[1], m["b"]),
-            m["status"],
-            m["differs"],
-            m.get("inserted"),
-            m.get("deleted"),
-            m.get("behaviour"),
-            (m.get("ignoring") or {}).get("differs"),
+            side(run_a, m.a),
+            side(run_b, m.b),
+            m.status,
+            m.differs,
+            m.diff.inserted if m.diff is not None else None,
+            m.diff.deleted if m.diff is not None else None,
+            m.behaviour,
+            m.differs_ignoring,
         )
-        for m in payload["matches"]
+        for m in comparison.matches
     ]
 
 

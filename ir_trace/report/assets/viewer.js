@@ -1,20 +1,22 @@
-// needs: linediff.js, viewer_dom.js, viewer_changes.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_keys.js
+// needs: linediff.js, viewer_dom.js, viewer_state.js, viewer_changes.js, viewer_traces.js, viewer_model.js, viewer_find.js, viewer_layout.js, viewer_paint.js, viewer_sidebar.js, viewer_panels.js, viewer_ignore.js, viewer_links.js, viewer_hash.js, viewer_goto.js, viewer_keys.js, viewer_controls.js, control_*.js
 /* pypto-ir-trace viewer: the controls, the page's entry script (its needs name the rest).
- * Loads the payload, holds the viewer's state, and wires the model (viewer_model.js, viewer_find.js),
- * the display layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the
- * sidebar (viewer_sidebar.js), the panels (viewer_panels.js), the ignore modes and followed value
- * (viewer_ignore.js) and deep links (viewer_links.js) to the page: selecting a pass, the Find box,
- * layout and wrap, the URL fragment, the keys. Every viewer file (DOM helpers in viewer_dom.js),
- * intraline.js, linediff.js and normalize.js are inlined into one script element, each after the scripts its
- * `// needs:` line names (ir_trace/report/scripts.py). */
+ * Loads the payload, creates the viewer's state (viewer_state.js: every part reads it, changes go
+ * through its `set` and actions), and wires the model (viewer_model.js, viewer_find.js), the display
+ * layout and rows (viewer_layout.js, viewer_rows.js), the panes (viewer_paint.js), the sidebar
+ * (viewer_sidebar.js), the panels (viewer_panels.js), the ignore modes and followed value
+ * (viewer_ignore.js), the URL fragment (viewer_links.js, viewer_hash.js), going to a pass
+ * (viewer_goto.js) and the registered controls (viewer_controls.js, control_*.js) to the page:
+ * selecting a pass, the Find box, layout and wrap, the keys. Every viewer file (DOM helpers in
+ * viewer_dom.js), intraline.js, linediff.js and normalize.js are inlined into one script element,
+ * each after the scripts its `// needs:` line names (ir_trace/report/scripts.py). */
 (() => {
   'use strict';
 
   const { FOLD, foldRows, createModel } = IRTraceModel;
   const { createFinder } = IRTraceFind;
   const { labelHunks } = IRTraceLayout;
-  const { setTheme, openHelp, closeHelp, settings } = IRTracePanels;
-  const { LAYOUTS, RUN_VIEW_NAMES, linkProblem } = IRTraceLinks;
+  const { openHelp, closeHelp, settings } = IRTracePanels;
+  const { LAYOUTS } = IRTraceLinks;
   const { el, $, spoken } = IRTraceDom;
 
   /** The payload travels gzip-compressed and base64-encoded in an inert script element
@@ -64,23 +66,14 @@
     const trace = { firstDiffPainted: null, switches: [], expands: [], finds: [], ignores: [], ignoresSync: [], ignoresSettled: [] };
     window.__irTrace = trace;
 
-    const state = {
-      sel: -1,                  // entry shown (-1 = none yet)
-      fn: '',                   // '' = whole file, else the function selected; kept where a pass lacks it
+    // The state (viewer_state.js): read here and by every part, changed only through `set` and its actions.
+    const owner = IRTraceState.createState({
       layout: settings.get('layout') || 'side',
       wrap: settings.get('wrap') === '1',
-      indentBlocks: settings.get('indentBlocks') === '1',   // a changed indentation highlighted as a block, not a mark
-      expandAll: settings.get('expandAll') === '1',   // a setting: it stays on across passes
-      expanded: new Set(),      // fold starts opened by a click, for the current view only
-      showChanged: true,
-      showNoop: true,
-      behaviours: new Set(),    // run against run: the Behaviour filters pressed (none: every pass)
-      fnOnly: false,            // Only passes that change this function
-      query: '',
-      from: -1,                 // Compare with: before snapshot position (-1 = the previous one)
-      runView: 'ab',            // run against run: 'ab', 'a' (run A's own pass), 'b' or 'change' (the two side by side)
-      ignore: null,             // ignore modes { modes, regex } while any is on
-    };
+      indentBlocks: settings.get('indentBlocks') === '1',
+      expandAll: settings.get('expandAll') === '1',
+    });
+    const { state, set, openFold, closeFolds } = owner;
     let view = null;            // { spec, choice, rows, display, before, after, fns, warnMarks, flash }
     const changes = { index: -1, count: 0 };   // the change in sight, as the painter last said
     const links = IRTraceLinks.createLinks(model, state, finder);
@@ -96,12 +89,19 @@
     const panels = IRTracePanels.createPanels(model, state, { setFrom, revealAfterLine, chooseFunction, select: (k) => selectPass(k) });
     // Ignore modes and the followed value (viewer_ignore.js). The view goes as a getter: buildView
     // replaces it.
-    const {
-      ignoreKeyOf, ignoreFromParams, writeIgnoreControls, setIgnore, refreshEntries, showIgnoreNote, startIgnoring,
-      followRanges, nameAt, setFollow, showFollowStatus, followToFind, wireIgnoreControls, isFollowing,
-    } = IRTraceIgnore.create({
-      model, finder, state, sidebar, painter, trace, afterPaint, view: () => view, buildView, updateHash, showFindStatus, runFind,
+    const ignore = IRTraceIgnore.create({
+      model, finder, owner, sidebar, painter, trace, afterPaint, view: () => view, buildView, showFindStatus, runFind,
+      updateHash: () => updateHash(),   // viewer_hash.js's, created below with the ignore part
     });
+    const { refreshEntries, showIgnoreNote, startIgnoring, followRanges, nameAt, setFollow, showFollowStatus, followToFind,
+      wireIgnoreControls, isFollowing } = ignore;
+    // The URL fragment (viewer_hash.js) and going to a pass by number (viewer_goto.js).
+    const hashLink = IRTraceHash.create({
+      model, links, finder, owner, sidebar, panels, painter, ignore, setLayout, runFind, selectPass, firstChanged,
+      changeCount: () => changes.count,
+    });
+    const { updateHash, applyHash, clearFilters } = hashLink;
+    const { startGoTo, leaveGoTo, goToTyped } = IRTraceGoTo.create({ set, sidebar, updateHash });
 
     /* ---------- selecting a pass ---------- */
 
@@ -123,12 +123,12 @@
       const started = performance.now();
       if (k < firstEntry || k > lastEntry) return;
       const switched = k !== state.sel;
-      if (switched) state.expanded.clear();
+      if (switched) closeFolds();
       if (switched && !initial) panels.hideLinkNote();
       // Compare with names a snapshot of the entry's own trace, before it.
       const stays = state.sel < firstEntry || entries[state.sel].run === entries[k].run;
-      if (!against && (state.from >= entries[k].pos || !stays)) state.from = -1;
-      state.sel = k;
+      if (!against && (state.from >= entries[k].pos || !stays)) set({ from: -1 });
+      set({ sel: k });
       sidebar.markSelected(k);
       tracePicker.markSelected(k);
       buildView();
@@ -257,7 +257,7 @@
     /** Scroll the After pane to a line, opening its fold (or leaving a function that hides it). */
     function revealAfterLine(line) {
       if (view.choice && view.choice.b && (line < view.choice.b[0] || line >= view.choice.b[1])) {
-        state.fn = '';
+        set({ fn: '' });
         buildView();
         updateHash();
       }
@@ -273,21 +273,21 @@
       const ri = view.rows.findIndex((r) => r[side] === line);
       const fold = view.display.find((r) => r.kind === FOLD && r.start <= ri && ri < r.end);
       if (!fold) return false;
-      state.expanded.add(fold.start);
+      openFold(fold.start);
       refreshDisplay(true);
       return true;
     }
 
     function setFrom(j) {
-      state.from = j >= 0 && j !== state.sel - 1 ? j : -1;
-      state.expanded.clear();
+      set({ from: j >= 0 && j !== state.sel - 1 ? j : -1 });
+      closeFolds();
       buildView();
       updateHash();
     }
 
     function setRunView(name) {
-      state.runView = name;
-      state.expanded.clear();
+      set({ runView: name });
+      closeFolds();
       buildView();
       updateHash();
     }
@@ -351,7 +351,7 @@
      *  shows − and + rows interleaved). */
     function setLayout(layout) {
       const was = state.layout;
-      state.layout = LAYOUTS.includes(layout) ? layout : 'side';
+      set({ layout: LAYOUTS.includes(layout) ? layout : 'side' });
       $('panes').className = `panes ${state.layout}`;
       for (const name of LAYOUTS) $(`layout-${name}`).setAttribute('aria-pressed', String(name === state.layout));
       const unified = state.layout === 'unified';
@@ -367,123 +367,13 @@
     }
 
     function setWrap(wrap) {
-      state.wrap = wrap;
+      set({ wrap });
       settings.set('wrap', wrap ? '1' : '');
       $('wrap-toggle').setAttribute('aria-pressed', String(wrap));
       refreshDisplay(true);
     }
 
-    function setIndentBlocks(on) {
-      state.indentBlocks = on;
-      settings.set('indentBlocks', on ? '1' : '');
-      refreshDisplay(true);
-    }
-
     /* ---------- deep links ---------- */
-
-    /** #pass=12&change=5&fn=Program.kernel&layout=stacked&find=pl.alloc(&filter=conv (run against
-     *  run: #a=12&b=12&view=a&...): see viewer_links.js. */
-    function updateHash() {
-      if (state.sel < 0) return;
-      const hash = links.fragment(painter.cursor, { filter: $('filter-text').value.trim(), fnFilter: $('fn-filter').value.trim() });
-      if (location.hash !== hash) history.replaceState(null, '', hash);
-    }
-
-    /** Show every problem of the fragment in the link notice, or hide a notice about an earlier link. */
-    function noteLinkProblems(problems) {
-      if (problems.length) panels.showLinkNote(problems.join(' '));
-      else panels.hideLinkNote();
-    }
-
-    /** Restore the view from the fragment; false when it names neither a pass nor a function (the
-     *  caller picks the pass). Whatever it names that the report lacks is said in the link notice and
-     *  left out of the fragment, which updateHash rewrites for what is shown. */
-    function applyHash() {
-      const params = new URLSearchParams(location.hash.slice(1));
-      if (params.has('layout')) setLayout(params.get('layout'));
-      const problems = links.unreadKeys(params);
-      const ignore = ignoreFromParams(params);
-      if (!against && ignore !== undefined && ignoreKeyOf(ignore) !== ignoreKeyOf(state.ignore)) {
-        writeIgnoreControls(ignore || null);
-        setIgnore(ignore || null);
-      }
-      applyFindOfHash(params);
-      writeFilters(IRTraceLinks.filtersOf(params));
-      writeBehaviours(links.behavioursOfHash(params, problems));
-      const namesPass = params.has('pass') || params.has('trace') || (against && (params.has('a') || params.has('b')));
-      if (!namesPass && !params.has('fn')) {
-        noteLinkProblems(problems);
-        if (state.sel >= 0) sidebar.applyFilters();
-        if (problems.length && state.sel >= 0) updateHash();
-        return false;
-      }
-      let k = links.entryFromHash(params);
-      if (k < firstEntry) {
-        const current = state.sel >= 0;
-        k = current ? state.sel : firstChanged();
-        const instead = current ? `staying on ${links.passWords(k)}` : `showing ${links.passWords(k)}, the first that changed`;
-        problems.unshift(linkProblem(namesPass ? links.missingPass(params) : `names function ${params.get('fn')} but no pass`, instead));
-      } else {
-        writeFilters(links.filtersShowing(params, k, problems));
-        writeBehaviours(links.behavioursShowing([...state.behaviours], k, problems));
-      }
-      state.fn = params.get('fn') || '';
-      if (state.fn && !model.functionExists(state.fn)) {
-        problems.push(linkProblem(`names function ${state.fn}, which no snapshot of this report has`, 'showing the whole file'));
-        state.fn = '';
-      }
-      state.fnOnly = params.get('history') === '1';
-      $('filter-fn').checked = state.fnOnly;
-      if (against) state.runView = Object.hasOwn(RUN_VIEW_NAMES, params.get('view')) ? params.get('view') : 'ab';
-      else state.from = links.fromOfHash(params, k, problems);
-      state.sel = -1;         // force a full rebuild even when the pass is unchanged
-      selectPass(k, { initial: true });
-      const change = links.changeOfHash(params, changes.count, problems);
-      if (change > 0) painter.goToChange(change);
-      sidebar.applyFilters();
-      noteLinkProblems(problems);
-      return true;
-    }
-
-    /** Find as the fragment says; it runs again only when the fragment asks for another query. */
-    function applyFindOfHash(params) {
-      const same = params.has('find') === Boolean(finder.text) && (params.get('find') || '') === finder.text &&
-        (params.get('regex') === '1') === finder.regex && (params.get('case') === '1') === finder.matchCase &&
-        (params.get('word') === '1') === finder.wholeWord;
-      if (same) return;
-      $('find-text').value = params.get('find') || '';
-      $('find-regex').checked = params.get('regex') === '1';
-      $('find-case').checked = params.get('case') === '1';
-      $('find-word').checked = params.get('word') === '1';
-      runFind();
-    }
-
-    /** The sidebar filters and the Function filter box as a link names them (viewer_links.js filtersOf). */
-    function writeFilters({ showChanged, showNoop, filterText, fnFilterText }) {
-      Object.assign(state, { showChanged, showNoop, query: filterText.trim().toLowerCase() });
-      $('filter-changed').checked = showChanged;
-      $('filter-noop').checked = showNoop;
-      $('filter-text').value = filterText;
-      $('fn-filter').value = fnFilterText;
-    }
-
-    /** The Behaviour filters pressed as a link names them (run against run). */
-    function writeBehaviours(keys) {
-      state.behaviours.clear();
-      for (const key of keys) state.behaviours.add(key);
-      panels.writeBehaviourFilters();
-    }
-
-    /** Clear filters: every pass listed again; focus goes to the filter box (the button hides). */
-    function clearFilters() {
-      writeFilters({ showChanged: true, showNoop: true, filterText: '', fnFilterText: $('fn-filter').value });
-      writeBehaviours([]);
-      state.fnOnly = false;
-      $('filter-fn').checked = false;
-      sidebar.applyFilters();
-      updateHash();
-      $('filter-text').focus();
-    }
 
     /* ---------- keyboard (viewer_keys.js) ---------- */
 
@@ -504,38 +394,6 @@
       }
     }
 
-    let filterBeforeGoTo = null;   // the filter box's text when `g` / `:` emptied it for a pass number
-
-    /** `g` or `:`: the filter box takes a pass number (Enter goes there); what it held comes back after. */
-    function startGoTo() {
-      const box = $('filter-text');
-      if (filterBeforeGoTo === null) filterBeforeGoTo = box.value;
-      box.value = ':';
-      state.query = ':';
-      box.focus();
-      sidebar.applyFilters();
-    }
-
-    /** Leave a go-to started by `g` / `:`: the filter box shows its own text again. */
-    function leaveGoTo() {
-      if (filterBeforeGoTo === null) return;
-      const box = $('filter-text');
-      box.value = filterBeforeGoTo;
-      state.query = filterBeforeGoTo.trim().toLowerCase();
-      filterBeforeGoTo = null;
-      sidebar.applyFilters();
-      updateHash();
-    }
-
-    /** Enter in the filter box holding a pass number: open that pass, its row focused. */
-    function goToTyped(event) {
-      const target = sidebar.goToTyped();
-      if (target === undefined) return;
-      event.preventDefault();
-      leaveGoTo();
-      sidebar.focusPass(target);
-    }
-
     const onKeyDown = IRTraceKeys.createKeys({
       helpOpen: () => !$('help').hidden, openHelp, closeHelp, noPass: () => lastEntry < firstEntry,
       stepPass: stepPassSoon, settlePass: () => sidebar.settle(), stepChange, stepFind, toggleWholeWord,
@@ -545,9 +403,12 @@
 
     /* ---------- wiring ---------- */
 
+    /** What a registered control (viewer_controls.js) gets: the state, its `set`, a repaint, the settings. */
+    const controlContext = { state, set, refreshDisplay, settings };
+
     function setExpandAll(on) {
-      state.expandAll = on;
-      state.expanded.clear();
+      set({ expandAll: on });
+      closeFolds();
       settings.set('expandAll', on ? '1' : '');
       $('expand-all').setAttribute('aria-pressed', String(on));
       refreshDisplay(true);
@@ -555,8 +416,8 @@
 
     /** Choose a function ('' = whole file): a choice of the reader, so it replaces the kept one. */
     function chooseFunction(key) {
-      state.fn = key;
-      state.expanded.clear();
+      set({ fn: key });
+      closeFolds();
       buildView();
       updateHash();
       announceView();
@@ -564,13 +425,13 @@
 
     function wireControls() {
       const filtered = (change) => (event) => { change(event.target); sidebar.applyFilters(); updateHash(); };
-      $('filter-changed').addEventListener('change', filtered((box) => { state.showChanged = box.checked; }));
-      $('filter-noop').addEventListener('change', filtered((box) => { state.showNoop = box.checked; }));
-      $('filter-fn').addEventListener('change', filtered((box) => { state.fnOnly = box.checked; }));
-      $('filter-text').addEventListener('input', filtered((box) => { state.query = box.value.trim().toLowerCase(); }));
+      $('filter-changed').addEventListener('change', filtered((box) => set({ showChanged: box.checked })));
+      $('filter-noop').addEventListener('change', filtered((box) => set({ showNoop: box.checked })));
+      $('filter-fn').addEventListener('change', filtered((box) => set({ fnOnly: box.checked })));
+      $('filter-text').addEventListener('input', filtered((box) => set({ query: box.value.trim().toLowerCase() })));
       $('filter-clear').addEventListener('click', clearFilters);
       panels.showBehaviourFilters((key, on) => {
-        if (on) state.behaviours.add(key); else state.behaviours.delete(key);
+        owner.pressBehaviour(key, on);
         sidebar.applyFilters();
         updateHash();
       });
@@ -593,7 +454,6 @@
       $('change-next').addEventListener('click', () => stepChange(1));
       $('change-prev').addEventListener('click', () => stepChange(-1));
       $('wrap-toggle').addEventListener('click', () => setWrap(!state.wrap));
-      $('indent-blocks').addEventListener('change', (e) => setIndentBlocks(e.target.checked));
       $('expand-all').addEventListener('click', () => {
         const started = performance.now();
         setExpandAll(true);
@@ -605,12 +465,13 @@
           const button = event.target.closest('.fold-btn');
           if (!button) { if (event.target.closest('.code')) setFollow(nameAt(event)); return; }
           const focused = document.activeElement === button;
-          state.expanded.add(Number(button.dataset.fold));
+          openFold(Number(button.dataset.fold));
           refreshDisplay(true);
           if (focused) p.scroller.focus({ preventScroll: true });   // the button is gone: stay in its pane
         });
       }
       wireIgnoreControls();
+      IRTraceControls.wireAll(controlContext);
       panels.wireCopy('copy-before', 'copied-before', () => view.spec.before);
       panels.wireCopy('copy-after', 'copied-after', () => view.spec.after);
       window.addEventListener('hashchange', applyHash);
@@ -618,11 +479,6 @@
 
     /** Controls that work even when the dump has no pass to show. */
     function wireGlobalControls() {
-      $('theme-toggle').addEventListener('click', () => {
-        const theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
-        setTheme(theme);
-        settings.set('theme', theme);
-      });
       $('help-open').addEventListener('click', openHelp);
       $('skip-link').addEventListener('click', IRTraceKeys.skipToCode);
       IRTraceKeys.wireToolbars();
@@ -651,11 +507,9 @@
 
     /** Stored settings first; the URL fragment, applied after, wins over them. */
     function applySettings() {
-      const prefersDark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
-      setTheme(['light', 'dark'].includes(settings.get('theme')) ? settings.get('theme') : prefersDark ? 'dark' : 'light');
+      IRTraceControls.startAll(controlContext);   // the registered controls (control_*.js): the theme first
       setLayout(state.layout);
       $('wrap-toggle').setAttribute('aria-pressed', String(state.wrap));
-      $('indent-blocks').checked = state.indentBlocks;
       $('expand-all').setAttribute('aria-pressed', String(state.expandAll));
     }
 
@@ -674,7 +528,7 @@
       startIgnoring();
       if (!applyHash()) {
         // The first pass that behaved differently opens on its two changes side by side.
-        if (model.firstDifferent >= 0 && model.runViews(model.firstDifferent).change) state.runView = 'change';
+        if (model.firstDifferent >= 0 && model.runViews(model.firstDifferent).change) set({ runView: 'change' });
         selectPass(firstChanged(), { initial: true });
         sidebar.applyFilters();   // a link may name filters and no pass
       }

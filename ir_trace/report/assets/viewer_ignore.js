@@ -12,11 +12,13 @@ const IRTraceIgnore = (() => {
   /** @type {(id: string) => any} (see viewer_dom.js) */
   const $ = (id) => document.getElementById(id);
 
-  /** ctx: the model, the viewer's state, sidebar and painter, the timing trace and afterPaint,
+  /** ctx: the model, the state's owner (viewer_state.js), the viewer's sidebar and painter, the timing trace and afterPaint,
    *  view() (the current view: buildView replaces it, so it is read when needed), and the
    *  viewer's buildView, updateHash, showFindStatus and runFind. */
   function create(ctx) {
-    const { model, finder, state, sidebar, painter, trace, afterPaint, buildView, updateHash, showFindStatus, runFind } = ctx;
+    const { model, finder, sidebar, painter, trace, afterPaint, buildView, updateHash, showFindStatus, runFind } = ctx;
+    /** @type {ViewerStateOwner} the state and its actions (viewer_state.js) */
+    const { state, set, closeFolds } = ctx.owner;
     const { payload, against, entries, firstEntry, lastEntry } = model;
     const currentView = ctx.view;
     let follow = null;          // the followed value: { name, key } (key: the name under the ignore modes)
@@ -89,7 +91,7 @@ const IRTraceIgnore = (() => {
       if (against || ignoreKeyOf(spec) === ignoreKeyOf(state.ignore)) return;
       const started = performance.now();
       const shown = entries.map(shownCounts);   // what each row says now: only rows whose counts move are rebuilt
-      state.ignore = spec;
+      set({ ignore: spec });
       model.setIgnore(spec);
       finder.setLineKeys(model.lineKeyOf);
       if (follow) follow.key = followKey(follow.name);
@@ -97,7 +99,7 @@ const IRTraceIgnore = (() => {
       if (state.sel >= firstEntry) {
         model.refreshEntry(state.sel);
         sidebar.updateEntry(state.sel);
-        state.expanded.clear();   // folds move with the modes; Expand all stays as the user set it
+        closeFolds();   // folds move with the modes; Expand all stays as the user set it
         buildView('either');
         updateHash();
         trace.ignoresSync.push(performance.now() - started);   // the redraw's own work, before painting
@@ -255,7 +257,7 @@ const IRTraceIgnore = (() => {
       const spec = fromHash !== undefined ? fromHash : fromReport || offered(storedIgnore());
       if (!spec || !NORM.isOn(spec)) return;
       writeIgnoreControls(spec);
-      state.ignore = spec;
+      set({ ignore: spec });
       model.setIgnore(spec);
     }
 

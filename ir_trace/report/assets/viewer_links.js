@@ -28,7 +28,8 @@ const IRTraceLinks = (() => {
     };
   }
 
-  /** Links over a model; `state` and `finder` are the viewer's, read when a fragment is written. */
+  /** Links over a model; `state` and `finder` are the viewer's, read when a fragment is written.
+   *  @param {ViewerState} state (read only: viewer_state.js owns it) */
   function createLinks(model, state, finder) {
     const { against, runs, entries, payload } = model;
 

@@ -10,7 +10,8 @@ const IRTraceOverview = (() => {
   const { el, $ } = IRTraceDom;
 
   /** The chart of a model; `state` is the viewer's, `select(k)` shows entry k, `warningBadge(k)` is
-   *  entry k's warning badge in the sidebar (or null), read out with its bar. */
+   *  entry k's warning badge in the sidebar (or null), read out with its bar.
+   *  @param {ViewerState} state (read only: viewer_state.js owns it) */
   function createOverview(model, state, select, warningBadge) {
     const { entries, runs, firstEntry, lastEntry, fnChange } = model;
 

@@ -11,7 +11,8 @@ const IRTracePanels = (() => {
   const { el, $ } = IRTraceDom;
   const pad = (index) => String(index).padStart(2, '0');
 
-  /** `actions`: { setFrom(j), revealAfterLine(line), select(k), chooseFunction(key) } of the viewer. */
+  /** `actions`: { setFrom(j), revealAfterLine(line), select(k), chooseFunction(key) } of the viewer.
+   *  @param {ViewerState} state (read only: viewer_state.js owns it) */
   function createPanels(model, state, actions) {
     const { entries, runs, against } = model;
     const snapshotName = (ref) => runs[ref.run].file(ref.pos);

@@ -29,6 +29,7 @@ const IRTraceSidebar = (() => {
   /** The sidebar and overview of a model; `state` is the viewer's, `select(k)` shows entry k. */
   /** `showNoPass(none)`: told when the filters come to hide every pass (none) and when one shows again. */
   /** `heading(r)`: the <li> heading trace r's passes, in a report of several traces (viewer_traces.js).
+   *  @param {ViewerState} state (read only: viewer_state.js owns it)
    *  @param {(none: boolean) => void} [showNoPass] @param {((r: number) => HTMLElement) | null} [heading] */
   function createSidebar(model, finder, state, select, showNoPass = (_none) => {}, heading = null) {
     const { entries, runs, against, firstEntry, lastEntry, fnChange } = model;
