@@ -527,6 +527,14 @@ def _cut_pieces(pieces: Spans, spans: Spans) -> Spans:
     return out
 
 
+def untouched_without(strip: Callable[[str], str]) -> str | None:
+    """A text that `strip` leaves every line without as it is (so a caller need not call it there), if any."""
+    return _NEEDED.get(strip)
+
+
+_NEEDED: dict[Callable[[str], str], str] = {strip_ssa_versions: "__", strip_memrefs: _MEMREF}
+
+
 def line_key(modes: IgnoreModes, memo: dict[str, str] | None = None, kind: str = "pypto") -> Callable[[str], str]:
     """The modes' normaliser, remembering each line's key in `memo` (for diff's `line_key`)."""
     return remembered(modes.normaliser(kind), {} if memo is None else memo)

@@ -18,7 +18,7 @@ from typing import NamedTuple, Protocol
 
 from ir_trace.diffcore.linediff import changed_key_spans, changed_spans
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
-from ir_trace.noise.normalize import MODES, IgnoreModes, remembered
+from ir_trace.noise.normalize import MODES, IgnoreModes, remembered, untouched_without
 
 OFFERED = {"pypto": ("ssa", "memref", "whitespace"), "mlir": ("ssa", "loc", "whitespace")}  # the page's checkboxes
 
@@ -153,10 +153,8 @@ class _SnapshotKeys:
         """Each line's key, the list of an earlier set when it keys every line alike (so it is diffed once)."""
         spec = modes.spec()
         if spec not in self._keys:
-            key = self.key(modes)
-            memo = _memos[spec, self.kind]  # the memo `key` fills (cleared only when a key is made)
-            for line in self.distinct - memo.keys():  # the lines no snapshot before had: few
-                key(line)
+            memo = _key_memo(modes, self.kind)
+            _remember_keys(list(self.distinct - memo.keys()), modes, self.kind, memo)  # lines no snapshot before had
             keys = list(map(memo.__getitem__, self.lines))
             self._keys[spec] = next((earlier for earlier in self._keys.values() if earlier == keys), keys)
         return self._keys[spec]
@@ -192,8 +190,10 @@ def _other_modes_inert(distinct: set[str], kind: str) -> bool:
     text without `loc(` (loc_spans and the alias table's lines both need it)."""
     if kind == "mlir":
         return not any("pl.MemRef(" in line for line in distinct)
-    without_memrefs = _shared_key(IgnoreModes(frozenset(["memref"])), kind)  # memoised: the memref set's keys
-    return not any("loc(" in without_memrefs(line) for line in distinct)
+    memrefs = IgnoreModes(frozenset(["memref"]))
+    memo = _key_memo(memrefs, kind)  # the memref set's keys, which its counts take next
+    _remember_keys(list(distinct - memo.keys()), memrefs, kind, memo)
+    return not any("loc(" in memo[line] for line in distinct)
 
 
 def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
@@ -201,10 +201,7 @@ def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
     so each line is normalised once per set, not once per pair it is in. A key runs the modes' steps one
     after the other, each remembered on its own (`_step`): the sets share steps, and a step that changes
     nothing of a line hands the next one a text it has seen, so each line goes through each step about once."""
-    spec = (modes.spec(), kind)
-    memo = _memos.setdefault(spec, {})
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
+    memo = _key_memo(modes, kind)
     steps = [_step(strip) for strip in modes.strips(kind)]
 
     def key(line: str) -> str:
@@ -215,13 +212,40 @@ def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
     return remembered(key, memo)
 
 
+def _key_memo(modes: IgnoreModes, kind: str) -> dict[str, str]:
+    """The modes' remembered keys (line -> key), forgotten at once when full."""
+    memo = _memos.setdefault((modes.spec(), kind), {})
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    return memo
+
+
+def _remember_keys(lines: list[str], modes: IgnoreModes, kind: str, memo: dict[str, str]) -> None:
+    """Put the keys of `lines` in `memo` (`_shared_key`'s, all at once): each step runs on the texts it has not
+    seen, and a text without what its mode looks for (`normalize.untouched_without`) is its own output unscanned."""
+    texts = lines
+    for strip in modes.strips(kind):
+        step_memo = _step_memo(strip)
+        unseen = [text for text in dict.fromkeys(texts) if text not in step_memo]
+        needle = untouched_without(strip)
+        if needle is not None:
+            step_memo.update((text, text) for text in unseen if needle not in text)
+            unseen = [text for text in unseen if needle in text]
+        step_memo.update(zip(unseen, map(strip, unseen)))
+        texts = list(map(step_memo.__getitem__, texts))
+    memo.update(zip(lines, texts))
+
+
 def _step(strip: Callable[[str], str]) -> Callable[[str], str]:
     """`strip`, remembering its output for each text it was given."""
+    return remembered(strip, _step_memo(strip))
+
+
+def _step_memo(strip: Callable[[str], str]) -> dict[str, str]:
     memo = _step_memos.setdefault(strip, {})
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-
-    return remembered(strip, memo)
+    return memo
 
 
 _memos: dict[tuple[str, str], dict[str, str]] = {}
