@@ -50,30 +50,34 @@ def module_sources(root: str) -> list[Path]:
 def _module_source(path: Path) -> tuple[bytes, list[str]]:
     """A module's bytes and the ir_trace modules it imports, read once per process while its file keeps its
     state: the versions' module trees share most of their files (a warm run hashed each one five times)."""
-    stat_result = path.stat()
+    where = str(path)  # plain strings and os calls: pathlib's cost was most of this on a warm run
+    stat_result = os.stat(where)
     state = (stat_result.st_ino, stat_result.st_size, stat_result.st_mtime_ns)
-    found = _module_sources.get(path)
+    found = _module_sources.get(where)
     if found is None or found[0] != state:
-        data = path.read_bytes()
+        with open(where, "rb") as file:
+            data = file.read()
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text reads it
-        found = _module_sources[path] = (state, data, _imported_modules(text))
+        found = _module_sources[where] = (state, data, _imported_modules(text))
     return found[1], found[2]
 
 
-_module_sources: dict[Path, tuple[tuple[int, int, int], bytes, list[str]]] = {}
+_module_sources: dict[str, tuple[tuple[int, int, int], bytes, list[str]]] = {}
 
 
 def _module_path(name: str) -> Path | None:
     """The file of ir_trace module `name` (dotted below the package: `syntax.functions`), if it is one.
     Looked up once per process and package (the version trees name the same modules and names again)."""
-    if (PACKAGE, name) not in _module_paths:
-        base = PACKAGE.joinpath(*name.split("."))
-        found = (path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file())
-        _module_paths[PACKAGE, name] = next(found, None)
-    return _module_paths[PACKAGE, name]
+    key = (str(PACKAGE), name)
+    if key not in _module_paths:
+        base = os.path.join(key[0], *name.split("."))
+        found = (where for where in (base + ".py", os.path.join(base, "__init__.py")) if os.path.isfile(where))
+        where = next(found, None)
+        _module_paths[key] = Path(where) if where is not None else None
+    return _module_paths[key]
 
 
-_module_paths: dict[tuple[Path, str], Path | None] = {}
+_module_paths: dict[tuple[str, str], Path | None] = {}
 
 
 def _imported_modules(source: str) -> list[str]:
