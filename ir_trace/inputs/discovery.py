@@ -37,7 +37,7 @@ _PRODUCE = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """One IR snapshot: the text printed after pass `name` (index 0 is the frontend, or the first MLIR dump).
 
@@ -63,10 +63,17 @@ class Snapshot:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> Snapshot:
+    def from_json(cls, data: dict, shared: dict | None = None) -> Snapshot:
+        """`shared`: one dict for a manifest's snapshots, so that equal names, paths, hashes and headers
+        are one object each (a stream of 100,000 dumps names its one file and a few headers throughout)."""
         fields = dict(data)
+        if shared is not None:
+            for name in _SHARED_FIELDS:
+                value = fields.get(name)
+                if value is not None:
+                    fields[name] = shared.setdefault(value, value)
         if fields.get("header") is not None:
-            fields["header"] = PassHeader.from_json(fields["header"])
+            fields["header"] = _header_from_json(fields["header"], shared)
         if fields.get("span") is not None:
             fields["span"] = tuple(fields["span"])
         return cls(**fields)
@@ -75,6 +82,19 @@ class Snapshot:
     def shown_file(self) -> str | int:
         """What --json and the report call the snapshot: its path, or a stream dump's header index."""
         return self.header_index if self.header_index is not None else self.file
+
+
+_SHARED_FIELDS = ("name", "file", "sha256", "log_file")
+
+
+def _header_from_json(data: dict, shared: dict | None) -> PassHeader:
+    if shared is None:
+        return PassHeader.from_json(data)
+    key = ("header", *data.items())  # a tuple of pairs: no string equals it
+    header = shared.get(key)
+    if header is None:
+        header = shared[key] = PassHeader.from_json(data)
+    return header
 
 
 @dataclass(frozen=True)
@@ -105,7 +125,8 @@ class Manifest:
 
     @classmethod
     def from_json(cls, data: dict) -> Manifest:
-        snapshots = tuple(Snapshot.from_json(s) for s in data["snapshots"])
+        shared: dict = {}
+        snapshots = tuple(Snapshot.from_json(s, shared) for s in data["snapshots"])
         return cls(data["dump"], data["title"], snapshots, data.get("kind", "pypto"), tuple(data.get("warnings", ())))
 
 

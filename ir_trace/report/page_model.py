@@ -60,7 +60,9 @@ class PassRecord:
     functions: tuple[Function, ...] | None = None
     parse_error: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self, shared: dict | None = None) -> dict:
+        """`shared`: one dict for a whole payload, so a header, diff or counts object several passes hold
+        gives one JSON object they all hold (100,000 passes of a stream share a few headers)."""
         data: dict = {
             "index": self.index,
             "name": self.name,
@@ -71,13 +73,13 @@ class PassRecord:
             "log_file": self.log_file,
         }
         if self.header is not None:
-            data["header"] = self.header.to_json()
+            data["header"] = _shared_json(self.header, _header_json, shared)
         if self.diff is None:
             data["lines"] = list(self.lines or ())
         else:
-            data.update(self.diff.to_json(), changed=self.changed)
+            data.update(_shared_json(self.diff, _diff_json, shared), changed=self.changed)
             if self.ignore_counts is not None:
-                data["ignore_counts"] = {spec: list(counts) for spec, counts in self.ignore_counts.items()}
+                data["ignore_counts"] = _shared_json(self.ignore_counts, _counts_json, shared)
         if self.sliced:
             data["functions"] = None if self.functions is None else _function_lists(self.functions)
             if self.functions is None:
@@ -120,6 +122,28 @@ def _function_lists(functions: tuple) -> list[list]:
     return _listed[1]
 
 
+def _shared_json(value, to_json, shared: dict | None):
+    """`to_json(value)`, made once per object when `shared` is given (ids hold: the objects outlive it)."""
+    if shared is None:
+        return to_json(value)
+    found = shared.get(id(value))
+    if found is None:
+        found = shared[id(value)] = to_json(value)
+    return found
+
+
+def _header_json(header: PassHeader) -> dict:
+    return header.to_json()
+
+
+def _diff_json(diff: PassDiff) -> dict:
+    return diff.to_json()
+
+
+def _counts_json(counts: dict[str, tuple[int, int]]) -> dict:
+    return {spec: list(pair) for spec, pair in counts.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Trace:
     """One chain of snapshots in one language (`kind`: "pypto" | "mlir", which decides what a function
@@ -160,7 +184,8 @@ class Trace:
 
     def _own_json(self) -> dict:
         stream = {"stream": self.stream} if self.stream is not None else {}
-        passes = [record.to_json() for record in self.passes]
+        shared: dict = {}
+        passes = [record.to_json(shared) for record in self.passes]
         return {"title": self.title, "dump": self.dump, **stream, "level": self.level, "passes": passes}
 
     def functions_per_snapshot(self) -> Iterator[tuple[Function, ...] | None]:
@@ -198,7 +223,9 @@ class Report:
         trace = self.traces[0]
         stream = {"stream": trace.stream} if trace.stream is not None else {}
         shown = {"kind": trace.kind, "warnings": list(trace.warnings)}
-        return {**top, **stream, **shown, **options, "passes": [record.to_json() for record in trace.passes]}
+        shared: dict = {}
+        passes = [record.to_json(shared) for record in trace.passes]
+        return {**top, **stream, **shown, **options, "passes": passes}
 
     @classmethod
     def from_json(cls, data: dict) -> Report:

@@ -25,6 +25,7 @@ from ir_trace.report.page_model import PassRecord, Report, Trace
 from ir_trace.report.pass_diff import PassDiff
 
 NO_MODES = IgnoreModes()
+NO_DIFF = PassDiff()  # the diff of a pass that changed nothing (frozen: one for every such pass)
 EMPTY_DIFF = {"hunks": [], "inserted": 0, "deleted": 0}  # the page's diff between equal snapshots
 
 
@@ -58,6 +59,7 @@ def build_payload(
     records = []
     previous_sha = None
     listed = _SharedTuples()
+    page_diffs: dict[int, tuple[PassDiff, dict]] = {}  # id(diff) -> its page form: a pair repeated is one object
     for position, snapshot in enumerate(manifest.snapshots):
         sliced = slices[snapshot.sha256]
         shared = {
@@ -74,7 +76,8 @@ def build_payload(
         if position == 0:
             records.append(PassRecord(**shared, lines=tuple(base_lines)))
         else:
-            records.append(_pass_record(shared, diffs[position - 1], snapshot.sha256 != previous_sha))
+            changed = snapshot.sha256 != previous_sha
+            records.append(_pass_record(shared, diffs[position - 1], changed, page_diffs))
         previous_sha = snapshot.sha256
     records_tuple = tuple(records)
     stream = manifest.snapshots[0].file if manifest.snapshots[0].header_index is not None else None
@@ -121,11 +124,16 @@ def shared_function_lists(slices: Iterable[tuple[str, dict]]) -> dict[str, dict]
     return found
 
 
-def _pass_record(shared: dict, diff: PairDiff | None, changed: bool) -> PassRecord:
+def _pass_record(
+    shared: dict, diff: PairDiff | None, changed: bool, page_diffs: dict[int, tuple[PassDiff, dict]]
+) -> PassRecord:
     if diff is None:
-        return PassRecord(**shared, diff=PassDiff(), changed=changed)
-    page_diff = PassDiff.from_json(diff.to_page())
-    counts = {spec: (inserted, deleted) for spec, (inserted, deleted) in diff.ignore_counts.items()}
+        return PassRecord(**shared, diff=NO_DIFF, changed=changed)
+    known = page_diffs.get(id(diff))  # the diffs outlive the build, so their ids stay theirs
+    if known is None:
+        counts = {spec: (inserted, deleted) for spec, (inserted, deleted) in diff.ignore_counts.items()}
+        known = page_diffs[id(diff)] = (PassDiff.from_json(diff.to_page()), counts)
+    page_diff, counts = known
     return PassRecord(**shared, diff=page_diff, changed=changed, ignore_counts=counts)
 
 

@@ -22,6 +22,15 @@ class LineCounts:
         return cls(data["inserted"], data["deleted"])
 
 
+def _counts_json(counts: LineCounts, shared: dict | None) -> dict:
+    if shared is None:
+        return counts.to_json()
+    found = shared.get(counts)  # LineCounts is frozen, so hashable by value
+    if found is None:
+        found = shared[counts] = counts.to_json()
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class ChangeCounts:
     """How a pass changed its input: in all, by function touched (sorted by key), outside functions."""
@@ -32,13 +41,17 @@ class ChangeCounts:
     functions: dict[str, LineCounts] = field(default_factory=dict)
     outside_functions: LineCounts = LineCounts()
 
-    def to_json(self) -> dict:
+    def to_json(self, shared: dict | None = None) -> dict:
+        """`shared`: one dict for a document's rows, where equal counts give one object."""
+        functions = {key: _counts_json(counts, shared) for key, counts in self.functions.items()}
+        if shared is not None and functions:
+            functions = shared.setdefault(("functions", *self.functions.items()), functions)
         return {
             "changed": self.changed,
             "inserted": self.inserted,
             "deleted": self.deleted,
-            "functions": {key: counts.to_json() for key, counts in self.functions.items()},
-            "outside_functions": self.outside_functions.to_json(),
+            "functions": functions,
+            "outside_functions": _counts_json(self.outside_functions, shared),
         }
 
     @classmethod
@@ -70,15 +83,16 @@ class PassSummary:
     def warning(self) -> bool:
         return self.warning_text is not None
 
-    def to_json(self) -> dict:
-        changes = self.changes.to_json()
+    def to_json(self, shared: dict | None = None) -> dict:
+        """`shared` as `ChangeCounts.to_json` takes it."""
+        changes = self.changes.to_json(shared)
         row = {"index": self.index, "name": self.name, "file": self.file, "sha256": self.sha256}
         row.update(changes)
         row.update(warning=self.warning, warning_text=self.warning_text)
         if self.header is not None:
             row["header"] = self.header
         if self.ignoring is not None:
-            row["ignoring"] = self.ignoring.to_json()
+            row["ignoring"] = self.ignoring.to_json(shared)
         return row
 
     @classmethod

@@ -85,9 +85,8 @@ def trace_summary(report: Report, given: str | None = None) -> dict:
         rows = _files_relative_to(pass_summaries(trace, report.ignore), trace.dump, given or report.dump)
         shown = {"stage": trace.stage, "unit": trace.unit, "dump": trace.dump, "level": trace.level}
         base = base_snapshot(trace, trace.dump, given or report.dump)
-        traces.append(
-            {**shown, "warnings": list(trace.warnings), "base": base, "passes": [row.to_json() for row in rows]}
-        )
+        passes = _rows_json(rows)
+        traces.append({**shown, "warnings": list(trace.warnings), "base": base, "passes": passes})
     return {
         "schema": SUMMARY_SCHEMA,
         "generator": report.generator,
@@ -120,9 +119,16 @@ def _document(report: Report, trace: Trace, rows: list[PassSummary], dump: str) 
         "warnings": list(trace.warnings),
         "level": report.level,
         "context": report.context,
-        "passes": [row.to_json() for row in rows],
+        "passes": _rows_json(rows),
         "ignore": report.ignore.to_json(),
     }
+
+
+def _rows_json(rows: list[PassSummary]) -> list[dict]:
+    """Each row's JSON; equal counts are one object (read-only documents: 100,000 passes mostly repeat a
+    few), which keeps a long trace's summary a fraction of its size."""
+    shared: dict = {}
+    return [row.to_json(shared) for row in rows]
 
 
 def _files_relative_to(rows: list[PassSummary], dump: str, given: str) -> list[PassSummary]:
@@ -145,6 +151,7 @@ def pass_summaries(trace: Trace, modes: IgnoreModes = NO_MODES) -> list[PassSumm
     diffs = [record.diff or PassDiff() for record in passes]  # [0]: the first snapshot has none
     ignoring = _ignoring_hunks(passes, diffs, functions, modes, trace.kind) if modes else None
     owners = _owner_lookups(functions)
+    headers: dict[int, dict] = {}  # id(header) -> its JSON: passes sharing a header share its object
     rows = []
     for k, record in enumerate(passes[1:], start=1):
         per_function, outside = _count_by_function(diffs[k].hunks, owners[k - 1], owners[k])
@@ -157,11 +164,18 @@ def pass_summaries(trace: Trace, modes: IgnoreModes = NO_MODES) -> list[PassSumm
                 sha256=record.sha256,
                 changes=changes,
                 warning_text=record.log,
-                header=record.header.to_json() if record.header is not None else None,
+                header=_header_json(record.header, headers) if record.header is not None else None,
                 ignoring=_counts(ignoring[k], owners[k - 1], owners[k]) if ignoring is not None else None,
             )
         )
     return rows
+
+
+def _header_json(header, known: dict[int, dict]) -> dict:
+    found = known.get(id(header))  # the trace holds its headers: their ids stay theirs meanwhile
+    if found is None:
+        found = known[id(header)] = header.to_json()
+    return found
 
 
 def _counts(hunks: Sequence[LineSpan], owner_before: Owner, owner_after: Owner) -> ChangeCounts:

@@ -21,7 +21,7 @@ _FAILED = " Failed"
 _ANONYMOUS = "(anonymous namespace)::"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PassHeader:
     """One dump's header: which pass ran (or is about to run), on which op, and whether it failed."""
 

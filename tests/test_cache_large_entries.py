@@ -1,0 +1,38 @@
+"""A value too large for the cache's database goes to a value file as UTF-8 text, written from its
+bytes (diskcache's own text path copies it into a StringIO, 4 bytes a character: a large summary's
+peak memory), and reads back as the same value."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import tracemalloc
+
+from ir_trace.cache.store import ResultCache
+
+
+def test_a_large_value_reads_back_and_its_file_is_utf8_text(tmp_path):
+    cache = ResultCache(tmp_path / "cache")
+    value = {"passes": [{"name": f"pass «{k}» 漢字 \U0001f600", "lines": ["a\nb"] * 3} for k in range(5000)]}
+    cache.put("large", value)
+    assert cache.get("large") == value
+    files = glob.glob(os.path.join(tmp_path, "cache", "**", "*.val"), recursive=True)
+    assert len(files) == 1
+    with open(files[0], encoding="utf-8") as stored:
+        checksum, _, body = stored.read().partition("\n")
+    assert json.loads(body) == value and len(checksum) == 32
+
+
+def test_a_large_value_is_written_without_a_copy_four_bytes_a_character(tmp_path):
+    cache = ResultCache(tmp_path / "cache")
+    value = {"passes": ["x" * 100 for _ in range(100_000)]}  # about 10 MB of JSON
+    tracemalloc.start()
+    try:
+        cache.put("large", value)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    text_size = 10_500_000
+    assert peak < 4 * text_size  # the StringIO alone was 4 x the text, beside the text and its bytes
+    assert cache.get("large") == value
