@@ -15,8 +15,8 @@ const IRTracePainter = (() => {
   const { planFolds, displayLine, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
-  const OPEN_OVERSCAN = 2;    // ... until the first paint: the opening frame styles and lays out
-                              // only the rows in sight (about a third); settle() widens it after
+  const OPEN_OVERSCAN = 0;    // ... until the first paint: the opening frame (and a pass switch's)
+                              // styles and lays out only the rows in sight; settle() widens it after
   const LEAD_ROWS = 3;        // a change is shown this many rows below the top of the pane
   const ECHO_SLACK = 1.5;     // px: fractional offsets of a smooth scroll round on assignment
   const EDGE_STRIP = 16;      // px: the strip reserved for edge markers, equals .edged .row::after in viewer.css
