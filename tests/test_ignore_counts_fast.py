@@ -128,18 +128,3 @@ def _mutated(text: str, rng: random.Random) -> str:
             j = rng.randrange(len(lines))
             lines[i], lines[j] = lines[j], lines[i]
     return "\n".join(lines)
-
-
-def test_sets_alike_on_each_snapshot_differ_where_a_line_the_pass_adds_pairs_their_keys_otherwise():
-    """`_sets_alike` checks each snapshot's pairing once and the pair's only at the lines `b` adds: SSA and
-    whitespace pair one to one on each side here, but `%0 = f %1` and `%5 = f %6` share their SSA key
-    across the two, not their whitespace key."""
-    ssa, whitespace = precomputed_sets("mlir")[0], precomputed_sets("mlir")[2]
-    assert (ssa.spec(), whitespace.spec()) == ("ssa", "whitespace")
-    for memo in (counts_module._memos, counts_module._step_memos, counts_module._snapshots):
-        memo.clear()
-    a, b, c = ["x", "%0 = f %1"], ["x", "%5 = f %6"], ["x", "%0 = f %1", "y"]
-    before, after, same = (counts_module._snapshot_keys(lines, "mlir") for lines in (a, b, c))
-    assert before.alike(ssa, whitespace) is not None and after.alike(ssa, whitespace) is not None
-    assert not counts_module._sets_alike(before, after, ssa, whitespace, after.distinct - before.distinct)
-    assert counts_module._sets_alike(before, same, ssa, whitespace, same.distinct - before.distinct)

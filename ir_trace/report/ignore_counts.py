@@ -90,47 +90,37 @@ def ignore_counts(
     before, after = _snapshot_keys(a, kind), _snapshot_keys(b, kind)
     added = after.distinct - before.distinct  # every line of `b` that `a` lacks: few, unless the pass rewrote all
     counts: dict[str, list[int]] = {}
-    diffed: list[tuple[IgnoreModes, Sequence[LineSpan]]] = []  # the set each keyed diff was made for
+    diffed: list[tuple[list[str], list[str], Sequence[LineSpan]]] = []  # the key lists each keyed diff came from
     *own, every = precomputed_sets(kind)
     for modes in own if before.other_modes_inert and after.other_modes_inert else [*own, every]:
         a_keys, b_keys = before.keys(modes), after.keys(modes)
         if _apart(before, after, modes, added):
             spans = exact
         else:
-            alike = [found for earlier, found in diffed if _sets_alike(before, after, earlier, modes, added)][:1]
+            alike = [found for ka, kb, found in diffed if _keyed_alike(ka, kb, a_keys, b_keys)][:1]
             spans = (
                 alike[0]
                 if alike
                 else [Span(*span) for span in changed_key_spans(a_keys, b_keys, a_eol, b_eol, a_functions, b_functions)]
             )
-            diffed.append((modes, spans))
+            diffed.append((a_keys, b_keys, spans))
         counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
     if every.spec() not in counts:  # every mode on keys each line as the language's own modes do
         counts[every.spec()] = counts[own[-1].spec()]
     return counts
 
 
-def _sets_alike(
-    before: _SnapshotKeys, after: _SnapshotKeys, one: IgnoreModes, other: IgnoreModes, added: set[str]
-) -> bool:
+def _keyed_alike(a_keys: list[str], b_keys: list[str], a_other: list[str], b_other: list[str]) -> bool:
     """Whether two sets' keys of both snapshots tell the same lines equal and the same lines ignored whole: the
-    keyed diff compares keys only for equality and asks only that of them, so it gives the same spans.
-
-    Worked out at the cost of the change, as `_apart`: each snapshot's own pairing of the two keys is known
-    once (`_SnapshotKeys.alike`), and the pairs of both snapshots together can disagree only at a line `b`
-    has and `a` lacks (a line both have gives one pair)."""
-    if before.keys(one) is before.keys(other) and after.keys(one) is after.keys(other):
+    keyed diff compares keys only for equality and asks only that of them, so it gives the same spans."""
+    if a_keys is a_other and b_keys is b_other:
         return True
-    a_alike, b_alike = before.alike(one, other), after.alike(one, other)
-    if a_alike is None or b_alike is None:
+    pairs = set(zip(a_keys, a_other))
+    pairs.update(zip(b_keys, b_other))
+    keys, others = {key for key, _ in pairs}, {other for _, other in pairs}
+    if not len(pairs) == len(keys) == len(others):
         return False
-    to_other, to_one = a_alike
-    key, other_key = after.key(one), after.key(other)
-    for line in added:
-        mine, theirs = key(line), other_key(line)
-        if to_other.get(mine, theirs) != theirs or to_one.get(theirs, mine) != mine:
-            return False
-    return True
+    return all(key.startswith(IGNORED_LINE) == other.startswith(IGNORED_LINE) for key, other in pairs)
 
 
 def _apart(before: _SnapshotKeys, after: _SnapshotKeys, modes: IgnoreModes, added: set[str]) -> bool:
@@ -154,7 +144,6 @@ class _SnapshotKeys:
         self.distinct = set(lines)
         self._keys: dict[str, list[str]] = {}
         self._owners: dict[str, dict[str, str] | None] = {}
-        self._alike: dict[tuple[str, str], tuple[dict[str, str], dict[str, str]] | None] = {}
         self.other_modes_inert = _other_modes_inert(self.distinct, kind)
 
     def key(self, modes: IgnoreModes) -> Callable[[str], str]:
@@ -171,21 +160,6 @@ class _SnapshotKeys:
             keys = list(map(memo.__getitem__, self.lines))
             self._keys[spec] = next((earlier for earlier in self._keys.values() if earlier == keys), keys)
         return self._keys[spec]
-
-    def alike(self, one: IgnoreModes, other: IgnoreModes) -> tuple[dict[str, str], dict[str, str]] | None:
-        """The two sets' keys of this snapshot's lines, each to the other, when they pair one to one and agree on
-        the lines ignored whole; else None."""
-        specs = one.spec(), other.spec()
-        if specs not in self._alike:
-            pairs = set(zip(self.keys(one), self.keys(other)))
-            to_other = dict(pairs)
-            to_one = {theirs: mine for mine, theirs in pairs}
-            apart = len(pairs) == len(to_other) == len(to_one)
-            same_ignored = all(
-                mine.startswith(IGNORED_LINE) == theirs.startswith(IGNORED_LINE) for mine, theirs in pairs
-            )
-            self._alike[specs] = (to_other, to_one) if apart and same_ignored else None
-        return self._alike[specs]
 
     def owners(self, modes: IgnoreModes) -> dict[str, str] | None:
         """key -> its line, or None when two different lines of the snapshot share a key."""
