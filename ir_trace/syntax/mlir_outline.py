@@ -16,6 +16,11 @@ Each is keyed by its op name and its symbol path, as MLIR spells nested referenc
 Braces inside string literals (with their escapes; `dense<"0x...">` blobs are strings) and after
 `//` do not count. Every line is scanned once, left to right. Unbalanced braces or an unclosed
 string make the structure unknown: UnsafeToSlice, and the viewer falls back to the whole file.
+
+`symbol_op_functions` (the slicer's entry) gives the same ops as `symbol_ops` at the cost of the change:
+the text is cut after each top-level closing brace (`  }`, one function of a module) and a chunk read once
+is looked up by its text in every later snapshot (a pass edits a few functions; a 1 GB stream of 4,612
+snapshots of 526 functions each reads 4,600 new chunks, not 2.4 million functions).
 """
 
 from __future__ import annotations
