@@ -3,8 +3,12 @@ batches, each item cached on its own, items that round-trip through Luigi's para
 
 from __future__ import annotations
 
-import luigi
+import json
 
+import luigi
+import pytest
+
+from ir_trace.errors import IRTraceError
 from ir_trace.pipeline.snapshots import (
     MAX_BATCHES,
     MIN_BATCH,
@@ -44,14 +48,20 @@ def test_an_item_round_trips_through_json_and_keys_by_content_only():
     assert moved.key == pair.key and SliceFunctions("/x.py", "a" * 64).key != pair.key
 
 
-def test_a_batch_is_one_task_whatever_form_its_items_are_given_in():
+def test_a_batch_is_one_task_named_by_its_items_whose_parameter_is_a_key_not_a_list():
     work = items(5)
-    from_items = WorkBatch(work=tuple(work))
-    from_json = WorkBatch(work=[item.to_json() for item in work])
-    parsed = WorkBatch.from_str_params({"work": from_items.to_str_params()["work"]})
-    assert from_items.task_id == from_json.task_id == parsed.task_id
+    [batch] = batches(work)
+    parsed = WorkBatch.from_str_params(batch.to_str_params())
+    assert batch.task_id == parsed.task_id == batches(list(work))[0].task_id  # the same items: the same task
     assert parsed.work == tuple(work)
-    assert isinstance(from_items, luigi.Task)
+    assert isinstance(batch, luigi.Task)
+    assert len(json.dumps(batch.to_str_params())) < 100  # the items stay in the cache, not in the scheduler
+    assert batches(work[:4])[0].task_id != batch.task_id
+
+
+def test_a_batch_whose_items_left_the_cache_fails_with_one_line():
+    with pytest.raises(IRTraceError, match="not in the cache"):
+        _ = WorkBatch(items="work/" + "0" * 64).work
 
 
 def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path):
@@ -92,7 +102,7 @@ def test_results_round_trip_and_a_foreign_cached_value_is_no_result():
 
 
 def test_a_batch_names_itself_by_its_count_and_first_and_last_files_not_every_item():
-    batch = WorkBatch(work=tuple(items(300)))
+    batch = batches(items(300))[0]
     shown = repr(batch)
-    assert shown == "WorkBatch(300 items: slice 0.py .. diff 299.py > 300.py)"
+    assert shown == "WorkBatch(38 items: slice 0.py .. diff 37.py > 38.py)"
     assert f"{150:064x}" not in shown and len(shown) < 100

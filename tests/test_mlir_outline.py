@@ -206,7 +206,7 @@ def test_the_slicing_and_diff_tasks_read_mlir_when_told_through_luigi(tmp_path):
     from ir_trace.cache.store import open_cache
     from ir_trace.inputs.file_hashes import snapshot_digest
     from ir_trace.pipeline.config import adopt_cache, shared_cache
-    from ir_trace.pipeline.snapshots import DiffPair, SliceFunctions, WorkBatch
+    from ir_trace.pipeline.snapshots import DiffPair, SliceFunctions, batches
 
     adopt_cache(open_cache(tmp_path / "cache"))
     before, after = tmp_path / "1.mlir", tmp_path / "2.mlir"
@@ -215,7 +215,7 @@ def test_the_slicing_and_diff_tasks_read_mlir_when_told_through_luigi(tmp_path):
     sha = {p: snapshot_digest(p.read_bytes()) for p in (before, after)}
     slices = SliceFunctions(snapshot=str(after), sha=sha[after], kind="mlir")
     diff = DiffPair(before=str(before), before_sha=sha[before], after=str(after), after_sha=sha[after], kind="mlir")
-    assert luigi.build([WorkBatch(work=(slices, diff))], local_scheduler=True, log_level="WARNING")
+    assert luigi.build(batches([slices, diff]), local_scheduler=True, log_level="WARNING")
     functions = shared_cache().get(slices.key)["functions"]
     assert functions[0] == ["hal.executable.export @ex::@cpu::@ex_fn", 4, 8]
     assert shared_cache().get(diff.key)["inserted"] == 1

@@ -338,6 +338,11 @@ def slice_key(sha: str, kind: str = "pypto") -> str:
     return f"functions/{SLICER_VERSION}/{kind}/{sha}"
 
 
+def work_plan_key(items_json: str) -> str:
+    """One batch's work items (pipeline/snapshots.py `batches`), named by their content."""
+    return f"work/{hashlib.sha256(items_json.encode('utf-8')).hexdigest()}"
+
+
 def summary_key(fingerprint: str) -> str:
     """The summary of the report (or comparison) with this fingerprint."""
     return f"summary/{fingerprint}"

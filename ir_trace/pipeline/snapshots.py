@@ -11,9 +11,9 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key
+from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key, work_plan_key
 from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
-from ir_trace.errors import DumpError
+from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
 from ir_trace.inputs.traces import Trace, discover_traces, traces_from_json
@@ -280,19 +280,6 @@ def work_from_json(data) -> WorkItem:
     raise ValueError(f"unknown work item {kind!r}")
 
 
-class WorkParameter(luigi.Parameter):
-    """A batch's items: a tuple of DiffPair / SliceFunctions, written as a JSON list of their to_json()."""
-
-    def parse(self, x):
-        return tuple(work_from_json(data) for data in json.loads(x))
-
-    def normalize(self, x):
-        return tuple(item if isinstance(item, (DiffPair, SliceFunctions)) else work_from_json(item) for item in x)
-
-    def serialize(self, x):
-        return json.dumps([item.to_json() for item in x], separators=(",", ":"))
-
-
 def cached_result(item: WorkItem, task: luigi.Task | None = None) -> PairDiff | SliceResult:
     """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
     or holds something that is not one; `task` (the one assembling the report) then fires
@@ -348,9 +335,20 @@ class WorkBatch(PipelineTask):
     Each item is cached on its own (under the content hashes of its inputs), so a rerun after a rebuild
     recomputes only the items whose inputs changed, whatever batch they fall in. Every item computed
     fires WORK_DONE (the progress bar and the count of rediffed pairs listen to it).
+
+    Its parameter stays small: `batches` stores the batch's items in the cache under a key made of
+    their content, and the batch is that key (no list of work items travels to the scheduler).
     """
 
-    work = WorkParameter(description="the items, as a JSON list of DiffPair / SliceFunctions .to_json() lists")
+    items = luigi.Parameter(description="the cache key of the batch's items (`batches` stores them)")
+
+    @cached_property
+    def work(self) -> tuple[WorkItem, ...]:
+        """The batch's items, as `batches` stored them."""
+        stored = shared_cache().get(self.items)
+        if not isinstance(stored, str):
+            raise IRTraceError(f"the work items {self.items} are not in the cache (removed meanwhile?); run again")
+        return tuple(work_from_json(data) for data in json.loads(stored))
 
     def output(self):
         return BatchTarget([item.key for item in self.work])
@@ -377,6 +375,17 @@ def _shown(item: WorkItem) -> str:
 
 def batches(work: list[WorkItem]) -> list[WorkBatch]:
     """`work` cut into consecutive batches: at most MAX_BATCHES (scheduling stays a small share of any run),
-    at least MIN_BATCH items each (a short dump is one or a few tasks, still shared between workers)."""
+    at least MIN_BATCH items each (a short dump is one or a few tasks, still shared between workers).
+    Each batch's items are stored in the cache (one commit for all) and the batch names them by key."""
     size = max(MIN_BATCH, -(-len(work) // MAX_BATCHES))
-    return [WorkBatch(work=tuple(work[i : i + size])) for i in range(0, len(work), size)]
+    # Stored as the JSON text the key is made of: one encoding of the items, as Luigi's parameter was.
+    texts = [
+        json.dumps([item.to_json() for item in work[i : i + size]], separators=(",", ":"))
+        for i in range(0, len(work), size)
+    ]
+    stored = {work_plan_key(text): text for text in texts}
+    shared_cache().put_many(stored)
+    made = [WorkBatch(items=key) for key in stored]
+    for batch, start in zip(made, range(0, len(work), size)):
+        batch.work = tuple(work[start : start + size])  # known here: this process (and its forks) need not read it back
+    return made
