@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import stat
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,7 +149,7 @@ def read_snapshot_text(
     return decode_snapshot(data, path, span[0] if span else 0)
 
 
-def decode_snapshot(data: bytes, path: Path, offset: int = 0) -> tuple[str, str]:
+def decode_snapshot(data: bytes, path: Path | str, offset: int = 0) -> tuple[str, str]:
     """`data` (read from `path` at `offset`) as text, with its sha256."""
     try:
         text = data.decode("utf-8")
@@ -234,6 +235,97 @@ def read_dump_file(
     """
     fd = _open_dump_fd(path, dump_root, follow_inner_symlinks, what)
     return _read_regular(fd, Path(os.path.abspath(path)), what, span)
+
+
+class DirectoryFiles:
+    """Reads many files below one dump root under `read_dump_file`'s rules, each directory opened once.
+
+    A directory is opened component by component from the root without following links (as
+    `read_dump_file` opens it) and kept open; a file in it then costs one open that follows no link
+    (O_NONBLOCK: a FIFO never blocks), an fstat and its reads. Anything but a regular file so reached
+    (a link on the way, a FIFO or device, a file gone) is left to `read_dump_file`, which judges it and
+    says why in its own words. Use it as a context manager: it closes what it opened."""
+
+    _KEPT = 64  # directories held open at once (the least recently used is closed)
+
+    def __init__(self, root: str | os.PathLike, follow_inner_symlinks: bool = False, what: str = "snapshot"):
+        self.root = os.path.abspath(root)
+        self.follow, self.what = follow_inner_symlinks, what
+        self._directories: OrderedDict[str, int | None] = OrderedDict()  # path -> its fd, None: not plainly reached
+
+    def __enter__(self) -> DirectoryFiles:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        while self._directories:
+            _close(self._directories.popitem()[1])
+
+    def read(self, path: str | os.PathLike) -> bytes:
+        """The bytes of the regular file `path` below the root (DumpError as `read_dump_file` raises it)."""
+        full = os.path.abspath(path)
+        directory, name = os.path.split(full)
+        directory_fd = self._directory(directory)
+        fd = _open_plain_file(name, directory_fd) if directory_fd is not None else None
+        if fd is not None:
+            return _read_regular(fd, full, self.what)  # the path as a string: only messages name it
+        return read_dump_file(full, self.root, self.follow, self.what)
+
+    def _directory(self, directory: str) -> int | None:
+        if directory in self._directories:
+            self._directories.move_to_end(directory)
+            return self._directories[directory]
+        fd = _open_plain_directory(self.root, directory)
+        self._directories[directory] = fd
+        if len(self._directories) > self._KEPT:
+            _close(self._directories.popitem(last=False)[1])
+        return fd
+
+
+def _open_plain_directory(root: str, directory: str) -> int | None:
+    """An fd on `directory` (at or below `root`) reached from the root without following a link, else None."""
+    relative = os.path.relpath(directory, root)
+    parts = [] if relative == os.curdir else relative.split(os.sep)
+    if parts and parts[0] == os.pardir:
+        return None
+    flags = os.O_RDONLY | _DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(root, flags)  # the root itself as `_open_root` opens it
+    except OSError:
+        return None
+    for part in parts:
+        try:
+            opened = os.open(part, flags | _NOFOLLOW, dir_fd=fd)
+        except OSError:
+            opened = None
+        os.close(fd)
+        if opened is None:
+            return None
+        fd = opened
+    return fd
+
+
+def _open_plain_file(name: str, directory_fd: int) -> int | None:
+    """An fd on the regular file `name` in the directory, not through a link; None for anything else."""
+    try:
+        fd = os.open(name, _READ_FLAGS | _NOFOLLOW, dir_fd=directory_fd)
+    except OSError:
+        return None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _close(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
 
 
 def open_dump_file(path: str | os.PathLike, dump_root: str | os.PathLike, what: str = "snapshot") -> BinaryIO:
@@ -349,7 +441,7 @@ def _resolve_link(path: Path, root: Path, follow: bool, what: str, kind: str = "
     return resolved
 
 
-def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None = None) -> bytes:
+def _read_regular(fd: int, path: Path | str, what: str, span: tuple[int, int] | None = None) -> bytes:
     """The bytes behind `fd`, a regular file: a FIFO would block forever and a device never end."""
     try:
         info = os.fstat(fd)
@@ -366,14 +458,14 @@ def _read_regular(fd: int, path: Path, what: str, span: tuple[int, int] | None =
         os.close(fd)
 
 
-def _check_regular(mode: int, path: Path, what: str) -> None:
+def _check_regular(mode: int, path: Path | str, what: str) -> None:
     if not stat.S_ISREG(mode):
         if stat.S_ISDIR(mode):
             raise DumpError(f"{what} is a directory, not a file: {path}")
         raise DumpError(f"{what} is not a regular file: {path} (a pipe, socket or device cannot be read as one)")
 
 
-def _read_span(fd: int, span: tuple[int, int], path: Path) -> bytes:
+def _read_span(fd: int, span: tuple[int, int], path: Path | str) -> bytes:
     """`span` (offset, length) of the file behind `fd`; DumpError when the file no longer holds it."""
     offset, length = span
     chunks, got = [], 0

@@ -18,11 +18,11 @@ from typing import BinaryIO
 
 from ir_trace.errors import DumpError
 from ir_trace.inputs.discovery import (
+    DirectoryFiles,
     Manifest,
     Snapshot,
     decode_snapshot,
     open_dump_file,
-    read_dump_file,
     read_snapshot_text,
 )
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
@@ -66,14 +66,15 @@ def read_tree(
     if not files:
         raise DumpError(f"no MLIR dumps (*.mlir) below {root}")
     texts = _TreeTexts(root, follow_inner_symlinks)
-    loaded = {file.path: _load_tree_file(root, file, on_text, texts) for file in files}
+    with DirectoryFiles(root, follow_inner_symlinks) as below:  # each directory opened once, not per file
+        loaded = {file.path: _load_tree_file(root, file, on_text, texts, below) for file in files}
     texts.loaded = loaded
     if _module_scope(loaded.values()):
         replayed = order_tree_remarked(
             files,
             texts.text_of,
             lambda file: loaded[file.path].header.kind == "before",
-            lambda file: (root / file.path).stat().st_mtime_ns,
+            lambda file: os.stat(os.path.join(root, file.path)).st_mtime_ns,  # no Path per file
         )
         lost = replayed.lost if replayed.lost is not None else lost_dumps(files, texts.text_of)
         warnings = tuple(_overwrite_warning(root, *directory) for directory in lost)
@@ -104,7 +105,17 @@ class _TreeTexts:
         self.root, self.follow = root, follow_inner_symlinks
         self.loaded: dict[str, _Loaded] = {}
         self._kept: OrderedDict[str, str] = OrderedDict()  # sha256 -> text
+        self.headers: dict[bytes, PassHeader | None] = {}
         self._chars = 0
+
+    def header_of(self, line: bytes) -> PassHeader | None:
+        """`parse_header` of a header line, once per distinct line (a tree repeats a few passes' headers)."""
+        if line in self.headers:
+            return self.headers[line]
+        header = parse_header(line.decode("utf-8", "replace"))
+        if len(self.headers) < _HEADERS_KEPT:
+            self.headers[line] = header
+        return header
 
     def keep(self, sha256: str, text: str) -> None:
         if sha256 not in self._kept:
@@ -126,6 +137,7 @@ class _TreeTexts:
         return text
 
 
+_HEADERS_KEPT = 4096  # distinct header lines remembered while a tree is read
 TREE_TEXT_CHARS = 1 << 25  # a tree this large in text is held whole, as before; a larger one is reread in part
 
 
@@ -250,12 +262,14 @@ def _open_regions(text: str) -> int:
     return code.count("{") - code.count("}")
 
 
-def _load_tree_file(root: Path, file: TreeFile, on_text: TextSink | None, texts: _TreeTexts) -> _Loaded:
-    path = root / file.path
-    data = read_dump_file(path, root, texts.follow)
+def _load_tree_file(
+    root: Path, file: TreeFile, on_text: TextSink | None, texts: _TreeTexts, below: DirectoryFiles
+) -> _Loaded:
+    path = os.path.join(root, file.path)  # a string: a Path per file costs more than reading it
+    data = below.read(path)
     first_line_end = data.find(b"\n")
     header_line = data[: first_line_end if first_line_end >= 0 else len(data)]
-    header = parse_header(header_line.decode("utf-8", "replace"))
+    header = texts.header_of(header_line)
     if header is None:
         raise DumpError(f"not an MLIR pass dump: {path} ({_HEADER_HINT})")
     start = min(len(header_line) + 1, len(data))
