@@ -82,3 +82,32 @@ def test_a_long_streams_report_is_written_in_memory_of_a_few_function_lists(tmp_
     assert read_payload(again.read_text()) == payload
     # Each snapshot's own lists, three times over, and the whole JSON twice took 12 times the JSON (now 1.8).
     assert peak < 4 * json_size, (peak, json_size)
+
+
+def _parts_per_pass(payload: dict) -> float:
+    from ir_trace.report.render import _walked
+
+    passes = [p for trace in payload.get("traces") or [payload] for p in trace.get("passes", [])]
+    runs = payload.get("runs") or []
+    passes += [p for run in runs for trace in run.get("traces") or [run] for p in trace.get("passes", [])]
+    return len(list(_walked(payload))) / max(len(passes), 1)
+
+
+def test_each_pass_is_written_whole_by_one_dump_in_every_payload_shape(tmp_path: Path):
+    """The walk stops at the passes: one level deeper wrote every field of every pass by its own json.dumps
+    (100,000 passes cost seconds)."""
+    from conftest import FRONTEND, write_dump
+
+    import ir_trace
+
+    texts = [FRONTEND] + [(f"P{k}", FRONTEND + f"# pass {k}\n" * (k % 3)) for k in range(1, 30)]
+    dump = write_dump(tmp_path / "a" / "passes_dump", texts)
+    other = write_dump(tmp_path / "b" / "passes_dump", texts[:20] + [("Extra", FRONTEND + "# b\n")])
+    one = tmp_path / "one.html"
+    against = tmp_path / "against.html"
+    ir_trace.render(dump, one, cache_dir=tmp_path / "c")
+    ir_trace.render(dump, against, against=other, cache_dir=tmp_path / "c")
+    for page in (one, against):
+        payload = read_payload(page.read_text(encoding="utf-8"))
+        assert encode_payload(payload) == whole_encoding(payload)
+        assert _parts_per_pass(payload) < 5, page.name

@@ -63,7 +63,7 @@ def encode_payload(payload: dict) -> str:
     those of `gzip.compress` of the whole JSON (tests/test_payload_encoding.py)."""
     deflate = zlib.compressobj(_GZIP_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zlib.DEF_MEM_LEVEL, 0)
     compressed, crc, size = [_GZIP_HEADER], 0, 0
-    for piece in _json_pieces(payload, _STREAMED_DEPTH):
+    for piece in _json_pieces(payload):
         data = piece.encode("utf-8")
         crc, size = zlib.crc32(data, crc), size + len(data)
         compressed.append(deflate.compress(data))
@@ -73,17 +73,17 @@ def encode_payload(payload: dict) -> str:
 
 _GZIP_LEVEL = 6
 _GZIP_HEADER = gzip.compress(b"", compresslevel=_GZIP_LEVEL, mtime=0)[:10]  # the header this Python's gzip writes
-_STREAMED_DEPTH = 3  # report -> traces -> a trace -> its passes: each pass is dumped whole, in C
 _PIECE_CHARS = 1 << 16  # pieces joined up to about this size before they are compressed
 
 
-def _json_pieces(value, depth: int):
-    """`json.dumps(value, ensure_ascii=False, separators=(",", ":"))` in pieces: dicts and lists down to
-    `depth` levels are written here, what lies below them by json.dumps (its C encoder), joined into
-    pieces of about _PIECE_CHARS."""
+def _json_pieces(value):
+    """`json.dumps(value, ensure_ascii=False, separators=(",", ":"))` in pieces of about _PIECE_CHARS: the
+    report's dicts walked here down to its passes and its run-against-run matches, each of those written
+    whole by json.dumps (its C encoder). A walk one level deeper wrote every field of every pass by its own
+    json.dumps: 100,000 passes cost seconds."""
     pending: list[str] = []
     held = 0
-    for part in _json_parts(value, depth):
+    for part in _walked(value):
         pending.append(part)
         held += len(part)
         if held >= _PIECE_CHARS:
@@ -92,22 +92,25 @@ def _json_pieces(value, depth: int):
     yield "".join(pending)
 
 
-def _json_parts(value, depth: int):
-    if depth and isinstance(value, dict) and all(isinstance(key, str) for key in value):
-        yield "{"
-        for k, (key, item) in enumerate(value.items()):
-            yield f"{',' if k else ''}{_compact_json(key)}:"
-            yield from _json_parts(item, depth - 1)
-        yield "}"
-    elif depth and isinstance(value, (list, tuple)):
-        yield "["
-        for k, item in enumerate(value):
-            if k:
-                yield ","
-            yield from _json_parts(item, depth - 1)
-        yield "]"
-    else:
+def _walked(value):
+    """A report, a run of a run against run, or a trace: its lists of units written a unit at a time."""
+    if not (isinstance(value, dict) and all(isinstance(key, str) for key in value)):
         yield _compact_json(value)
+        return
+    yield "{"
+    for k, (key, item) in enumerate(value.items()):
+        yield f"{',' if k else ''}{_compact_json(key)}:"
+        if isinstance(item, (list, tuple)) and key in _WALKED_LISTS:
+            yield "["
+            for n, unit in enumerate(item):
+                yield from ("," if n else "", *(_walked(unit) if _WALKED_LISTS[key] else (_compact_json(unit),)))
+            yield "]"
+        else:
+            yield _compact_json(item)
+    yield "}"
+
+
+_WALKED_LISTS = {"traces": True, "runs": True, "passes": False, "matches": False}  # key -> its units walked too
 
 
 def _compact_json(value) -> str:
