@@ -99,3 +99,28 @@ def test_issue_table_comes_out_of_the_json_summary(tmp_path):
                 exact = p["inserted"] + p["deleted"]
                 table.setdefault(p["index"], [exact]).append(p["ignoring"]["inserted"] + p["ignoring"]["deleted"])
     assert table == {4: [324, 0, 324], 32: [405, 405, 105], 34: [108, 108, 32], 35: [78, 78, 0]}
+
+
+def test_a_rebuild_counts_the_unchanged_pairs_under_the_modes_from_the_cache(demo_dump, tmp_path):
+    """The --json counts by function under --ignore come from each pair's keyed diff, kept in the cache by the
+    pair's contents: after one pass changed, the other pairs' are read back (a planted entry shows it), not
+    diffed again."""
+    import hashlib
+
+    from ir_trace.cache.fingerprints import ignoring_key
+    from ir_trace.cache.store import ResultCache
+    from ir_trace.noise.normalize import IgnoreModes
+
+    cache_dir, out = tmp_path / "c", tmp_path / "r.html"
+    args = ("-o", out, "--cache-dir", cache_dir, "--ignore", "ssa", "--json", "-", "-q")
+    first = _trace(run_cli(demo_dump, *args))
+    frontend = hashlib.sha256((demo_dump / "00_frontend.py").read_bytes()).hexdigest()
+    key = ignoring_key(frontend, first["passes"][0]["sha256"], "pypto", IgnoreModes.from_spec("ssa").spec())
+    cache = ResultCache(cache_dir)
+    assert cache.get(key) == []  # ConvertToSSA only renamed: nothing changed under the mode
+    cache.put(key, [[0, 0, 0, 5]])  # planted: five lines inserted
+    last = sorted(demo_dump.glob("03_*.py"))[0]
+    last.write_text(last.read_text() + "# rebuilt\n")
+    again = _trace(run_cli(demo_dump, *args))
+    assert again["passes"][0]["ignoring"]["inserted"] == 5  # read back, not diffed again
+    assert again["passes"][2]["ignoring"]["inserted"] == first["passes"][2]["ignoring"]["inserted"] + 1

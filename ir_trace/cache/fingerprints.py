@@ -334,6 +334,13 @@ def diff_key(before_sha: str, after_sha: str, kind: str = "pypto") -> str:
     return f"diff/{DIFF_VERSION}/{IGNORE_COUNTS_VERSION}/{MODEL_VERSION}/{kind}/{before_sha}/{after_sha}"
 
 
+def ignoring_key(before_sha: str, after_sha: str, kind: str, ignore: str) -> str:
+    """A pair's hunks under the ignore modes of `ignore` (`IgnoreModes.spec()`, its regex included) that a
+    report's `--json` counts by function (summaries/trace.py): the keyed diff, over the sliced functions."""
+    versions = f"{DIFF_VERSION}/{IGNORE_COUNTS_VERSION}/{NORMALIZE_VERSION}/{SLICER_VERSION}"
+    return f"ignoring/{versions}/{kind}/{digest(ignore)}/{before_sha}/{after_sha}"
+
+
 def slice_key(sha: str, kind: str = "pypto") -> str:
     return f"functions/{SLICER_VERSION}/{kind}/{sha}"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import luigi
 
+from ir_trace.cache.fingerprints import ignoring_key
 from ir_trace.cache.report_record import dump_report_fingerprint
 from ir_trace.errors import IRTraceError
 from ir_trace.inputs.discovery import Manifest
@@ -19,7 +20,7 @@ from ir_trace.inputs.traces import Trace
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.options import DEFAULT_CONTEXT, ReportOptions
 from ir_trace.pipeline.base import WORK_PLANNED, AbsolutePath, PipelineTask
-from ir_trace.pipeline.config import session
+from ir_trace.pipeline.config import session, shared_cache
 from ir_trace.pipeline.snapshots import (
     STATE_HELP,
     DiffPair,
@@ -37,11 +38,12 @@ from ir_trace.pipeline.snapshots import (
     validated_traces,
 )
 from ir_trace.pipeline.targets import ReportTarget
+from ir_trace.report.ignore_counts import LineSpan, Span
 from ir_trace.report.page_model import Report
 from ir_trace.report.payload import build_payload, combine_traces, shared_function_lists
 from ir_trace.report.render import render_html
 from ir_trace.runsafety.output_paths import check_report_path
-from ir_trace.summaries.trace import report_summary
+from ir_trace.summaries.trace import KeyedHunks, report_summary
 
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
@@ -151,7 +153,24 @@ class ReportPlan:
         if not target.exists():
             payload = traces_payload(self.dump, self.traces, self.work, context, ignore, task)
             html = render_html(payload.to_json(), target.fingerprint or "")
-            target.write(html, report_summary(payload, self.dump), len(self.diffs))
+            target.write(html, report_summary(payload, self.dump, cached_keyed_hunks(ignore)), len(self.diffs))
+
+
+def cached_keyed_hunks(ignore: str) -> KeyedHunks:
+    """The `--json` counts' hunks under the ignore modes, pair by pair through the cache: a rebuild after a
+    few passes changed rediffs only their pairs (a damaged or odd entry is computed again)."""
+    cache = shared_cache()
+
+    def keyed(before: str, after: str, kind: str, compute: Callable[[], Sequence[LineSpan]]) -> Sequence[LineSpan]:
+        key = ignoring_key(before, after, kind, ignore)
+        try:
+            return [Span(*map(int, span)) for span in cache.get(key)]
+        except (TypeError, ValueError):  # none kept (None), or not four numbers a span
+            found = compute()
+            cache.put(key, [[span.a0, span.a1, span.b0, span.b1] for span in found])
+            return found
+
+    return keyed
 
 
 def check_report_arguments(report: str, dumps: list[str], ignore: str) -> None:

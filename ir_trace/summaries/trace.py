@@ -36,6 +36,7 @@ import os
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from ir_trace.noise.normalize import IgnoreModes, line_key
 from ir_trace.report.ignore_counts import LineSpan, keyed_spans
@@ -48,9 +49,18 @@ NO_MODES = IgnoreModes()
 Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
 
 
-def report_summary(report: Report, given: str | None = None) -> ReportSummary:
+KeyedHunks = Callable[[str, str, str, Callable[[], Sequence[LineSpan]]], Sequence[LineSpan]]
+"""(before sha256, after sha256, kind, compute) -> a pair's hunks under the report's ignore modes: where the
+caller keeps them (the pipeline: its cache, so a rebuild rediffs only the pairs that changed)."""
+
+
+def _computed(_before: str, _after: str, _kind: str, compute: Callable[[], Sequence[LineSpan]]) -> Sequence[LineSpan]:
+    return compute()
+
+
+def report_summary(report: Report, given: str | None = None, keyed: KeyedHunks = _computed) -> ReportSummary:
     """What a report's record keeps: its counts and its `--json` document."""
-    return ReportSummary(trace_summary(report, given), counts=run_counts(report))
+    return ReportSummary(trace_summary(report, given, keyed), counts=run_counts(report))
 
 
 def run_counts(report: Report) -> RunCounts:
@@ -68,7 +78,7 @@ def run_counts(report: Report) -> RunCounts:
     )
 
 
-def trace_summary(report: Report, given: str | None = None) -> dict:
+def trace_summary(report: Report, given: str | None = None, keyed: KeyedHunks = _computed) -> dict:
     """Summarise a report pass by pass, trace by trace when it has several.
 
     Each pass's "file" is relative to `given`, the path the report was asked for (default: the dump).
@@ -78,11 +88,11 @@ def trace_summary(report: Report, given: str | None = None) -> dict:
         # are header indices in it; a ptoas_passes/ around its one unit)
         trace = report.traces[0]
         dump = given or report.dump
-        rows = _files_relative_to(pass_summaries(trace, report.ignore), report.dump, dump)
+        rows = _files_relative_to(pass_summaries(trace, report.ignore, keyed), report.dump, dump)
         return {**_document(report, trace, rows, dump), "base": base_snapshot(trace, report.dump, dump)}
     traces = []
     for trace in report.traces:
-        rows = _files_relative_to(pass_summaries(trace, report.ignore), trace.dump, given or report.dump)
+        rows = _files_relative_to(pass_summaries(trace, report.ignore, keyed), trace.dump, given or report.dump)
         shown = {"stage": trace.stage, "unit": trace.unit, "dump": trace.dump, "level": trace.level}
         base = base_snapshot(trace, trace.dump, given or report.dump)
         passes = _rows_json(rows)
@@ -143,13 +153,13 @@ def _files_relative_to(rows: list[PassSummary], dump: str, given: str) -> list[P
     ]
 
 
-def pass_summaries(trace: Trace, modes: IgnoreModes = NO_MODES) -> list[PassSummary]:
+def pass_summaries(trace: Trace, modes: IgnoreModes = NO_MODES, keyed: KeyedHunks = _computed) -> list[PassSummary]:
     """The summary row of each pass of a trace (its first snapshot is no pass); `modes`: the report's
     ignore modes, whose counts each row adds when on."""
     passes = trace.passes
     functions = list(trace.functions_per_snapshot())
     diffs = [record.diff or PassDiff() for record in passes]  # [0]: the first snapshot has none
-    ignoring = _ignoring_hunks(passes, diffs, functions, modes, trace.kind) if modes else None
+    ignoring = _ignoring_hunks(passes, diffs, functions, modes, trace.kind, keyed) if modes else None
     owners = _owner_lookups(functions)
     headers: dict[int, dict] = {}  # id(header) -> its JSON: passes sharing a header share its object
     rows = []
@@ -186,7 +196,12 @@ def _counts(hunks: Sequence[LineSpan], owner_before: Owner, owner_after: Owner) 
 
 
 def _ignoring_hunks(
-    passes: Sequence[PassRecord], diffs: list[PassDiff], functions: list, modes: IgnoreModes, kind: str
+    passes: Sequence[PassRecord],
+    diffs: list[PassDiff],
+    functions: list,
+    modes: IgnoreModes,
+    kind: str,
+    keyed: KeyedHunks,
 ) -> list[Sequence[LineSpan]]:
     """Per pass, the hunks of a diff whose lines compare by their keys under `modes`.
 
@@ -204,8 +219,8 @@ def _ignoring_hunks(
             result.append([])
         else:
             if pair not in done:
-                exact = diffs[k].hunks
-                done[pair] = keyed_spans(lines, after, eol, passes[k].eol, functions[k - 1], functions[k], exact, key)
+                sides = (lines, after, eol, passes[k].eol, functions[k - 1], functions[k])
+                done[pair] = keyed(*pair, kind, partial(keyed_spans, *sides, diffs[k].hunks, key))
             result.append(done[pair])
         lines, eol = after, passes[k].eol
     return result
