@@ -53,7 +53,7 @@ class LoadedSnapshot:
     @cached_property
     def slices(self) -> Slices:
         """Its functions, shared by the slicing task and the diffs (which match functions first)."""
-        return slice_functions(self.split[0], self.structure, self.kind)
+        return slice_functions(self.split[0], self.structure, self.kind, self.text)  # MLIR's chunks cut from the text
 
     @cached_property
     def functions(self) -> list[tuple[str, int, int]] | None:

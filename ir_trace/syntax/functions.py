@@ -208,13 +208,16 @@ def _chunk_candidates(lines: list[str], firsts: list[tuple[int, int]], inner: li
 KINDS = ("pypto", "mlir")  # the languages a snapshot can be printed in
 
 
-def slice_functions(lines: list[str], structure: Structure | None = None, kind: str = "pypto") -> Slices:
+def slice_functions(
+    lines: list[str], structure: Structure | None = None, kind: str = "pypto", text: str | None = None
+) -> Slices:
     """Functions of `lines` (a snapshot split on newlines), or None with the reason.
 
     `kind` says how to read them: PyPTO's Python (`structure` may bring its outline, worked out
-    already) or MLIR, whose symbol ops (`func.func @m::@f`) are its functions."""
+    already) or MLIR, whose symbol ops (`func.func @m::@f`) are its functions. `text`, when given, is
+    what `lines` were split from (`linediff.split_lines`): MLIR's chunks are then cut from it at once."""
     if kind == "mlir":
-        return _slice_mlir(lines)
+        return _slice_mlir(lines, text)
     try:
         structure = structure or analyse_structure(lines)
     except UnsafeToSlice as exc:
@@ -232,9 +235,9 @@ def slice_functions(lines: list[str], structure: Structure | None = None, kind: 
     return Slices(tuple(found))
 
 
-def _slice_mlir(lines: list[str]) -> Slices:
+def _slice_mlir(lines: list[str], text: str | None) -> Slices:
     try:
-        found = symbol_op_functions(lines)
+        found = symbol_op_functions(lines, text)
     except UnsafeMlir as exc:
         return Slices(None, str(exc))
     return Slices(tuple(map(Function._make, found)))
