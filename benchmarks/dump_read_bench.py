@@ -17,7 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from ir_trace.inputs.discovery import read_dump_file  # noqa: E402
+from ir_trace.inputs.dump_files import read_dump_file  # noqa: E402
 
 SAMPLES = REPO.parent / "shared" / "samples"
 

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import DirectoryFiles, read_dump_file
+from ir_trace.inputs.dump_files import DirectoryFiles, read_dump_file
 from ir_trace.inputs.traces import discover_traces
 
 HEADER = "// -----// IR Dump After CSE (cse) ('builtin.module' operation) //----- //\n"

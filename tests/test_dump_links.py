@@ -13,7 +13,8 @@ from conftest import FRONTEND, demo_passes, run_cli, write_dump
 from hostile_support import assert_error_line
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import discover_snapshots, read_dump_file
+from ir_trace.inputs.discovery import discover_snapshots
+from ir_trace.inputs.dump_files import read_dump_file
 
 FLAG = "--follow-inner-symlinks"
 

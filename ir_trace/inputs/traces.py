@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, discover_snapshots, linked_directory
+from ir_trace.inputs.discovery import Manifest, discover_snapshots
+from ir_trace.inputs.dump_files import linked_directory
 from ir_trace.inputs.file_hashes import FileHashes
 
 if TYPE_CHECKING:  # the MLIR readers are imported where they read: a rerun reading cached traces needs none

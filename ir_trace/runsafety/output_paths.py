@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import IRTraceError
-from ir_trace.inputs.discovery import printable_path
+from ir_trace.inputs.dump_files import printable_path
 from ir_trace.inputs.traces import PASSES_DUMP, PASSES_DUMP_INPUT, PROGRAM_INPUT, TREE_INPUT
 from ir_trace.runsafety.writes import OutputError, OutputPlan, is_inside, plan_output
 

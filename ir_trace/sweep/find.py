@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError, IRTraceError
-from ir_trace.inputs.discovery import printable_path
+from ir_trace.inputs.dump_files import printable_path
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX
 from ir_trace.inputs.mlir.tree import TREE_SUFFIX, counters_per_depth
 from ir_trace.inputs.traces import (  # what a found program is

@@ -28,7 +28,7 @@ from ir_trace import __version__
 from ir_trace.cache.fingerprints import SWEEP_SCHEMA
 from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
 from ir_trace.errors import IRTraceError
-from ir_trace.inputs.discovery import printable_path
+from ir_trace.inputs.dump_files import printable_path
 from ir_trace.noise.normalize import MODES, CustomRegex, IgnoreModes, IgnoreRegexError, normalise_lines
 from ir_trace.report.against import match_behaviours, match_passes
 from ir_trace.report.render import payload_to_script_json, render_page

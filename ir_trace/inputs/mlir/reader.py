@@ -17,14 +17,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import (
-    DirectoryFiles,
-    Manifest,
-    Snapshot,
-    decode_snapshot,
-    open_dump_file,
-    read_snapshot_text,
-)
+from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_snapshot_text
+from ir_trace.inputs.dump_files import DirectoryFiles, open_dump_file
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
 from ir_trace.inputs.mlir.stream import ir_length, read_dumps

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import linked_directory, printable_path
+from ir_trace.inputs.dump_files import linked_directory, printable_path
 from ir_trace.inputs.mlir.ops import NO_SYMBOL, OpIndex
 
 TREE_SUFFIX = ".mlir"
