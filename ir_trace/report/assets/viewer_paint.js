@@ -10,7 +10,7 @@ const IRTracePainter = (() => {
 
   const { EQ, DEL, FOLD, INS } = IRTraceModel;
   const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
-  const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus } = IRTraceRows;
+  const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus, edgeMarkButton, columnsOf } = IRTraceRows;
   const { createWraps } = IRTraceWraps;
   const { planFolds, displayLine, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
@@ -389,12 +389,6 @@ const IRTracePainter = (() => {
 
     /* ---------- changes: walking them, and the edge markers ---------- */
 
-    /** Columns [start, end) of a range of a line (UTF-16 offsets in, display columns out). */
-    function columnsOf(text, [s, e]) {
-      const start = lineColumns(text.slice(0, s));
-      return [start, start + lineColumns(text.slice(s, e))];
-    }
-
     /** Where a row's changed text lies on `side`, in columns: its emphasised ranges, or for a line
      *  with no partner all of it after the indentation (the whole line is new, or gone). */
     function changedColumns(item, side) {
@@ -483,19 +477,11 @@ const IRTracePainter = (() => {
 
     /** One row's marker: it scrolls to the nearest hidden change to the right, else to the left. */
     function edgeMark(y, left, right, kind) {
-      const where = [left.length ? 'left' : '', right.length ? 'right' : ''].filter(Boolean);
-      const mark = el('button', `edge ${where.join(' ')} ${kind}`, `${left.length ? '\u25c2' : ''}${right.length ? '\u25b8' : ''}`);
-      mark.type = 'button';
-      mark.tabIndex = -1;
-      mark.title = `Changed text ${where.map((w) => `to the ${w}`).join(' and ')}: click to scroll to it`;
-      mark.style.top = `${y}px`;
-      const [c0] = right.length ? right[0] : left[left.length - 1];
-      mark.addEventListener('click', () => {
+      return edgeMarkButton(y, left, right, kind, (c0) => {
         const width = leader.scroller.clientWidth - metrics.codeLeft - EDGE_STRIP;
         scrollBoth(leader.scroller.scrollTop, Math.max(0, Math.round(c0 * metrics.cw - width / 4)));
         render(false);
       });
-      return mark;
     }
 
     /* ---------- positioning ---------- */

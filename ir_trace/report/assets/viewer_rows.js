@@ -1,7 +1,7 @@
 // needs: viewer_dom.js, viewer_model.js, viewer_layout.js, viewer_fold.js
 /* pypto-ir-trace viewer: one display row as DOM (IRTraceRows).
  * Syntax colouring, changed-range emphasis, find hits, wrapped continuation lines, fold bars with
- * their hunk header, fillers and warning markers. A row is built from its item alone (see
+ * their hunk header, fillers, warning markers and the edge markers of changes out of sight sideways. A row is built from its item alone (see
  * viewer_layout.js); the panes and scrolling are viewer_paint.js's. Text is only ever inserted with
  * textContent: snapshot text is data, never markup. */
 const IRTraceRows = (() => {
@@ -300,5 +300,25 @@ const IRTraceRows = (() => {
     (control || pane).focus({ preventScroll: true });
   }
 
-  return { tokenize, paintCode, rowElement, sideOf, el, focusedControl, refocus };
+  /** Columns [start, end) of a range of a line (UTF-16 offsets in, display columns out). */
+  function columnsOf(text, [s, e]) {
+    const start = lineColumns(text.slice(0, s));
+    return [start, start + lineColumns(text.slice(s, e))];
+  }
+
+  /** An edge marker at height y for a row's changes hidden to the `left` / `right` (column ranges):
+   *  a click asks `scrollTo` for the column of the nearest, to the right first. */
+  function edgeMarkButton(y, left, right, kind, scrollTo) {
+    const where = [left.length ? 'left' : '', right.length ? 'right' : ''].filter(Boolean);
+    const mark = el('button', `edge ${where.join(' ')} ${kind}`, `${left.length ? '\u25c2' : ''}${right.length ? '\u25b8' : ''}`);
+    mark.type = 'button';
+    mark.tabIndex = -1;
+    mark.title = `Changed text ${where.map((w) => `to the ${w}`).join(' and ')}: click to scroll to it`;
+    mark.style.top = `${y}px`;
+    const [c0] = right.length ? right[0] : left[left.length - 1];
+    mark.addEventListener('click', () => scrollTo(c0));
+    return mark;
+  }
+
+  return { tokenize, paintCode, rowElement, sideOf, el, focusedControl, refocus, edgeMarkButton, columnsOf };
 })();
