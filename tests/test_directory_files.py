@@ -44,13 +44,19 @@ def test_it_reads_what_read_dump_file_reads_and_closes_what_it_opened(tmp_path):
     assert open_fds() == before
 
 
-def test_a_symlinked_file_is_refused_with_read_dump_files_message(tmp_path):
-    root, folder = tree(tmp_path)
-    outside = tmp_path / "secret.mlir"
+def linked_out(tmp_path, folder):
+    """The tree's 1_cse.mlir made a link to a dump outside it."""
+    outside = tmp_path / "outside.mlir"
     outside.write_text(HEADER + "module {}\n")
     link = folder / "1_cse.mlir"
     link.unlink()
     link.symlink_to(outside)
+    return link
+
+
+def test_a_symlinked_file_is_refused_with_read_dump_files_message(tmp_path):
+    root, folder = tree(tmp_path)
+    link = linked_out(tmp_path, folder)
     with DirectoryFiles(root) as below:
         said = message(below.read, link)
     assert said == message(read_dump_file, link, root) and str(link) in said
@@ -106,10 +112,6 @@ def test_more_directories_than_it_keeps_open_are_read_with_a_bounded_number_of_f
 
 def test_a_tree_with_a_linked_dump_is_refused_naming_it(tmp_path):
     root, folder = tree(tmp_path)
-    outside = tmp_path / "elsewhere.mlir"
-    outside.write_text(HEADER + "module {}\n")
-    link = folder / "1_cse.mlir"
-    link.unlink()
-    link.symlink_to(outside)
+    linked_out(tmp_path, folder)
     with pytest.raises(DumpError, match="1_cse.mlir"):
         discover_traces(root)
