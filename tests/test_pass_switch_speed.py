@@ -62,12 +62,16 @@ def test_a_row_s_spoken_text_is_out_of_sight_and_widens_nothing(page, switch_rep
     log.assert_clean()
 
 
+TWO_FRAMES_ON = "() => new Promise((go) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(go))))"
+
+
 def test_a_wider_gutter_after_a_switch_still_folds_lines_to_the_pane(page, switch_report):
     log = open_report(page, switch_report, "#pass=1")
     page.locator("body").click(position={"x": 2, "y": 2})
     page.keyboard.press("j")  # one digit of line numbers to four: the code starts further right
     expect(current(page)).to_have_attribute("data-k", "2")
-    page.wait_for_timeout(300)  # settled
+    page.wait_for_function("() => window.__irTrace.switches.length > 0")  # painted, then settled (the overscan):
+    page.evaluate(TWO_FRAMES_ON)
     after = pane(page, "After")
     row = after.locator(".row").filter(has=page.locator(".chip")).first
     expect(row).to_be_visible()
