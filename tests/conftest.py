@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,13 @@ def mlir_sample(sample: Path | None) -> Path:
             pytest.fail(f"{absent}, and CI must run every sample test", pytrace=False)
         pytest.skip(absent)
     return sample
+
+
+def traced_peak(call):
+    """`call()`'s result and the most memory Python's allocations held meanwhile (tracemalloc), in bytes."""
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

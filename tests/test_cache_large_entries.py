@@ -7,7 +7,8 @@ from __future__ import annotations
 import glob
 import json
 import os
-import tracemalloc
+
+from conftest import traced_peak
 
 from ir_trace.cache.store import ResultCache
 
@@ -27,12 +28,7 @@ def test_a_large_value_reads_back_and_its_file_is_utf8_text(tmp_path):
 def test_a_large_value_is_written_without_a_copy_four_bytes_a_character(tmp_path):
     cache = ResultCache(tmp_path / "cache")
     value = {"passes": ["x" * 100 for _ in range(100_000)]}  # about 10 MB of JSON
-    tracemalloc.start()
-    try:
-        cache.put("large", value)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _none, peak = traced_peak(lambda: cache.put("large", value))
     text_size = 10_500_000
     assert peak < 4 * text_size  # the StringIO alone was 4 x the text, beside the text and its bytes
     assert cache.get("large") == value

@@ -6,15 +6,16 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-import tracemalloc
 from pathlib import Path
 
 import pytest
 from browser_support import build_report
+from conftest import FRONTEND, traced_peak, write_dump
 from test_mlir_tree import header
 
+import ir_trace
 from ir_trace.report.payload import shared_function_lists
-from ir_trace.report.render import encode_payload, read_payload
+from ir_trace.report.render import _walked, encode_payload, read_payload
 
 
 def whole_encoding(payload: dict) -> str:
@@ -73,20 +74,13 @@ def test_a_long_streams_report_is_written_in_memory_of_a_few_function_lists(tmp_
     payload = read_payload(first.read_text())
     assert len(payload["passes"]) == 150 and all(len(p["functions"]) == 300 for p in payload["passes"])
     json_size = len(json.dumps(payload, separators=(",", ":")))
-    tracemalloc.start()
-    try:
-        again = build_report(stream, tmp_path / "again.html", *cache)  # only the report is made here
-        _current, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    again, peak = traced_peak(lambda: build_report(stream, tmp_path / "again.html", *cache))  # only the report
     assert read_payload(again.read_text()) == payload
     # Each snapshot's own lists, three times over, and the whole JSON twice took 12 times the JSON (now 1.8).
     assert peak < 4 * json_size, (peak, json_size)
 
 
 def _parts_per_pass(payload: dict) -> float:
-    from ir_trace.report.render import _walked
-
     passes = [p for trace in payload.get("traces") or [payload] for p in trace.get("passes", [])]
     runs = payload.get("runs") or []
     passes += [p for run in runs for trace in run.get("traces") or [run] for p in trace.get("passes", [])]
@@ -96,10 +90,6 @@ def _parts_per_pass(payload: dict) -> float:
 def test_each_pass_is_written_whole_by_one_dump_in_every_payload_shape(tmp_path: Path):
     """The walk stops at the passes: one level deeper wrote every field of every pass by its own json.dumps
     (100,000 passes cost seconds)."""
-    from conftest import FRONTEND, write_dump
-
-    import ir_trace
-
     texts = [FRONTEND] + [(f"P{k}", FRONTEND + f"# pass {k}\n" * (k % 3)) for k in range(1, 30)]
     dump = write_dump(tmp_path / "a" / "passes_dump", texts)
     other = write_dump(tmp_path / "b" / "passes_dump", texts[:20] + [("Extra", FRONTEND + "# b\n")])

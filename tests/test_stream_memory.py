@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import mlir_sample, mlir_samples
+from conftest import mlir_sample, mlir_samples, traced_peak
 from test_mlir_tree import header, module
 
 from ir_trace.inputs.mlir import reader
@@ -30,12 +29,7 @@ def test_a_large_stream_is_read_in_memory_of_a_few_dumps(tmp_path):
         for number in range(120):  # 120 dumps of about 250 KB: 30 MB
             out.write(header("CSE", "cse") + big_module(number, 3000))
     size = stream.stat().st_size
-    tracemalloc.start()
-    try:
-        ((unit, manifest),) = read_stream(stream, lambda _sha, _text: None)
-        _current, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    ((unit, manifest),), peak = traced_peak(lambda: read_stream(stream, lambda _sha, _text: None))
     assert unit == "" and len(manifest.snapshots) == 120
     assert peak < size / 3  # the whole file and its texts held at once took more than twice its size
 
@@ -94,11 +88,6 @@ def test_one_huge_line_costs_memory_proportional_to_it(tmp_path):
     stream = tmp_path / "dense.txt"
     body = f'module {{\n  func.func @w() {{\n    %cst = arith.constant dense<"{blob}"> : tensor<1000000xi8>\n'
     stream.write_text("".join(header(p, p.lower()) + body + f"    // {p}\n    return\n  }}\n}}\n\n\n" for p in "AB"))
-    tracemalloc.start()
-    try:
-        ((_unit, manifest),) = read_stream(stream, lambda _sha, _text: None)
-        _current, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    ((_unit, manifest),), peak = traced_peak(lambda: read_stream(stream, lambda _sha, _text: None))
     assert len(manifest.snapshots) == 2
     assert peak < 8 * len(blob), peak

@@ -61,8 +61,8 @@ class PassRecord:
     parse_error: str | None = None
 
     def to_json(self, shared: dict | None = None) -> dict:
-        """`shared`: one dict for a whole payload, so a header, diff or counts object several passes hold
-        gives one JSON object they all hold (100,000 passes of a stream share a few headers)."""
+        """`shared`: one dict for a whole payload, so a header, diff, counts or functions object several passes
+        hold gives one JSON object they all hold (100,000 passes of a stream share a few headers)."""
         data: dict = {
             "index": self.index,
             "name": self.name,
@@ -73,15 +73,15 @@ class PassRecord:
             "log_file": self.log_file,
         }
         if self.header is not None:
-            data["header"] = _shared_json(self.header, _header_json, shared)
+            data["header"] = made_once(self.header, _header_json, shared)
         if self.diff is None:
             data["lines"] = list(self.lines or ())
         else:
-            data.update(_shared_json(self.diff, _diff_json, shared), changed=self.changed)
+            data.update(made_once(self.diff, _diff_json, shared), changed=self.changed)
             if self.ignore_counts is not None:
-                data["ignore_counts"] = _shared_json(self.ignore_counts, _counts_json, shared)
+                data["ignore_counts"] = made_once(self.ignore_counts, _counts_json, shared)
         if self.sliced:
-            data["functions"] = None if self.functions is None else _function_lists(self.functions)
+            data["functions"] = None if self.functions is None else made_once(self.functions, _functions_json, shared)
             if self.functions is None:
                 data["parse_error"] = self.parse_error
         return data
@@ -111,24 +111,15 @@ class PassRecord:
         )
 
 
-_listed: list = [None, []]  # the functions tuple last written and its lists
-
-
-def _function_lists(functions: tuple) -> list[list]:
-    """A record's functions as JSON lists, the very lists of the record before when it holds the very same
-    tuple (`payload._SharedTuples`): a payload of thousands of snapshots holds one copy while nothing moves."""
-    if functions is not _listed[0]:
-        _listed[:] = [functions, [list(f) for f in functions]]
-    return _listed[1]
-
-
-def _shared_json(value, to_json, shared: dict | None):
-    """`to_json(value)`, made once per object when `shared` is given (ids hold: the objects outlive it)."""
-    if shared is None:
-        return to_json(value)
-    found = shared.get(id(value))
+def made_once(value, make, memo: dict | None):
+    """`make(value)`, made once per object when `memo` is given: objects several records hold (a header, a
+    diff, a functions tuple kept from pass to pass) give one result they all hold. Keyed by id, so the
+    caller keeps the objects alive while `memo` lives."""
+    if memo is None:
+        return make(value)
+    found = memo.get(id(value))
     if found is None:
-        found = shared[id(value)] = to_json(value)
+        found = memo[id(value)] = make(value)
     return found
 
 
@@ -138,6 +129,10 @@ def _header_json(header: PassHeader) -> dict:
 
 def _diff_json(diff: PassDiff) -> dict:
     return diff.to_json()
+
+
+def _functions_json(functions: tuple) -> list[list]:
+    return [list(function) for function in functions]
 
 
 def _counts_json(counts: dict[str, tuple[int, int]]) -> dict:

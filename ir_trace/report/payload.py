@@ -21,7 +21,7 @@ from ir_trace.inputs.discovery import Manifest
 from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.report.model import PairDiff
 from ir_trace.report.page_model import PAYLOAD_SCHEMA as PAYLOAD_SCHEMA  # where the cache keys and summaries read it
-from ir_trace.report.page_model import PassRecord, Report, Trace
+from ir_trace.report.page_model import PassRecord, Report, Trace, made_once
 from ir_trace.report.pass_diff import PassDiff
 
 NO_MODES = IgnoreModes()
@@ -58,8 +58,7 @@ def build_payload(
     """
     records = []
     previous_sha = None
-    listed = _SharedTuples()
-    page_diffs: dict[int, tuple[PassDiff, dict]] = {}  # id(diff) -> its page form: a pair repeated is one object
+    made: dict = {}  # id -> its form here, for the function lists and diffs passes share (`made_once`)
     for position, snapshot in enumerate(manifest.snapshots):
         sliced = slices[snapshot.sha256]
         shared = {
@@ -71,13 +70,13 @@ def build_payload(
             "log": snapshot.log,
             "log_file": snapshot.log_file,
             "header": snapshot.header,
-            **(_slice_fields(sliced, listed) if snapshot.sha256 != previous_sha else {}),
+            **(_slice_fields(sliced, made) if snapshot.sha256 != previous_sha else {}),
         }
         if position == 0:
             records.append(PassRecord(**shared, lines=tuple(base_lines)))
         else:
             changed = snapshot.sha256 != previous_sha
-            records.append(_pass_record(shared, diffs[position - 1], changed, page_diffs))
+            records.append(_pass_record(shared, diffs[position - 1], changed, made))
         previous_sha = snapshot.sha256
     records_tuple = tuple(records)
     stream = manifest.snapshots[0].file if manifest.snapshots[0].header_index is not None else None
@@ -87,25 +86,17 @@ def build_payload(
     return Report(generator, manifest.title, manifest.dump, context, level, (trace,), ignore)
 
 
-def _slice_fields(sliced: dict, listed: _SharedTuples) -> dict:
-    """A record's functions (a snapshot equal to the previous one carries none: the page reuses its list)."""
+def _slice_fields(sliced: dict, made: dict) -> dict:
+    """A record's functions (a snapshot equal to the previous one carries none: the page reuses its list),
+    one tuple for the snapshots that hold the very same list (`shared_function_lists`): thousands of
+    snapshots, one tuple while nothing moves."""
     functions = sliced["functions"]
-    return {"sliced": True, "functions": listed(functions), "parse_error": sliced.get("parse_error")}
+    listed = None if functions is None else made_once(functions, _functions_tuple, made)
+    return {"sliced": True, "functions": listed, "parse_error": sliced.get("parse_error")}
 
 
-class _SharedTuples:
-    """A snapshot's functions as a tuple of (key, start, end), the very tuple of the snapshot before when its
-    list is the very same (`shared_function_lists`): thousands of snapshots, one tuple while nothing moves."""
-
-    def __init__(self) -> None:
-        self._last: tuple[list | None, tuple | None] = (None, None)
-
-    def __call__(self, functions: list | None) -> tuple | None:
-        if functions is None:
-            return None
-        if functions is not self._last[0]:
-            self._last = functions, tuple((key, start, end) for key, start, end in functions)
-        return self._last[1]
+def _functions_tuple(functions: list) -> tuple:
+    return tuple((key, start, end) for key, start, end in functions)
 
 
 def shared_function_lists(slices: Iterable[tuple[str, dict]]) -> dict[str, dict]:
@@ -124,17 +115,16 @@ def shared_function_lists(slices: Iterable[tuple[str, dict]]) -> dict[str, dict]
     return found
 
 
-def _pass_record(
-    shared: dict, diff: PairDiff | None, changed: bool, page_diffs: dict[int, tuple[PassDiff, dict]]
-) -> PassRecord:
+def _pass_record(shared: dict, diff: PairDiff | None, changed: bool, made: dict) -> PassRecord:
     if diff is None:
         return PassRecord(**shared, diff=NO_DIFF, changed=changed)
-    known = page_diffs.get(id(diff))  # the diffs outlive the build, so their ids stay theirs
-    if known is None:
-        counts = {spec: (inserted, deleted) for spec, (inserted, deleted) in diff.ignore_counts.items()}
-        known = page_diffs[id(diff)] = (PassDiff.from_json(diff.to_page()), counts)
-    page_diff, counts = known
+    page_diff, counts = made_once(diff, _page_form, made)  # a pair repeated is one object
     return PassRecord(**shared, diff=page_diff, changed=changed, ignore_counts=counts)
+
+
+def _page_form(diff: PairDiff) -> tuple[PassDiff, dict[str, tuple[int, int]]]:
+    counts = {spec: (inserted, deleted) for spec, (inserted, deleted) in diff.ignore_counts.items()}
+    return PassDiff.from_json(diff.to_page()), counts
 
 
 def combine_traces(path: str, title: str, traces: list[tuple[str, str, Report]]) -> Report:
