@@ -43,7 +43,7 @@ from ir_trace.report.page_model import Report
 from ir_trace.report.payload import build_payload, combine_traces, shared_function_lists
 from ir_trace.report.render import render_html
 from ir_trace.runsafety.output_paths import check_report_path
-from ir_trace.summaries.trace import KeyedHunks, report_summary
+from ir_trace.summaries.trace import report_summary
 
 
 def diff_task(manifest_a: Manifest, a, manifest_b: Manifest, b) -> DiffPair:
@@ -153,24 +153,33 @@ class ReportPlan:
         if not target.exists():
             payload = traces_payload(self.dump, self.traces, self.work, context, ignore, task)
             html = render_html(payload.to_json(), target.fingerprint or "")
-            target.write(html, report_summary(payload, self.dump, cached_keyed_hunks(ignore)), len(self.diffs))
+            keyed = CachedKeyedHunks(ignore)
+            summary = report_summary(payload, self.dump, keyed)
+            keyed.keep()
+            target.write(html, summary, len(self.diffs))
 
 
-def cached_keyed_hunks(ignore: str) -> KeyedHunks:
-    """The `--json` counts' hunks under the ignore modes, pair by pair through the cache: a rebuild after a
-    few passes changed rediffs only their pairs (a damaged or odd entry is computed again)."""
-    cache = shared_cache()
+class CachedKeyedHunks:
+    """The `--json` counts' hunks under the ignore modes (`summaries.trace.KeyedHunks`), pair by pair through
+    the cache: a rebuild after a few passes changed rediffs only their pairs (a damaged or odd entry is
+    computed again). What was computed is kept in one transaction (`keep`), not one a pair."""
 
-    def keyed(before: str, after: str, kind: str, compute: Callable[[], Sequence[LineSpan]]) -> Sequence[LineSpan]:
-        key = ignoring_key(before, after, kind, ignore)
+    def __init__(self, ignore: str):
+        self.ignore = ignore
+        self.computed: dict[str, list[list[int]]] = {}
+
+    def __call__(self, before: str, after: str, kind: str, compute: Callable[[], Sequence[LineSpan]]):
+        key = ignoring_key(before, after, kind, self.ignore)
         try:
-            return [Span(*map(int, span)) for span in cache.get(key)]
+            return [Span(*map(int, span)) for span in shared_cache().get(key)]
         except (TypeError, ValueError):  # none kept (None), or not four numbers a span
             found = compute()
-            cache.put(key, [[span.a0, span.a1, span.b0, span.b1] for span in found])
+            self.computed[key] = [[span.a0, span.a1, span.b0, span.b1] for span in found]
             return found
 
-    return keyed
+    def keep(self) -> None:
+        if self.computed:
+            shared_cache().put_many(self.computed)
 
 
 def check_report_arguments(report: str, dumps: list[str], ignore: str) -> None:
