@@ -116,7 +116,7 @@ def run(
 ) -> RunOutcome:
     """Build the report `options` ask for in the cache they name (a throw-away one for `no_cache`).
     `guard` keeps the report's write safe from signals; `progress` makes the display of the work done."""
-    from ir_trace.cache.location import default_cache_dir
+    from ir_trace.cache.on_disk import default_cache_dir
 
     state = _dump_state(options)
     if not options.no_cache:  # a report found current is said so before diskcache is even imported
@@ -292,7 +292,7 @@ def _no_record(options: RunOptions, state: str, output: Path) -> str:
 
 
 def _default_cache_dir() -> Path:
-    from ir_trace.cache.location import default_cache_dir
+    from ir_trace.cache.on_disk import default_cache_dir
 
     return default_cache_dir()
 

@@ -11,19 +11,16 @@ rebuilds it. Nothing here writes, so it can never damage what the ordinary path 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
 import sqlite3
 import stat
 from pathlib import Path
 
+from ir_trace.cache.on_disk import VALUE_FILE, decode_entry
+
 # diskcache's modes (diskcache.core; a test holds these equal): a value in its row, or text in a value file.
 MODE_RAW = 1
 MODE_TEXT = 3
-# How diskcache names value files (as store._VALUE_FILE): anything else in the database was planted.
-_VALUE_FILE = re.compile(r"[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{28}\.val")
 _SQLITE_HEADER = b"SQLite format 3\0"
 _SELECT = "SELECT mode, filename, value, expire_time FROM Cache WHERE key = ? AND raw = 1"
 
@@ -60,13 +57,10 @@ class ReadOnlyCache:
         stored = self._stored(key)
         if stored is None:
             return None
-        checksum, _, body = stored.partition("\n")
-        if checksum != hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]:
-            raise Unreadable(f"checksum mismatch under {key}")
         try:
-            return json.loads(body)
-        except ValueError as exc:
-            raise Unreadable(str(exc)) from exc
+            return decode_entry(stored)
+        except ValueError as exc:  # a checksum that does not match, or not JSON
+            raise Unreadable(f"{exc} under {key}") from exc
 
     def __contains__(self, key: str) -> bool:
         return self._row(key) is not None
@@ -89,7 +83,7 @@ class ReadOnlyCache:
         mode, filename, value, _expires = row
         if mode == MODE_RAW and isinstance(value, str):
             return value
-        if mode != MODE_TEXT or not isinstance(filename, str) or not _VALUE_FILE.fullmatch(filename):
+        if mode != MODE_TEXT or not isinstance(filename, str) or not VALUE_FILE.fullmatch(filename):
             raise Unreadable(f"an entry under {key} stored otherwise than as our text")
         path = self.directory / filename
         try:

@@ -16,9 +16,7 @@ import atexit
 import contextlib
 import errno
 import glob
-import hashlib
 import io
-import json
 import logging
 import os
 import re
@@ -33,7 +31,7 @@ from pathlib import Path
 import diskcache
 from diskcache.core import DEFAULT_SETTINGS, METADATA, MODE_BINARY, MODE_RAW, MODE_TEXT, UNKNOWN
 
-from ir_trace.cache.location import default_cache_dir  # noqa: F401 (where it was; the warm path imports location)
+from ir_trace.cache.on_disk import VALUE_FILE, decode_entry, encode_entry
 
 try:
     import resource
@@ -45,8 +43,6 @@ log = logging.getLogger("ir_trace")
 # that appeared beside the user's cache, which nobody should find unexplained.
 unmissable = logging.getLogger("ir_trace.unmissable")
 _warned: set[str] = set()
-# How diskcache names value files (Disk.filename): anything else in the database was planted.
-_VALUE_FILE = re.compile(r"[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{28}\.val")
 # diskcache runs `PRAGMA <key> = <value>` for stored sqlite_* settings and passes disk_* ones to the Disk.
 _SETTING_VALUE = re.compile(r"[\w.-]{1,64}")
 
@@ -103,7 +99,7 @@ class TextOnlyDisk(diskcache.Disk):
         if mode not in (MODE_RAW, MODE_BINARY, MODE_TEXT):
             raise UnsafeEntry(f"entry stored in mode {mode}")
         if mode != MODE_RAW:
-            if not isinstance(filename, str) or not _VALUE_FILE.fullmatch(filename):
+            if not isinstance(filename, str) or not VALUE_FILE.fullmatch(filename):
                 raise UnsafeEntry(f"value file name not made by the cache: {filename!r}")
             # lstat: a missing file raises OSError, which diskcache reports as a miss
             if not stat.S_ISREG(os.lstat(os.path.join(self._directory, filename)).st_mode):
@@ -112,7 +108,7 @@ class TextOnlyDisk(diskcache.Disk):
 
     def remove(self, file_path):
         """Delete a value file, never a path a tampered database names outside the cache."""
-        if isinstance(file_path, str) and _VALUE_FILE.fullmatch(file_path):
+        if isinstance(file_path, str) and VALUE_FILE.fullmatch(file_path):
             super().remove(file_path)
 
 
@@ -140,10 +136,7 @@ class ResultCache:
         if stored is None:
             return None
         try:
-            checksum, _, body = stored.partition("\n")
-            if checksum != _checksum(body):
-                raise ValueError("checksum mismatch")
-            return json.loads(body)
+            return decode_entry(stored)
         except (AttributeError, ValueError) as exc:
             return self._drop(key, exc)
 
@@ -161,7 +154,7 @@ class ResultCache:
 
     def put_many(self, values: dict) -> None:
         """Store each value, in one transaction: one commit (one sync) for the lot, not one each."""
-        entries = {key: _entry(value) for key, value in values.items()}
+        entries = {key: encode_entry(value) for key, value in values.items()}
         try:
             with self._cache.transact(retry=True):
                 for key, text in entries.items():
@@ -213,11 +206,6 @@ class ResultCache:
 _REREADS = 3  # reads of an entry whose value file vanished, before it counts as damaged
 
 
-def _entry(value) -> str:
-    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return f"{_checksum(body)}\n{body}"
-
-
 def _reason(exc: BaseException) -> str:
     """What went wrong, said plainly: sqlite's bare "disk I/O error" under `ulimit -f` is the file
     size limit, which is then named."""
@@ -266,10 +254,6 @@ class _MemoryStore:
 
 
 _KEYS_PER_QUERY = 500  # below SQLite's limit on a statement's parameters (999 in old builds)
-
-
-def _checksum(body: str) -> str:
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
 
 
 def _create(directory: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import luigi
 
-from ir_trace.cache.location import default_cache_dir
+from ir_trace.cache.on_disk import default_cache_dir
 from ir_trace.cache.report_record import configured_state
 from ir_trace.cache.session import Session
 from ir_trace.cache.store import ResultCache, open_cache
