@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ir_trace.cache.on_disk import default_cache_dir
 from ir_trace.errors import IRTraceError
 from ir_trace.options import RunOptions
 from ir_trace.runsafety.output_paths import CommandPaths, check_command_paths, check_printable
@@ -102,7 +103,7 @@ def check_options(options: RunOptions, stdout_was_open: bool = True) -> None:
     given = options.dump, options.output, options.cache_dir
     named = ("dump directory", given[0]), ("output path", given[1]), ("cache directory", given[2])
     check_printable([*named, ("dump directory", options.against), ("--json path", options.json)])
-    cache = None if options.no_cache else Path(options.cache_dir or _default_cache_dir()).expanduser()
+    cache = None if options.no_cache else Path(options.cache_dir or default_cache_dir()).expanduser()
     dumps = tuple(d for d in (options.dump, options.against) if d is not None)
     paths = CommandPaths(options.output, options.json, cache, options.cache_dir is not None, dumps)
     check_command_paths(paths, stdout_was_open)
@@ -116,8 +117,6 @@ def run(
 ) -> RunOutcome:
     """Build the report `options` ask for in the cache they name (a throw-away one for `no_cache`).
     `guard` keeps the report's write safe from signals; `progress` makes the display of the work done."""
-    from ir_trace.cache.on_disk import default_cache_dir
-
     state = _dump_state(options)
     if not options.no_cache:  # a report found current is said so before diskcache is even imported
         current = _found_current(options, Path(options.cache_dir or default_cache_dir()).expanduser(), state)
@@ -154,14 +153,14 @@ def build(
     `state`: the dump's `configured_state`, when the caller has taken it already (a scan of every file).
     Results come from Luigi (the run's status, task events) and from the report's target.
     """
-    from ir_trace.cache.report_record import configured_state, current_report, own_write
+    from ir_trace.cache.report_record import current_report, own_write
     from ir_trace.cache.store import open_cache
 
     cache = open_cache(cache_dir)  # falls back to a private directory, with a warning
     dump, output, follow = Path(options.dump), Path(options.output), options.follow_inner_symlinks
     context, spec = options.report.context, options.report.ignore.spec()
     # The dump's state, once, before scheduling: the tasks' outputs follow from it (a scan of every file).
-    state = configured_state(str(dump.absolute()), follow) if state is None else state
+    state = _dump_state(options) if state is None else state
     if options.against is None:  # a report found current needs no pipeline: Luigi is not even imported
         paths = str(dump.absolute()), str(output.absolute())
         current = current_report(cache, *paths, context, spec, follow, state)
@@ -221,6 +220,7 @@ def build(
 
 
 def _dump_state(options: RunOptions) -> str:
+    """The dump's state as the run reads it (`configured_state`: a scan of every file)."""
     from ir_trace.cache.report_record import configured_state
 
     return configured_state(str(Path(options.dump).absolute()), options.follow_inner_symlinks)
@@ -284,17 +284,9 @@ def _outcome(record: ReportRecord, output: Path, rediffed: int, reused: bool) ->
 def _no_record(options: RunOptions, state: str, output: Path) -> str:
     """Why a run that succeeded left no record of its report: the dump's files moved on (their state
     differs from the one the run was scheduled for), else the cache lost it to a concurrent run."""
-    from ir_trace.cache.report_record import configured_state
-
-    if configured_state(str(Path(options.dump).absolute()), options.follow_inner_symlinks) != state:
+    if _dump_state(options) != state:
         return "the dump changed while the report was being built; run again"
     return f"the cache holds no record of the report written at {output} (a concurrent run replaced it); run again"
-
-
-def _default_cache_dir() -> Path:
-    from ir_trace.cache.on_disk import default_cache_dir
-
-    return default_cache_dir()
 
 
 def _link(output: Path) -> str:
