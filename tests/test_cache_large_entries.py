@@ -32,3 +32,24 @@ def test_a_large_value_is_written_without_a_copy_four_bytes_a_character(tmp_path
     text_size = 10_500_000
     assert peak < 4 * text_size  # the StringIO alone was 4 x the text, beside the text and its bytes
     assert cache.get("large") == value
+
+
+def test_a_large_value_is_read_back_without_copying_its_text(tmp_path):
+    cache = ResultCache(tmp_path / "cache")
+    value = {"passes": ["x" * 1000 for _ in range(10_000)]}  # about 10 MB of JSON, few objects
+    cache.put("large", value)
+    got, peak = traced_peak(lambda: cache.get("large"))
+    assert got == value
+    text_size = 10_000_000
+    assert peak < 2.6 * text_size  # the text read, the values parsed; no body slice nor its UTF-8 bytes
+
+
+def test_an_entry_with_text_after_its_value_is_damage(tmp_path):
+    cache = ResultCache(tmp_path / "cache")
+    cache.put("k", {"a": 1})
+    body = '{"a":1}{"a":2}'
+    from ir_trace.cache.on_disk import _checksum
+
+    cache._cache.set("k", f"{_checksum(body)}\n{body}")  # the checksum right, the JSON not one value
+    assert cache.get("k") is None
+    assert "k" not in cache

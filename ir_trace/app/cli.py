@@ -12,6 +12,7 @@ import logging
 import sys
 import time
 import traceback
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from ir_trace.noise.normalize import MODES, IgnoreModes, IgnoreRegexError, check
 from ir_trace.options import DEFAULT_CONTEXT, DEFAULT_OUTPUT, ReportOptions, RunOptions
 from ir_trace.runsafety.signals import Supervisor
 from ir_trace.runsafety.standard_streams import clear_terminal_line, guard_standard_streams, say
-from ir_trace.runsafety.writes import OutputError, shown_path, write_all, write_output
+from ir_trace.runsafety.writes import OutputError, shown_path, write_content, write_output
 from ir_trace.summaries.runs import summary_warnings
 
 if TYPE_CHECKING:
@@ -222,14 +223,16 @@ def run_options(args: argparse.Namespace) -> RunOptions:
 
 
 def write_json_summary(destination: str, trace: dict, guard: RunGuard | None = None) -> None:
-    text = json.dumps(trace, ensure_ascii=False, indent=2) + "\n"
+    """The --json document, encoded and written in pieces: for 100,000 passes it is hundreds of megabytes
+    of indented text, which whole (and again as bytes) would be the run's peak."""
+    pieces = chain(json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(trace), ["\n"])
     if destination != "-":
-        write_output(Path(destination), text, label="--json", guard=guard)
+        write_output(Path(destination), pieces, label="--json", guard=guard)
         return
     try:
         sys.stdout.flush()
         # Past the text layer: its buffer dropped the rest of a short write to a pipe whose reader left, silently.
-        write_all(sys.stdout.fileno(), text.encode("utf-8"))
+        write_content(sys.stdout.fileno(), pieces)
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise OutputError(f"--json: cannot write the summary to standard output: {reason}") from exc

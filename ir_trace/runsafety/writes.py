@@ -20,7 +20,7 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +31,9 @@ TEMP_SUFFIX = ".tmp"
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BATCH_CHARS = 1 << 16  # characters of text in pieces encoded and written at a time (its many small strings cost more)
+
+Content = str | bytes | Iterable[str]  # text, bytes, or text in pieces (a document too large to hold twice)
 
 
 class OutputError(IRTraceError):
@@ -101,7 +104,7 @@ def _kind(mode: int) -> str:
 
 def write_output(
     path: Path,
-    content: str | bytes,
+    content: Content,
     label: str | None = None,
     before_rename: Callable[[os.stat_result], None] | None = None,
     durable: bool = True,
@@ -114,17 +117,17 @@ def write_output(
     the identity of the file it is about to publish; if it raises, nothing is published. It is
     not called for a stream: a FIFO or device has no identity worth recording. `durable=False`
     skips the fsync, for files that are only a copy of something kept elsewhere. `guard` is the
-    run's (`RunGuard()`, a process nobody supervises, when not given).
+    run's (`RunGuard()`, a process nobody supervises, when not given). Text in pieces is encoded and
+    written a batch at a time, never held whole.
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
     plan = plan_output(Path(path), label)
     guard = guard or RunGuard()
     if plan.stream:
-        _write_through(plan.path, data, _prefix(label))
+        size = _write_through(plan.path, data, _prefix(label))
         guard.streamed(str(plan.path))
-    else:
-        _replace(plan, data, _prefix(label), before_rename, durable, guard)
-    return len(data)
+        return size
+    return _replace(plan, data, _prefix(label), before_rename, durable, guard)
 
 
 def replace_file(target: Path, data: bytes, durable: bool = False, guard: RunGuard | None = None) -> None:
@@ -152,18 +155,18 @@ def _temp_name(target: Path) -> str:
     return str(target.parent / f".{stem}.{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
 
 
-def _replace(plan: OutputPlan, data: bytes, prefix: str, before_rename, durable: bool, guard: RunGuard) -> None:
+def _replace(plan: OutputPlan, data, prefix: str, before_rename, durable: bool, guard: RunGuard) -> int:
     # Registered before it exists, so an interrupt can never orphan it.
     with guard.removed_on_termination(), guard.temp_file(_temp_name(plan.target)) as tmp:
-        _replace_file(plan, tmp, data, prefix, before_rename, durable, guard)
+        return _replace_file(plan, tmp, data, prefix, before_rename, durable, guard)
 
 
-def _replace_file(plan: OutputPlan, tmp: str, data: bytes, prefix: str, before_rename, durable, guard) -> None:
+def _replace_file(plan: OutputPlan, tmp: str, data, prefix: str, before_rename, durable, guard) -> int:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)  # the umask applies
         try:
             _keep_owner_and_mode(fd, plan.existing)
-            write_all(fd, data)
+            size = write_content(fd, data)
             if durable:
                 os.fsync(fd)
             finished = os.fstat(fd)
@@ -173,6 +176,7 @@ def _replace_file(plan: OutputPlan, tmp: str, data: bytes, prefix: str, before_r
             before_rename(finished)
         guard.publishing(finished, str(plan.target))  # published once the target is this file
         os.replace(tmp, plan.target)
+        return size
     except BaseException as exc:
         remove_temp(tmp)
         if isinstance(exc, OSError):
@@ -192,7 +196,7 @@ def _keep_owner_and_mode(fd: int, existing: os.stat_result | None) -> None:
             pass
 
 
-def _write_through(path: Path, data: bytes, prefix: str) -> None:
+def _write_through(path: Path, data, prefix: str) -> int:
     try:
         # Non-blocking open: a FIFO without a reader fails (ENXIO) instead of waiting forever.
         fd = os.open(path, os.O_WRONLY | _NONBLOCK | _NOCTTY | _CLOEXEC)
@@ -205,11 +209,37 @@ def _write_through(path: Path, data: bytes, prefix: str) -> None:
         if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # replaced since it was planned: touch nothing
             raise OutputError(f"{prefix}{path} changed while the run was writing it; run again")
         os.set_blocking(fd, True)  # a slow reader is waited for, like any pipe
-        write_all(fd, data)
+        return write_content(fd, data)
     except OSError as exc:
         raise OutputError(f"{prefix}cannot write {path}: {exc.strerror or exc}") from exc
     finally:
         os.close(fd)
+
+
+def write_content(fd: int, data: bytes | Iterable[str]) -> int:
+    """Every byte (see `write_all`): bytes as they are, text pieces encoded a batch at a time. Returns the
+    bytes written."""
+    if isinstance(data, bytes):
+        write_all(fd, data)
+        return len(data)
+    size = 0
+    for batch in _encoded_batches(data):
+        write_all(fd, batch)
+        size += len(batch)
+    return size
+
+
+def _encoded_batches(pieces: Iterable[str]) -> Iterator[bytes]:
+    batch: list[str] = []
+    chars = 0
+    for piece in pieces:
+        batch.append(piece)
+        chars += len(piece)
+        if chars >= _BATCH_CHARS:
+            yield "".join(batch).encode("utf-8")
+            batch, chars = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8")
 
 
 def write_all(fd: int, data: bytes) -> None:
