@@ -33,6 +33,7 @@ def whole_encoding(payload: dict) -> str:
         {"traces": [{"passes": [{"functions": [["f", 0, 1]]}] * 3, "warnings": []}] * 2},
         {"odd keys": {1: "one", None: 2}, "tuple": (1, 2)},
         {"big": [{"text": "x" * 70_000, "k": k} for k in range(5)]},  # pieces larger than one compressed piece
+        {"passes": [{"line": "é漢\U0001f600" * 700_000}, {"k": 1}]},  # a pass over one encoded window, split mid-line
     ],
 )
 def test_the_payload_is_encoded_as_gzip_of_its_whole_json(payload):
@@ -101,3 +102,10 @@ def test_each_pass_is_written_whole_by_one_dump_in_every_payload_shape(tmp_path:
         payload = read_payload(page.read_text(encoding="utf-8"))
         assert encode_payload(payload) == whole_encoding(payload)
         assert _parts_per_pass(payload) < 5, page.name
+
+
+def test_a_pass_holding_a_huge_line_is_not_copied_whole_while_encoded():
+    payload = {"passes": [{"line": "0123456789abcdef" * 1_000_000}]}  # 16 MB of JSON in one pass
+    encoded, peak = traced_peak(lambda: encode_payload(payload))
+    assert encoded == whole_encoding(payload)
+    assert peak < 2.5 * 16_000_000  # its JSON once; not again joined, nor whole as bytes

@@ -44,6 +44,13 @@ class Recent(Generic[_Key, _Value]):
             self.size -= self.size_of(self._values.popitem(last=False)[1])
 
 
+_SNAPSHOT_CHARS = 1 << 22  # a snapshot counts as one of the eight kept up to this size, by its size past it
+
+
+def _snapshot_size(snapshot: Any) -> int:
+    return max(_SNAPSHOT_CHARS, len(snapshot.text))
+
+
 class Session:
     """This process's caches and guard (see the module's docstring).
 
@@ -60,8 +67,9 @@ class Session:
         # Texts read by validation, for the work that follows (so no file is read twice): 32 M characters.
         self.texts: Recent[str, str] = Recent(1 << 25, len)
         # Snapshots analysed (pipeline.snapshots.LoadedSnapshot, by hash and kind): adjacent pairs and
-        # slices reuse each other's work.
-        self.snapshots: Recent[tuple[str, str], Any] = Recent(8)
+        # slices reuse each other's work. Eight, fewer when they are large (one with a 100 MB line holds
+        # its text, its lines and their analysis: the latest alone is kept then, for the next pair).
+        self.snapshots: Recent[tuple[str, str], Any] = Recent(8 * _SNAPSHOT_CHARS, _snapshot_size)
         # Traces validated, by their cache key (which names the dump's state): a report reads one dump,
         # a comparison two; Luigi's completeness checks ask for them several times a run.
         self.traces: Recent[str, list[Trace]] = Recent(4)

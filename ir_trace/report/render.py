@@ -64,9 +64,10 @@ def encode_payload(payload: dict) -> str:
     deflate = zlib.compressobj(_GZIP_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zlib.DEF_MEM_LEVEL, 0)
     compressed, crc, size = [_GZIP_HEADER], 0, 0
     for piece in _json_pieces(payload):
-        data = piece.encode("utf-8")
-        crc, size = zlib.crc32(data, crc), size + len(data)
-        compressed.append(deflate.compress(data))
+        for start in range(0, len(piece), _ENCODED_CHARS):  # a pass holding a huge line: a window at a time
+            data = piece[start : start + _ENCODED_CHARS].encode("utf-8")
+            crc, size = zlib.crc32(data, crc), size + len(data)
+            compressed.append(deflate.compress(data))
     compressed += [deflate.flush(), struct.pack("<LL", crc, size & 0xFFFFFFFF)]
     return base64.b64encode(b"".join(compressed)).decode("ascii")
 
@@ -74,6 +75,7 @@ def encode_payload(payload: dict) -> str:
 _GZIP_LEVEL = 6
 _GZIP_HEADER = gzip.compress(b"", compresslevel=_GZIP_LEVEL, mtime=0)[:10]  # the header this Python's gzip writes
 _PIECE_CHARS = 1 << 16  # pieces joined up to about this size before they are compressed
+_ENCODED_CHARS = 1 << 20  # characters encoded to UTF-8 at a time (a larger piece is not copied whole)
 
 
 def _json_pieces(value):
@@ -84,6 +86,12 @@ def _json_pieces(value):
     pending: list[str] = []
     held = 0
     for part in _walked(value):
+        if len(part) >= _PIECE_CHARS:  # on its own: a pass with a 100 MB line is not copied into a join
+            if pending:
+                yield "".join(pending)
+                pending, held = [], 0
+            yield part
+            continue
         pending.append(part)
         held += len(part)
         if held >= _PIECE_CHARS:
