@@ -9,14 +9,10 @@ import json
 import re
 import struct
 import zlib
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ir_trace.report.page_template import render_template
 from ir_trace.report.scripts import script_order
-
-if TYPE_CHECKING:
-    import jinja2
 
 
 def templates_dir() -> Path:
@@ -32,18 +28,6 @@ TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
 # JSON inside <script type="application/json"> must never close the element or start a comment;
 # U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
 _SCRIPT_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
-
-
-@lru_cache(maxsize=1)
-def _environment() -> jinja2.Environment:
-    import jinja2  # here, not at the top: a rerun that finds its report current renders nothing
-
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
 
 
 def payload_to_script_json(payload: dict) -> str:
@@ -142,15 +126,12 @@ def render_page(template: str, scripts: tuple[str, ...], style_file: str, **cont
 
     folder = templates_dir()
     script = "\n".join(with_shared_constants(name, (folder / name).read_text(encoding="utf-8")) for name in scripts)
-    return (
-        _environment()
-        .get_template(template)
-        .render(
-            css=(folder / style_file).read_text(encoding="utf-8"),
-            js=script,
-            csp=content_security_policy(script),
-            **context,
-        )
+    return render_template(
+        folder / template,
+        css=(folder / style_file).read_text(encoding="utf-8"),
+        js=script,
+        csp=content_security_policy(script),
+        **context,
     )
 
 
