@@ -1,11 +1,12 @@
-"""The pages' own template renderer (report/page_template.py) against Jinja2, which it replaced at run time."""
+"""The pages' template filler (report/page_template.py) against Jinja2, which renders what it refuses."""
 
 from __future__ import annotations
 
 import jinja2
 import pytest
 
-from ir_trace.report.page_template import TemplateError, escaped, render_template
+from ir_trace.report import render as render_module
+from ir_trace.report.page_template import MissingValue, UnsupportedTemplate, escaped, render_template
 from ir_trace.report.render import REPORT_SCRIPTS, content_security_policy, render_page, templates_dir
 
 AWKWARD = "a <b> & \"c\" 'd' \u202e </script> {{ x }} {% if %} \u00b7"
@@ -13,13 +14,7 @@ AWKWARD = "a <b> & \"c\" 'd' \u202e </script> {{ x }} {% if %} \u00b7"
 
 def _jinja(template: str, **values: object) -> str:
     """The page as the renderer before this one made it (render.py's Jinja environment)."""
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
-    return environment.get_template(template).render(**values)
+    return render_module._environment().get_template(template).render(**values)
 
 
 @pytest.mark.parametrize("fingerprint", [None, "", "0" * 64, AWKWARD])
@@ -58,7 +53,7 @@ def test_escaped_is_markupsafes():
 def test_a_value_the_page_needs_must_be_given(tmp_path):
     template = tmp_path / "t.j2"
     template.write_text("<p>{{ title }}</p>\n")
-    with pytest.raises(TemplateError, match="title"):
+    with pytest.raises(MissingValue, match="title"):
         render_template(template)
     assert render_template(template, title="x") == "<p>x</p>\n"
 
@@ -78,7 +73,7 @@ def test_a_value_the_page_needs_must_be_given(tmp_path):
 def test_what_it_does_not_understand_is_refused(tmp_path, text):
     template = tmp_path / "t.j2"
     template.write_text(text)
-    with pytest.raises(TemplateError):
+    with pytest.raises(UnsupportedTemplate):
         render_template(template, title="t", a="a", y=[])
 
 
@@ -89,3 +84,17 @@ def test_nested_conditions(tmp_path):
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     for values in cases:
         assert render_template(template, **values) == environment.from_string(template.read_text()).render(**values)
+
+
+def test_a_template_it_does_not_understand_is_rendered_by_jinja(tmp_path, monkeypatch):
+    (tmp_path / "page.html.j2").write_text(
+        "{% for n in [1, 2] %}{{ n }}{% endfor %}|{{ title|upper }}|{{ css|length }}\n"
+    )
+    (tmp_path / "s.css").write_text("abc")
+    (tmp_path / "s.js").write_text("")
+    monkeypatch.setattr(render_module, "templates_dir", lambda: tmp_path)
+    render_module._environment.cache_clear()
+    try:
+        assert render_page("page.html.j2", ("s.js",), "s.css", title="t") == "12|T|3\n"
+    finally:
+        render_module._environment.cache_clear()

@@ -1,16 +1,16 @@
-"""The pages' templates, filled in: the few Jinja constructs they use, rendered as Jinja renders them.
+"""The pages' Jinja templates filled in without importing Jinja, when they use only what is understood here.
 
 Importing Jinja2 and compiling a template cost a small dump's cold run ~0.13 s here, for two templates that
-only substitute values. The syntax stays Jinja's, so the `.j2` files read as before, and
-tests/test_page_template.py holds every page to Jinja's rendering of it (autoescape on, StrictUndefined,
-trailing newline kept). Understood:
+only substitute values. The templates stay Jinja's (render.py hands any template this module refuses to
+Jinja), and tests/test_page_template.py holds both pages to Jinja's rendering of them (autoescape on,
+StrictUndefined, trailing newline kept). Understood:
 
     {{ name }}        the value, HTML-escaped as Jinja's autoescape (markupsafe) escapes it
     {{ name|safe }}   the value as it is
     {% if name | default("") %} … {% endif %}   the text between when the value is given and true
 
-Anything else in `{{ }}`, `{% %}` or `{# #}` is refused when the template is read, and a value the page needs
-but is not given is an error, not an empty string.
+Anything else in `{{ }}`, `{% %}` or `{# #}` is refused when the template is read (`UnsupportedTemplate`),
+and a value the page needs but is not given is an error (`MissingValue`), not an empty string.
 """
 
 from __future__ import annotations
@@ -39,8 +39,12 @@ class _If:
     body: tuple  # of str, _Value and _If
 
 
-class TemplateError(ValueError):
-    """A template uses what this renderer does not understand."""
+class UnsupportedTemplate(ValueError):
+    """A template uses what this module does not understand: Jinja renders it."""
+
+
+class MissingValue(ValueError):
+    """A value the template shows was not given (Jinja's StrictUndefined refuses it too)."""
 
 
 def render_template(path: Path, **values: object) -> str:
@@ -53,7 +57,7 @@ def _parsed(path: str) -> tuple:
     text = Path(path).read_text(encoding="utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as Jinja's lexer
     body, rest = _parts(text, 0, path)
     if rest != len(text):
-        raise TemplateError(f"{path}: an {{% endif %}} without its {{% if %}}")
+        raise UnsupportedTemplate(f"{path}: an {{% endif %}} without its {{% if %}}")
     return body
 
 
@@ -73,11 +77,11 @@ def _parts(text: str, start: int, path: str) -> tuple[tuple, int]:
         elif tag.group(2) is not None and (condition := _IF.fullmatch(tag.group(2))):
             body, end = _parts(text, at, path)
             if end == len(text):
-                raise TemplateError(f"{path}: {{% if {condition.group(1)} %}} without its {{% endif %}}")
+                raise UnsupportedTemplate(f"{path}: {{% if {condition.group(1)} %}} without its {{% endif %}}")
             parts.append(_If(condition.group(1), body))
             at = _TAG.match(text, end).end()  # type: ignore[union-attr]  # the {% endif %} found there
         else:
-            raise TemplateError(f"{path}: not understood here: {tag.group()!r}")
+            raise UnsupportedTemplate(f"{path}: not understood here: {tag.group()!r}")
     parts.append(text[at:])
     return tuple(part for part in parts if part != ""), len(text)
 
@@ -85,7 +89,7 @@ def _parts(text: str, start: int, path: str) -> tuple[tuple, int]:
 def _value(expression: str, path: str) -> _Value:
     match = _VALUE.fullmatch(expression)
     if match is None:
-        raise TemplateError(f"{path}: not understood here: {{{{{expression}}}}}")
+        raise UnsupportedTemplate(f"{path}: not understood here: {{{{{expression}}}}}")
     return _Value(match.group(1), safe=match.group(2) is not None)
 
 
@@ -95,7 +99,7 @@ def _rendered(parts: tuple, values: dict):
             yield part
         elif isinstance(part, _Value):
             if part.name not in values:
-                raise TemplateError(f"the page needs {part.name!r}, not given")
+                raise MissingValue(f"the page needs {part.name!r}, not given")
             yield str(values[part.name]) if part.safe else escaped(values[part.name])
         elif values.get(part.name, ""):
             yield from _rendered(part.body, values)

@@ -9,10 +9,15 @@ import json
 import re
 import struct
 import zlib
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ir_trace.report.page_template import render_template
+from ir_trace.report.page_template import UnsupportedTemplate, render_template
 from ir_trace.report.scripts import script_order
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def templates_dir() -> Path:
@@ -28,6 +33,18 @@ TEMPLATE_FILES = ("report.html.j2", *REPORT_SCRIPTS, "viewer.css")
 # JSON inside <script type="application/json"> must never close the element or start a comment;
 # U+2028/2029 are escaped so the text is also safe if ever pasted into a JS literal.
 _SCRIPT_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    import jinja2  # only for a template page_template.py does not understand (neither page today)
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
 
 
 def payload_to_script_json(payload: dict) -> str:
@@ -126,13 +143,11 @@ def render_page(template: str, scripts: tuple[str, ...], style_file: str, **cont
 
     folder = templates_dir()
     script = "\n".join(with_shared_constants(name, (folder / name).read_text(encoding="utf-8")) for name in scripts)
-    return render_template(
-        folder / template,
-        css=(folder / style_file).read_text(encoding="utf-8"),
-        js=script,
-        csp=content_security_policy(script),
-        **context,
-    )
+    values = dict(css=(folder / style_file).read_text(encoding="utf-8"), js=script, csp=content_security_policy(script))
+    try:
+        return render_template(folder / template, **values, **context)
+    except UnsupportedTemplate:
+        return _environment().get_template(template).render(**values, **context)
 
 
 def render_html(payload: dict, fingerprint: str = "") -> str:
