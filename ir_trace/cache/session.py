@@ -79,7 +79,7 @@ class Session:
         self.traces: Recent[str, list[Trace]] = Recent(4)
         # Diffs this process computed and wrote to the cache, by cache key, until the report that assembles
         # them takes them: a cold run does not read back and decode what it has just written (the typed
-        # object equals the one the stored JSON gives: tests/test_session_results.py). A worker forked for
+        # object equals the one the stored JSON gives: tests/test_session_diffs.py). A worker forked for
         # `--workers` keeps its own; the report then reads the cache, as before. At most ~16 M characters of
         # hunks (the oldest go first), so a stream of thousands of traces holds no more than it did.
         self.diffs: Recent[str, Any] = Recent(1 << 24, _diff_size)
