@@ -4,15 +4,18 @@
 #     sh benchmarks/startup_bench.sh BASE_TREE DUMP [RUNS]
 #
 # cold: a fresh --cache-dir each run; warm: a rerun whose report is current (each tree's cache built once first).
+# Each run starts in a scratch directory: run from inside a tree, `python -m ir_trace` would import that tree's
+# package for both A and B (the working directory comes before PYTHONPATH on sys.path).
 # Each tree has its own PYTHONPYCACHEPREFIX with bytecode written, as an installed package runs (this
 # environment sets PYTHONDONTWRITEBYTECODE=1: without it every module is compiled at each start).
 set -e
-A=$(cd "$(dirname "$0")/.." && pwd); B=$1; DUMP=$2; RUNS=${3:-7}
+A=$(cd "$(dirname "$0")/.." && pwd); B=$(realpath "$1"); DUMP=$(realpath "$2"); RUNS=${3:-7}
 WORK=$(mktemp -d /tmp/startup-bench.XXXXXX)
 cat > "$WORK/run.sh" <<'SH'
 #!/bin/sh
 # run.sh TREE DUMP PYCACHE [CACHE_HOME]: one run, cold when CACHE_HOME is not given
 home=${4:-$(mktemp -d)}
+cd "$home" || exit 1  # not from a tree: `python -m` puts the working directory before PYTHONPATH
 env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX="$3" PYTHONPATH="$1" python -m ir_trace "$2" -o "$home/r.html" --cache-dir "$home/c" -q
 rc=$?; [ -n "$4" ] || rm -rf "$home"; exit $rc
 SH

@@ -167,11 +167,12 @@ def build(
         if current is not None:
             return _outcome(current, output, rediffed=0, reused=True)
     with _luigi_configuration_read():
-        import luigi.execution_summary
-
-        from ir_trace.pipeline import RenderComparison, RenderReport
+        from ir_trace.pipeline import RenderComparison, RenderReport  # first: it imports Luigi (see luigi_import.py)
         from ir_trace.pipeline.config import adopt_cache, observed_state, session
         from ir_trace.pipeline.run_events import NoProgress, RunEvents
+
+        # isort: split
+        import luigi.execution_summary
 
     adopt_cache(cache)
     _configure_luigi(cache.directory, verbose, follow)

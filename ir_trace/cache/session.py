@@ -43,6 +43,18 @@ class Recent(Generic[_Key, _Value]):
         while self.size > self.limit and len(self._values) > 1:
             self.size -= self.size_of(self._values.popitem(last=False)[1])
 
+    def take(self, key: _Key) -> _Value | None:
+        """The value, no longer kept here (None when it is not)."""
+        value = self._values.pop(key, None)
+        if value is not None:
+            self.size -= self.size_of(value)
+        return value
+
+
+def _diff_size(diff: Any) -> int:
+    """A report.model.PairDiff's size, roughly, in characters: its hunks' after lines and a little per hunk."""
+    return sum(64 + sum(map(len, hunk.after_lines)) + 16 * len(hunk.pairs) for hunk in diff.hunks) + 64
+
 
 _SNAPSHOT_CHARS = 1 << 22  # a snapshot counts as one of the eight kept up to this size, by its size past it
 
@@ -73,6 +85,12 @@ class Session:
         # Traces validated, by their cache key (which names the dump's state): a report reads one dump,
         # a comparison two; Luigi's completeness checks ask for them several times a run.
         self.traces: Recent[str, list[Trace]] = Recent(4)
+        # Diffs this process computed and wrote to the cache, by cache key, until the report that assembles
+        # them takes them: a cold run does not read back and decode what it has just written (the typed
+        # object equals the one the stored JSON gives: tests/test_session_diffs.py). A worker forked for
+        # `--workers` keeps its own; the report then reads the cache, as before. At most ~16 M characters of
+        # hunks (the oldest go first), so a stream of thousands of traces holds no more than it did.
+        self.diffs: Recent[str, Any] = Recent(1 << 24, _diff_size)
 
     @property
     def cache(self) -> ResultCache:

@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 from ir_trace.syntax.mlir_opline import read_op_line
-from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_ops
 
 # Words that say what a dump is or where it went, never which program it holds.
 GENERIC_WORDS = frozenset(
@@ -57,6 +56,8 @@ def ir_name(text: str) -> str:
         if parts is not None and parts.qualified_op == "builtin.module" and parts.symbol:
             return f"@{parts.raw_symbol}"
         break
+    from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_ops  # here: a PyPTO run never needs the outline
+
     try:
         functions = [op for op in symbol_ops(text.splitlines()) if op.op.endswith("func")]
     except UnsafeMlir:

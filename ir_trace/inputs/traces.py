@@ -65,10 +65,10 @@ def discover_traces(
     """Every trace `path` holds, in pipeline order; DumpError naming the file when one is broken.
     `follow_inner_symlinks`: read snapshots linked to files inside their dump (see `read_dump_file`).
     `hashes`: PyPTO snapshots whose stamp it recorded are not read again (see `discover_snapshots`)."""
-    from ir_trace.inputs.mlir.reader import read_stream, read_tree
-
     folder = Path(path).absolute()
     if folder.is_file():
+        from ir_trace.inputs.mlir.reader import read_stream  # here and below: a PyPTO dump needs no MLIR reader
+
         return [Trace("mlir", unit, manifest) for unit, manifest in read_stream(folder, on_text)]
     if not folder.is_dir():
         return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks))]  # its own message
@@ -78,6 +78,8 @@ def discover_traces(
     if layout == "units" or (layout is None and folder.name == PTOAS_PASSES):
         return _unit_traces(folder, on_text, follow_inner_symlinks)
     if layout == "tree":
+        from ir_trace.inputs.mlir.reader import read_tree
+
         return [Trace("mlir", unit, manifest) for unit, manifest in read_tree(folder, on_text, follow_inner_symlinks)]
     return [Trace("pypto", "", discover_snapshots(folder, on_text, follow_inner_symlinks, hashes))]
 

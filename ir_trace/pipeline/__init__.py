@@ -3,6 +3,9 @@
 luigi --module ir_trace.pipeline RenderReport --dump build/prog/passes_dump --report ir_trace.html --local-scheduler
 """
 
+from ir_trace.pipeline import luigi_import  # noqa: F401 (first: Luigi imported without its RPC client's imports)
+
+# isort: split
 from ir_trace.pipeline.compare import RenderComparison
 from ir_trace.pipeline.config import default_failure_exit_codes, default_log_level, ir_trace
 from ir_trace.pipeline.dead_workers import refuse_runs_stalled_by_dead_workers

@@ -284,7 +284,9 @@ def cached_result(item: WorkItem, task: luigi.Task | None = None) -> PairDiff | 
     """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
     or holds something that is not one; `task` (the one assembling the report) then fires
     WORK_REDONE, so a repaired pair is counted as rediffed, not as taken from the cache."""
-    result = item.result_type.from_json(shared_cache().get(item.key))
+    result = session().diffs.take(item.key) if isinstance(item, DiffPair) else None
+    if result is None:
+        result = item.result_type.from_json(shared_cache().get(item.key))
     if result is None:
         result = item.compute()
         shared_cache().put(item.key, result.to_json())
@@ -310,10 +312,13 @@ def do_work(work: list[WorkItem] | tuple[WorkItem, ...], on_item: Callable[[Work
     """Compute the items the cache lacks, here; `on_item(item)` after each one."""
     cache = shared_cache()
     done = cache.present([item.key for item in work])  # by another worker meanwhile, say
-    results = {}
+    results, computed = {}, session().diffs
     for item in work:
         if item.key not in done:
-            results[item.key] = item.compute().to_json()
+            result = item.compute()
+            results[item.key] = result.to_json()
+            if isinstance(result, PairDiff):
+                computed.put(item.key, result)
             on_item(item)
     cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
