@@ -13,7 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ir_trace.report.page_template import UnsupportedTemplate, render_template
 from ir_trace.report.scripts import script_order
 
 if TYPE_CHECKING:
@@ -37,7 +36,7 @@ _SCRIPT_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028",
 
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
-    import jinja2  # only for a template page_template.py does not understand (neither page today)
+    import jinja2  # here, not at the top: a rerun that finds its report current renders nothing
 
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
@@ -151,11 +150,16 @@ def render_page(template: str, scripts: tuple[str, ...], style_file: str, **cont
 
     folder = templates_dir()
     script = "\n".join(with_shared_constants(name, (folder / name).read_text(encoding="utf-8")) for name in scripts)
-    values = dict(css=(folder / style_file).read_text(encoding="utf-8"), js=script, csp=content_security_policy(script))
-    try:
-        return render_template(folder / template, **values, **context)
-    except UnsupportedTemplate:
-        return _environment().get_template(template).render(**values, **context)
+    return (
+        _environment()
+        .get_template(template)
+        .render(
+            css=(folder / style_file).read_text(encoding="utf-8"),
+            js=script,
+            csp=content_security_policy(script),
+            **context,
+        )
+    )
 
 
 def render_html(payload: dict, fingerprint: str = "") -> str:
