@@ -44,39 +44,48 @@ def outline_of_candidates(
 ) -> list[Segment]:
     """Segments of `lines` from the lines that may start one (`_candidate_lines`) and their indents
     (`indents[i]` is read only for those lines, so a caller that found them otherwise passes a dict)."""
+    their_indents = [indents[i] for i in candidates]
+    facts = [line_facts(lines[i][indent:]) for i, indent in zip(candidates, their_indents)]
+    return outline_of_facts(len(lines), candidates, their_indents, facts)
+
+
+Facts = tuple[bool, str | None, str | None]  # a statement's: decorator?, the def's name, the class's name
+
+
+def outline_of_facts(size: int, candidates: list[int], indents: list[int], facts: list[Facts]) -> list[Segment]:
+    """Segments of a text of `size` lines from the lines that may start one, each line's indent and
+    `line_facts` (a caller that memoised them per chunk passes them without touching the lines)."""
     segments: list[list] = []  # [start, kind, name, cls, indent, awaiting_def]
     cls_name: str | None = None
     body_indent: int | None = None
-    for i in candidates:
-        line, indent = lines[i], indents[i]
-        stripped = line[indent:]
+    current: list | None = None
+    for i, indent, (decorator, def_name, class_name) in zip(candidates, indents, facts):
         if indent == 0:
             cls_name, body_indent = None, None
         elif cls_name is not None and body_indent is None:
             body_indent = indent
         elif indent != body_indent:
             continue
-        owner = cls_name if indent else None
-        current = segments[-1] if segments else None
-        decorator, def_name, class_name = _line_facts(stripped)
-        if current and current[5] and current[4] == indent and (decorator or def_name):
-            if def_name:  # a decorator run continues until its def / class
-                current[1], current[2], current[5] = "function", def_name, False
-            elif indent == 0 and class_name:
+        if current and current[5]:
+            if current[4] == indent and (decorator or def_name):
+                if def_name:  # a decorator run continues until its def / class
+                    current[1], current[2], current[5] = "function", def_name, False
+                elif indent == 0 and class_name:
+                    current[1], current[2], current[5] = "class", class_name, False
+                continue
+            if indent == 0 and class_name:
                 current[1], current[2], current[5] = "class", class_name, False
-            continue
-        if indent == 0 and current and current[5] and class_name:
-            current[1], current[2], current[5] = "class", class_name, False
-            cls_name = current[2]
-            continue
+                cls_name = class_name
+                continue
         kind, name, awaiting = _classify(decorator, def_name, class_name)
-        segments.append([i, kind, name, owner, indent, awaiting])
+        current = [i, kind, name, cls_name if indent else None, indent, awaiting]
+        segments.append(current)
         if kind == "class" and indent == 0:
             cls_name = name
     if not segments or segments[0][0] != 0:
         segments.insert(0, [0, "statement", None, None, 0, False])
-    ends = [s[0] for s in segments[1:]] + [len(lines)]
-    return [Segment(s[0], end, s[1], s[2], s[3], s[4]) for s, end in zip(segments, ends) if end > s[0] or not lines]
+    ends = [s[0] for s in segments[1:]] + [size]
+    return [Segment(s[0], end, s[1], s[2], s[3], s[4]) for s, end in zip(segments, ends) if end > s[0] or not size]
 
 
 def _candidate_lines(lines: list[str], indents: list[int], boundaries: list[bool] | None) -> list[int]:
@@ -110,7 +119,7 @@ def starts_class(line: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def _line_facts(stripped: str) -> tuple[bool, str | None, str | None]:
+def line_facts(stripped: str) -> tuple[bool, str | None, str | None]:
     """Does a statement (indent removed) start a decorator, a def (its name), a class (its name)?
     Memoised: the same def and decorator lines come back in every snapshot."""
     def_match, class_match = _DEF.match(stripped), _CLASS.match(stripped)
