@@ -349,13 +349,21 @@ def _closing_quote(line: str, quote: str, pos: int) -> int:
 def _body_end(lines: list[str], start: int, end: int, indent: int, boundaries: list[bool]) -> int:
     """Drop trailing blank lines and comments that sit outside the function's body."""
     while end > start + 1:
-        line = lines[end - 1]
-        stripped = line.lstrip(" \t")
-        outside = not stripped or (stripped.startswith("#") and len(line) - len(stripped) <= indent)
-        if not outside or not boundaries[end - 1]:
+        outside = _outside_at(lines[end - 1])
+        if outside is None or outside > indent or not boundaries[end - 1]:
             break
         end -= 1
     return end
+
+
+@lru_cache(maxsize=1 << 16)
+def _outside_at(line: str) -> int | None:
+    """-1 for a blank line, a comment's indent, None for code: the deepest body a line can sit outside
+    of (memoised per line: nearly every function of printed IR ends in the same blank line)."""
+    stripped = line.lstrip(" \t")
+    if not stripped:
+        return -1
+    return len(line) - len(stripped) if stripped.startswith("#") else None
 
 
 def slice_with_ast(text: str) -> Slices:
