@@ -18,7 +18,7 @@ from operator import attrgetter, not_
 from typing import NamedTuple
 
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_op_functions
-from ir_trace.syntax.pypto_outline import Facts, Segment, line_facts, outline, outline_of_facts, statement_indent
+from ir_trace.syntax.pypto_outline import Facts, Segment, line_facts, outline, outline_of_members, statement_indent
 
 _STRING_OR_BRACKET = re.compile(r"\"\"\"|'''|[\"'#()\[\]{}]")
 _OPENERS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
@@ -122,7 +122,7 @@ def _structure_by_chunks(lines: list[str], text: str | None = None) -> Structure
     candidates = list(map(firsts.lines.__getitem__, chosen))
     indents = list(map(firsts.indents.__getitem__, chosen))
     facts = list(map(attrgetter("facts"), map(heads.__getitem__, chosen)))
-    return Structure(boundaries, outline_of_facts(len(lines), candidates, indents, facts))
+    return Structure(boundaries, outline_of_members(len(lines), candidates, indents, facts))
 
 
 class _Firsts(NamedTuple):

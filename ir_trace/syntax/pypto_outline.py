@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import and_, itemgetter, not_, or_, sub
 from typing import NamedTuple
 
 # Python identifiers: a letter (of any script) or `_`, then word characters.
@@ -86,6 +88,74 @@ def outline_of_facts(size: int, candidates: list[int], indents: list[int], facts
         segments.insert(0, [0, "statement", None, None, 0, False])
     ends = [s[0] for s in segments[1:]] + [size]
     return [Segment(s[0], end, s[1], s[2], s[3], s[4]) for s, end in zip(segments, ends) if end > s[0] or not size]
+
+
+def outline_of_members(size: int, candidates: list[int], indents: list[int], facts: list[Facts]) -> list[Segment]:
+    """`outline_of_facts` for candidates whose only indented ones are the members of a class, all at that
+    class's body indent (what `functions._chunk_candidates` picks): the few top-level lines go through the
+    same steps one by one, a class's thousands of members are decided at once with C iterators. Among
+    members, one after a decorator continues its segment when it is a decorator or a def (and nothing
+    else does), and a segment is what its last member makes it (`_classify`: a def names a function)."""
+    tops = list(compress(range(len(indents)), map(not_, indents)))
+    if not tops or tops[0]:
+        return outline_of_facts(size, candidates, indents, facts)  # members before any class: not this shape
+    starts: list[int] = []
+    kinds: list[str] = []
+    names: list[str | None] = []
+    owners: list[str | None] = []
+    levels: list[int] = []
+    awaiting, pending = False, 0  # the last segment awaits its def (a decorator run), at that indent
+    for k, top in enumerate(tops):
+        decorator, def_name, class_name = facts[top]
+        if awaiting and (class_name or (pending == 0 and (decorator or def_name))):
+            if def_name or class_name:  # a decorator run ends at its def or class
+                kinds[-1], names[-1], awaiting = (
+                    ("function", def_name, False) if def_name else ("class", class_name, False)
+                )
+        else:
+            kind, name, awaiting = _classify(decorator, def_name, class_name)
+            (
+                starts.append(candidates[top]),
+                kinds.append(kind),
+                names.append(name),
+                owners.append(None),
+                levels.append(0),
+            )
+            pending = 0
+        end = tops[k + 1] if k + 1 < len(tops) else len(indents)
+        if top + 1 == end:
+            continue
+        if not class_name:
+            return outline_of_facts(size, candidates, indents, facts)  # members of no class: not this shape
+        member_facts = facts[top + 1 : end]
+        decorators = list(map(itemgetter(0), member_facts))
+        continues = map(
+            and_, [False, *decorators[:-1]], map(or_, decorators, map(bool, map(itemgetter(1), member_facts)))
+        )
+        firsts = list(compress(range(top + 1, end), map(not_, continues)))
+        made = list(map(_kind_and_name, map(facts.__getitem__, [*map(sub, firsts[1:], repeat(1)), end - 1])))
+        starts += map(candidates.__getitem__, firsts)
+        kinds += map(itemgetter(0), made)
+        names += map(itemgetter(1), made)
+        owners += repeat(class_name, len(firsts))
+        levels += repeat(indents[top + 1], len(firsts))
+        awaiting, pending = decorators[-1], indents[top + 1]
+    if starts[0] != 0:
+        (
+            starts.insert(0, 0),
+            kinds.insert(0, "statement"),
+            names.insert(0, None),
+            owners.insert(0, None),
+            levels.insert(0, 0),
+        )
+    ends = [*starts[1:], size]
+    return list(map(tuple.__new__, repeat(Segment), zip(starts, ends, kinds, names, owners, levels)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _kind_and_name(facts: Facts) -> tuple[str, str | None]:
+    """The kind and name of a segment whose last candidate has these facts (memoised: C-speed lookups)."""
+    return _classify(*facts)[:2]
 
 
 def _candidate_lines(lines: list[str], indents: list[int], boundaries: list[bool] | None) -> list[int]:
