@@ -55,6 +55,7 @@ BALANCED = [
     "\tdef tabbed_{n}(self):",
     "      def six_{n}(self):",
     "        y = (1, [2], {{3: '(#'}})  # ) ]",
+    "        z = 1  # a NUL: \0",  # such a text is cut into chunks from its lines, not from the text
 ]
 UNBALANCED = [  # each opens or closes what another line may balance
     "        x = (",
