@@ -99,11 +99,14 @@ def outline_of_members(size: int, candidates: list[int], indents: list[int], fac
     tops = list(compress(range(len(indents)), map(not_, indents)))
     if not tops or tops[0]:
         return outline_of_facts(size, candidates, indents, facts)  # members before any class: not this shape
-    starts: list[int] = []
-    kinds: list[str] = []
-    names: list[str | None] = []
-    owners: list[str | None] = []
-    levels: list[int] = []
+    columns: tuple[list, list, list, list, list] = (
+        [],
+        [],
+        [],
+        [],
+        [],
+    )  # each segment's start, kind, name, class, indent
+    starts, kinds, names, owners, levels = columns
     awaiting, pending = False, 0  # the last segment awaits its def (a decorator run), at that indent
     for k, top in enumerate(tops):
         decorator, def_name, class_name = facts[top]
@@ -114,13 +117,8 @@ def outline_of_members(size: int, candidates: list[int], indents: list[int], fac
                 )
         else:
             kind, name, awaiting = _classify(decorator, def_name, class_name)
-            (
-                starts.append(candidates[top]),
-                kinds.append(kind),
-                names.append(name),
-                owners.append(None),
-                levels.append(0),
-            )
+            for column, value in zip(columns, (candidates[top], kind, name, None, 0)):
+                column.append(value)
             pending = 0
         end = tops[k + 1] if k + 1 < len(tops) else len(indents)
         if top + 1 == end:
@@ -141,13 +139,8 @@ def outline_of_members(size: int, candidates: list[int], indents: list[int], fac
         levels += repeat(indents[top + 1], len(firsts))
         awaiting, pending = decorators[-1], indents[top + 1]
     if starts[0] != 0:
-        (
-            starts.insert(0, 0),
-            kinds.insert(0, "statement"),
-            names.insert(0, None),
-            owners.insert(0, None),
-            levels.insert(0, 0),
-        )
+        for column, value in zip(columns, (0, "statement", None, None, 0)):
+            column.insert(0, value)
     ends = [*starts[1:], size]
     return list(map(tuple.__new__, repeat(Segment), zip(starts, ends, kinds, names, owners, levels)))
 
