@@ -8,8 +8,10 @@ they stand. Pure; the line diff (`linediff.py`) and its JavaScript twin use it t
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from operator import ge, itemgetter, le, lt
+from itertools import compress, repeat
+from operator import and_, ge, itemgetter, le, lt
 
 from ir_trace.diffcore.matching import match_sequences
 
@@ -77,9 +79,11 @@ def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int
     unchanged one its lines times more than all lines together: as many unchanged lines as can be stay
     in place (of two swapped functions the edited one moves, so the other counts no change)."""
     once_a, once_b = _once(fns_a), _once(fns_b)
-    by_key = [(fi, once_b[key]) for key, fi in once_a.items() if fi >= 0 and once_b.get(key, -1) >= 0]
-    by_key.sort()
-    after = [fj for _fi, fj in by_key]
+    in_b = list(map(once_b.get, once_a, repeat(-1)))  # each key's index in fns_b (C iterators: thousands)
+    by_key = sorted(
+        compress(zip(once_a.values(), in_b), map(and_, map(ge, once_a.values(), repeat(0)), map(ge, in_b, repeat(0))))
+    )
+    after = list(map(itemgetter(1), by_key))
     if all(map(lt, after, after[1:])):
         return []  # all in order (nearly every pass): the heaviest run is all of them, whatever they weigh
     weights, unchanged = [], len(a_keys) + len(b_keys) + 1
@@ -92,10 +96,11 @@ def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int
 
 
 def _once(fns) -> dict[str, int]:
-    """Each key's function index, -1 for a key held by several functions."""
-    where: dict[str, int] = {}
-    for k, f in enumerate(fns):
-        where[f[0]] = -1 if f[0] in where else k
+    """Each key's function index, -1 for a key held by several functions (built in C: thousands a pair)."""
+    keys = list(map(itemgetter(0), fns))
+    where = dict(zip(keys, range(len(keys))))
+    if len(where) < len(keys):
+        where.update(dict.fromkeys([key for key, count in Counter(keys).items() if count > 1], -1))
     return where
 
 
@@ -125,15 +130,19 @@ def _heaviest_increasing(values: list[int], weights: list[int], size: int) -> li
 
 
 def _segment_ranges(n: int, m: int, fns_a, fns_b, max_edits: int) -> list[tuple[int, int, int, int]]:
+    """The matched functions' ranges and the stretches between them, in order (built with C iterators:
+    a pair has thousands of functions)."""
     if not fns_a or not fns_b:
         return [(0, n, 0, m)]
-    keys_a, keys_b = [f[0] for f in fns_a], [f[0] for f in fns_b]
-    ranges, pa, pb = [], 0, 0
-    for i, j in match_sequences(keys_a, keys_b, max_edits):
-        (_ka, sa, ea), (_kb, sb, eb) = fns_a[i], fns_b[j]
-        ranges += [(pa, sa, pb, sb), (sa, ea, sb, eb)]
-        pa, pb = ea, eb
-    return ranges + [(pa, n, pb, m)]
+    matched = match_sequences(list(map(itemgetter(0), fns_a)), list(map(itemgetter(0), fns_b)), max_edits)
+    kept_a = list(map(fns_a.__getitem__, map(itemgetter(0), matched)))
+    kept_b = list(map(fns_b.__getitem__, map(itemgetter(1), matched)))
+    starts_a, ends_a = list(map(itemgetter(1), kept_a)), list(map(itemgetter(2), kept_a))
+    starts_b, ends_b = list(map(itemgetter(1), kept_b)), list(map(itemgetter(2), kept_b))
+    ranges: list = [None] * (2 * len(matched) + 1)
+    ranges[0::2] = zip([0, *ends_a], [*starts_a, n], [0, *ends_b], [*starts_b, m])  # the stretches
+    ranges[1::2] = zip(starts_a, ends_a, starts_b, ends_b)  # the functions
+    return ranges
 
 
 def _ordered(fns) -> bool:

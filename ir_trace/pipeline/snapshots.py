@@ -65,7 +65,7 @@ class LoadedSnapshot:
         if cached is not None and (cached.functions is None or _triples(cached.functions)):
             return None if cached.functions is None else [tuple(f) for f in cached.functions]
         found = self.slices.functions
-        return None if found is None else [(f.key, f.start, f.end) for f in found]
+        return None if found is None else list(map(tuple, found))  # type: ignore[arg-type]  # plain tuples, made in C
 
     def _cached_slices(self) -> SliceResult | None:
         if self.sha256 is None or "slices" in self.__dict__:  # worked out here already: no lookup

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, compress, repeat
@@ -18,7 +18,7 @@ from operator import attrgetter, not_
 from typing import NamedTuple
 
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_op_functions
-from ir_trace.syntax.pypto_outline import Segment, outline, outline_of_candidates, starts_class, statement_indent
+from ir_trace.syntax.pypto_outline import Facts, Segment, line_facts, outline, outline_of_members, statement_indent
 
 _STRING_OR_BRACKET = re.compile(r"\"\"\"|'''|[\"'#()\[\]{}]")
 _OPENERS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
@@ -91,6 +91,8 @@ class _Chunk:
     end: State
     first_indent: int
     inner_code: bool
+    heads: bool  # whether the first line is code at a boundary (it may start a segment)
+    facts: Facts  # the first line's `_line_facts`, read when it heads
 
 
 Piece = str | tuple[str, ...]  # a chunk's lines: as they stand in the text (joined by "\n"), or one by one
@@ -109,13 +111,28 @@ def _structure_by_chunks(lines: list[str], text: str | None = None) -> Structure
     if found is None or found[-1].end[:2] != (0, None):
         return None
     starts = list(accumulate(map(len, map(attrgetter("boundaries"), found[:-1])), initial=0))
-    firsts = [(start, c.first_indent) for start, c in zip(starts, found) if c.first_indent >= 0 and c.boundaries[0]]
-    inner = [start for start, c in zip(starts, found) if c.inner_code]
-    candidates = _chunk_candidates(lines, firsts, inner)
-    if candidates is None:
+    heading = list(map(attrgetter("heads"), found))  # the chunks whose first line may start a segment
+    heads = list(compress(found, heading))
+    firsts = _Firsts(list(compress(starts, heading)), list(map(attrgetter("first_indent"), heads)))
+    inner = list(compress(starts, map(attrgetter("inner_code"), found)))
+    chosen = _chunk_candidates(len(lines), firsts, inner, heads)
+    if chosen is None:
         return None
     boundaries = list(chain.from_iterable(map(attrgetter("boundaries"), found)))
-    return Structure(boundaries, outline_of_candidates(lines, candidates, dict(firsts)))
+    candidates = list(map(firsts.lines.__getitem__, chosen))
+    indents = list(map(firsts.indents.__getitem__, chosen))
+    facts = list(map(attrgetter("facts"), map(heads.__getitem__, chosen)))
+    return Structure(boundaries, outline_of_members(len(lines), candidates, indents, facts))
+
+
+class _Firsts(NamedTuple):
+    """The first lines of the chunks that head (may start a segment), in order, and their indents."""
+
+    lines: list[int]
+    indents: list[int]
+
+
+_NO_FACTS: Facts = (False, None, None)
 
 
 _CHUNK_START = re.compile(r"\n(?! {5})")  # a line that starts a chunk, found in the text with its newline
@@ -172,7 +189,9 @@ def _chunk(piece: Piece, state: State) -> _Chunk | None:
             return None
         code = [statement_indent(line) >= 0 for line in lines]
         inner = any(b and c for b, c in zip(boundaries[1:], code[1:]))
-        found = _Chunk(boundaries, end, statement_indent(lines[0]), inner)
+        indent = statement_indent(lines[0])
+        heads = indent >= 0 and boundaries[0]
+        found = _Chunk(boundaries, end, indent, inner, heads, line_facts(lines[0][indent:]) if heads else _NO_FACTS)
         size = sum(map(len, lines))
         if _chunk_chars + size > _CHUNK_CHARS_LIMIT:
             _chunks.clear()
@@ -182,26 +201,28 @@ def _chunk(piece: Piece, state: State) -> _Chunk | None:
     return found
 
 
-def _chunk_candidates(lines: list[str], firsts: list[tuple[int, int]], inner: list[int]) -> list[int] | None:
-    """`pypto_outline._candidate_lines` from the chunks' first lines alone: every code line indented at most
-    _CHUNK_MAX_INDENT columns starts a chunk, so a class body at that indent is all first lines. None when
-    a class's first body line is deeper (inside a chunk, perhaps): the plain outline decides."""
-    positions = [line for line, _indent in firsts]
-    tops = [line for line, indent in firsts if indent == 0]
-    found = []
+def _chunk_candidates(size: int, firsts: _Firsts, inner: list[int], heads: list[_Chunk]) -> list[int] | None:
+    """`pypto_outline._candidate_lines` from the chunks' first lines alone, as indices into `firsts`: every
+    code line indented at most _CHUNK_MAX_INDENT columns starts a chunk, so a class body at that indent is
+    all first lines. None when a class's first body line is deeper (inside a chunk, perhaps): the plain
+    outline decides. Members are picked with C iterators (a class of thousands of methods is common)."""
+    indents = firsts.indents
+    tops = list(compress(range(len(indents)), map(not_, indents)))  # indent 0 (never -1: those do not head)
+    found: list[int] = []
     for k, top in enumerate(tops):
         found.append(top)
-        if not starts_class(lines[top]):
+        if not heads[top].facts[2]:  # not a class
             continue
-        end = tops[k + 1] if k + 1 < len(tops) else len(lines)
-        members = firsts[bisect_right(positions, top) : bisect_left(positions, end)]
-        body_start = members[0][0] if members else end
-        if bisect_left(inner, top) != bisect_left(inner, body_start):
+        end = tops[k + 1] if k + 1 < len(tops) else len(indents)
+        body_start = firsts.lines[top + 1] if top + 1 < len(indents) else size  # the first member, or what follows
+        if bisect_left(inner, firsts.lines[top]) != bisect_left(inner, body_start):
             return None
-        body = members[0][1] if members else None
-        if body is not None and body > _CHUNK_MAX_INDENT:
+        if top + 1 == end:
+            continue
+        body = indents[top + 1]
+        if body > _CHUNK_MAX_INDENT:
             return None  # lines at that indent need not start chunks
-        found += [line for line, indent in members if indent == body]
+        found += compress(range(top + 1, end), map(body.__eq__, indents[top + 1 : end]))
     return found
 
 
@@ -328,13 +349,21 @@ def _closing_quote(line: str, quote: str, pos: int) -> int:
 def _body_end(lines: list[str], start: int, end: int, indent: int, boundaries: list[bool]) -> int:
     """Drop trailing blank lines and comments that sit outside the function's body."""
     while end > start + 1:
-        line = lines[end - 1]
-        stripped = line.lstrip(" \t")
-        outside = not stripped or (stripped.startswith("#") and len(line) - len(stripped) <= indent)
-        if not outside or not boundaries[end - 1]:
+        outside = _outside_at(lines[end - 1])
+        if outside is None or outside > indent or not boundaries[end - 1]:
             break
         end -= 1
     return end
+
+
+@lru_cache(maxsize=1 << 16)
+def _outside_at(line: str) -> int | None:
+    """-1 for a blank line, a comment's indent, None for code: the deepest body a line can sit outside
+    of (memoised per line: nearly every function of printed IR ends in the same blank line)."""
+    stripped = line.lstrip(" \t")
+    if not stripped:
+        return -1
+    return len(line) - len(stripped) if stripped.startswith("#") else None
 
 
 def slice_with_ast(text: str) -> Slices:
