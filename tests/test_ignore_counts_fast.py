@@ -90,7 +90,7 @@ def test_sets_telling_the_same_lines_equal_share_no_diff_when_one_ignores_a_line
 
 def _check_in_order(texts: list[str], kind: str) -> None:
     """Each adjacent pair, in order, so the keys remembered across pairs are used as a run uses them."""
-    for memo in (counts_module._memos, counts_module._step_memos, counts_module._snapshots, counts_module._collisions):
+    for memo in (counts_module._memos, counts_module._step_memos):
         memo.clear()
     snapshots = [LoadedSnapshot(text, kind) for text in texts]
     checked = 0
@@ -142,16 +142,3 @@ def test_counts_hold_when_the_run_forgets_the_lines_it_saw(dump, monkeypatch):
         text = path.read_text(encoding="utf-8")
         texts += [text, _mutated(text, rng)]
     _check_in_order(texts, "pypto")
-
-
-def test_a_snapshot_keyed_from_its_predecessor_keys_as_from_scratch():
-    """Keys spliced from the snapshot before (its keys between the exact hunks) equal those taken line by line."""
-    a = ["def f(x):", "    a__ssa_v0 = x", "", "    return a__ssa_v0", "def g():", "    pass"]
-    b = ["def f(x):", "    a__ssa_v1 = x", "      ", "    return a__ssa_v1", "def g():", "    pass", "x = 1"]
-    exact = diff_snapshots(a, b, True, True, None, None)
-    modes = precomputed_sets("pypto")[2]
-    before, after = counts_module._SnapshotKeys(a, "pypto"), counts_module._SnapshotKeys(b, "pypto")
-    before.keys(modes)
-    after.follows(before, exact)
-    assert after._spliced(modes.spec(), after.key(modes)) is not None
-    assert after.keys(modes) == counts_module._SnapshotKeys(b, "pypto").keys(modes)
