@@ -13,11 +13,13 @@ by pass in the browser as before (viewer_ignore.js, viewer_model.js `refreshEntr
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import NamedTuple, Protocol
 
 from ir_trace.diffcore.linediff import MAX_LINE_EDITS, changed_spans
-from ir_trace.diffcore.matching import match_sequences
+from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
 from ir_trace.diffcore.structure import function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.noise.normalize import MODES, IgnoreModes, untouched_without
@@ -89,26 +91,30 @@ def ignore_counts(
     of the change. The keyed diff is the exact one wherever the keys keep lines apart, and with every
     function in order its segments (`structure.function_layout`) do not depend on the keys, while a segment
     whose lines are equal has equal keys and is skipped: so only the segments the pass changed are keyed and
-    diffed (`_keyed_blocks`). That diff is the answer whether or not the keys keep the lines apart, but for
+    diffed (`_keyed_blocks`), each from its first exact hunk to its last where that is the same (`changed_piece`).
+    That diff is the answer whether or not the keys keep the lines apart, but for
     one difference: a keyed diff leaves out a block of lines ignored whole, the exact hunks keep it. Only
     when it left one out is `keys_keep_lines_apart` asked, of both snapshots' lines."""
     layout = function_layout(len(a), len(b), a, b, a_functions, b_functions, MAX_LINE_EDITS)
     keys_free = layout.a_keys is a and layout.b_keys is b  # no function moved: the segments hold for any keys
-    changed = [seg for seg in layout.segments if a[seg[0] : seg[1]] != b[seg[2] : seg[3]]] if keys_free else []
+    found = _changed_segments(layout.segments, exact) if keys_free else []
+    changed = [(segment, _cut(segment, first, last)) for segment, first, last in found]
+    lines = _lines_in(a, b, [cut for _segment, cut in changed])
     counts: dict[str, list[int]] = {}
     done: list[tuple[list, list[list]]] = []  # each set's keyed pieces and the blocks they gave
     for modes in precomputed_sets(kind):
-        memo = _filled_memo(modes, kind, a, b, changed if keys_free else None)
+        keys = _Keys(modes, kind, a, b, a_eol, b_eol)
+        keys.know(lines)
         if keys_free:
-            pieces = [(seg[0], seg[2], *_segment_keys(a, b, a_eol, b_eol, seg, memo)) for seg in changed]
+            pieces = [piece for piece in (keys.changed_piece(*where) for where in changed) if piece is not None]
         else:
-            pieces = _moved_layout_pieces(a, b, a_eol, b_eol, a_functions, b_functions, memo)
+            pieces = keys.moved_layout_pieces(a_functions, b_functions)
         blocks = next((found for earlier, found in done if earlier == pieces), None)
         if blocks is None:
             blocks = _keyed_blocks(pieces)
             done.append((pieces, blocks))
         kept = [block for block in blocks if not block[4]]
-        if len(kept) < len(blocks) and _apart(a, b, modes, kind, memo):
+        if len(kept) < len(blocks) and keys.apart():
             spans: Sequence[LineSpan] = exact
         else:
             spans = [Span(*block[:4]) for block in kept]
@@ -116,48 +122,95 @@ def ignore_counts(
     return counts
 
 
-def _apart(a: list[str], b: list[str], modes: IgnoreModes, kind: str, memo: dict[str, str]) -> bool:
-    """`keys_keep_lines_apart` of both snapshots' lines (their keys put in `memo` first)."""
-    distinct = {*a, *b}
-    _remember_keys(list(distinct.difference(memo)), modes, kind, memo)
-    return keys_keep_lines_apart(distinct, memo.__getitem__)
+def _changed_segments(
+    segments, exact: Sequence[LineSpan]
+) -> list[tuple[tuple[int, int, int, int], LineSpan, LineSpan]]:
+    """(segment, its first hunk, its last hunk) of each segment an exact hunk has lines in, in order: the exact
+    diff (of the same layout) found the other segments' lines equal, so their keys are too."""
+    found: dict[int, list[LineSpan]] = {}
+    for hunk in exact:  # the segments ending after the hunk starts and starting before it ends, on either side
+        first = min(bisect_right(segments, hunk.a0, key=_A1), bisect_right(segments, hunk.b0, key=_B1))
+        last = max(bisect_left(segments, hunk.a1, key=_A0), bisect_left(segments, hunk.b1, key=_B0))
+        for at in range(first, last):
+            a0, a1, b0, b1 = segments[at]
+            if max(hunk.a0, a0) < min(hunk.a1, a1) or max(hunk.b0, b0) < min(hunk.b1, b1):
+                found.setdefault(at, []).append(hunk)
+    return [(segments[at], hunks[0], hunks[-1]) for at, hunks in sorted(found.items())]
 
 
-def _filled_memo(modes: IgnoreModes, kind: str, a: list[str], b: list[str], changed) -> dict[str, str]:
-    """The set's remembered keys, holding every line of the changed segments (of all lines: `changed` None)."""
-    memo = _key_memo(modes, kind)
-    if changed is None:
-        lines = {*a, *b}
-    else:
-        lines = set()
-        for a0, a1, b0, b1 in changed:
-            lines.update(a[a0:a1], b[b0:b1])
-    _remember_keys(list(lines.difference(memo)), modes, kind, memo)
-    return memo
+_A0, _A1, _B0, _B1 = (itemgetter(at) for at in range(4))  # a segment's (a0, a1, b0, b1), for bisect
 
 
-def _segment_keys(a, b, a_eol, b_eol, segment, memo: dict[str, str]) -> tuple[list, list]:
-    """The keys of one segment's lines on each side, as `linediff._line_keys` makes them (a last line
-    without its newline keyed apart)."""
+def _cut(segment, first: LineSpan, last: LineSpan) -> tuple[int, int, int, int]:
+    """The segment from its first exact hunk to its last: the lines around are equal on both sides."""
     a0, a1, b0, b1 = segment
-    return _keys_of(a, a0, a1, a_eol, memo), _keys_of(b, b0, b1, b_eol, memo)
+    head = max(0, min(first.a0 - a0, first.b0 - b0))
+    tail = max(0, min(a1 - last.a1, b1 - last.b1))
+    return a0 + head, a1 - tail, b0 + head, b1 - tail
 
 
-def _keys_of(lines: list[str], start: int, end: int, eol: bool, memo: dict[str, str]) -> list:
-    keys: list = list(map(memo.__getitem__, lines[start:end]))
-    if keys and not eol and end == len(lines):
-        keys[-1] = (keys[-1], "no newline at end of file")
-    return keys
+def _lines_in(a: list[str], b: list[str], ranges) -> set[str]:
+    """The lines of these (a0, a1, b0, b1) ranges, both sides."""
+    lines: set[str] = set()
+    for a0, a1, b0, b1 in ranges:
+        lines.update(a[a0:a1], b[b0:b1])
+    return lines
 
 
-def _moved_layout_pieces(a, b, a_eol, b_eol, a_functions, b_functions, memo: dict[str, str]) -> list:
-    """The keyed pieces of every segment when a function moved (which ones moved depends on the keys):
-    the layout `changed_key_spans` makes of all lines' keys, nothing when the keys are equal."""
-    a_keys, b_keys = _keys_of(a, 0, len(a), a_eol, memo), _keys_of(b, 0, len(b), b_eol, memo)
-    if a_keys == b_keys:
-        return []
-    layout = function_layout(len(a), len(b), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
-    return [(a0, b0, layout.a_keys[a0:a1], layout.b_keys[b0:b1]) for a0, a1, b0, b1 in layout.segments]
+class _Keys:
+    """One mode set's keys of a pair's lines, taken only where asked (the key memo of the run filled as it goes)."""
+
+    def __init__(self, modes: IgnoreModes, kind: str, a: list[str], b: list[str], a_eol: bool, b_eol: bool):
+        self.modes, self.kind = modes, kind
+        self.a, self.b, self.a_eol, self.b_eol = a, b, a_eol, b_eol
+        self.memo = _key_memo(modes, kind)
+
+    def know(self, lines) -> None:
+        """Make sure the memo holds the keys of these lines."""
+        unseen = (lines if isinstance(lines, set) else set(lines)).difference(self.memo)
+        if unseen:
+            _remember_keys(list(unseen), self.modes, self.kind, self.memo)
+
+    def of(self, lines: list[str], start: int, end: int, eol: bool) -> list:
+        """The keys of lines[start:end] (known already) as `linediff._line_keys` makes them (a last line without
+        its newline keyed apart)."""
+        keys: list = list(map(self.memo.__getitem__, lines[start:end]))
+        if keys and not eol and end == len(lines):
+            keys[-1] = (keys[-1], "no newline at end of file")
+        return keys
+
+    def changed_piece(self, segment, cut: tuple[int, int, int, int]) -> tuple | None:
+        """(a0, b0, a_keys, b_keys) of a segment the pass changed, None when its keys are equal. Keyed from its
+        first hunk to its last only (the lines around are equal, so are their keys), when that leaves the
+        keyed diff as it is: its first step strips the keys' common ends, and with something left on each side
+        after that, what is left is the same, cut or not (else the whole segment is keyed)."""
+        a_keys = self.of(self.a, cut[0], cut[1], self.a_eol)
+        b_keys = self.of(self.b, cut[2], cut[3], self.b_eol)
+        if a_keys == b_keys:
+            return None
+        same = common_prefix(a_keys, b_keys, 0, len(a_keys), 0, len(b_keys))
+        same += common_suffix(a_keys, b_keys, same, len(a_keys), same, len(b_keys))
+        if same < len(a_keys) and same < len(b_keys):
+            return (cut[0], cut[2], a_keys, b_keys)
+        a0, a1, b0, b1 = segment
+        self.know(_lines_in(self.a, self.b, [segment]))
+        return (a0, b0, self.of(self.a, a0, a1, self.a_eol), self.of(self.b, b0, b1, self.b_eol))
+
+    def moved_layout_pieces(self, a_functions, b_functions) -> list:
+        """The keyed pieces of every segment when a function moved (which ones moved depends on the keys):
+        the layout `changed_key_spans` makes of all lines' keys, nothing when the keys are equal."""
+        self.know({*self.a, *self.b})
+        a_keys, b_keys = self.of(self.a, 0, len(self.a), self.a_eol), self.of(self.b, 0, len(self.b), self.b_eol)
+        if a_keys == b_keys:
+            return []
+        layout = function_layout(len(a_keys), len(b_keys), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
+        return [(a0, b0, layout.a_keys[a0:a1], layout.b_keys[b0:b1]) for a0, a1, b0, b1 in layout.segments]
+
+    def apart(self) -> bool:
+        """`keys_keep_lines_apart` of both snapshots' lines."""
+        distinct = {*self.a, *self.b}
+        self.know(distinct)
+        return keys_keep_lines_apart(distinct, self.memo.__getitem__)
 
 
 def _keyed_blocks(pieces: list) -> list[list]:
