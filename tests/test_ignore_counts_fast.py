@@ -142,3 +142,64 @@ def test_counts_hold_when_the_run_forgets_the_lines_it_saw(dump, monkeypatch):
         text = path.read_text(encoding="utf-8")
         texts += [text, _mutated(text, rng)]
     _check_in_order(texts, "pypto")
+
+
+def _check_pair(a, b, a_functions, b_functions, kind="pypto", a_eol=True, b_eol=True) -> dict[str, list[int]]:
+    exact = diff_snapshots(a, b, a_eol, b_eol, a_functions, b_functions)
+    pair = (a, b, a_eol, b_eol, a_functions, b_functions, exact, kind)
+    got = ignore_counts(*pair)
+    assert got == reference_counts(*pair)
+    return got
+
+
+def test_a_moved_function_keys_its_layout_from_all_lines():
+    """Functions out of order: which one moved depends on the keys, so the whole layout is keyed."""
+    f = ["def f(x):", "    a__ssa_v0 = x", "    return a__ssa_v0"]
+    g = ["def g(y):", "    b__ssa_v0 = y", "    return b__ssa_v0"]
+    g2 = ["def g(y):", "    b__ssa_v1 = y", "    return b__ssa_v1"]
+    got = _check_pair([*f, *g], [*g2, *f], [("f", 0, 3), ("g", 3, 6)], [("g", 0, 3), ("f", 3, 6)])
+    assert got["ssa"] != [0, 0] or got["whitespace"] != [0, 0]
+
+
+def test_a_block_ignored_whole_counts_as_exact_when_the_keys_keep_lines_apart():
+    """Only location alias lines added, every other line distinct under the modes: the exact hunks count
+    (the keyed diff would leave the block out)."""
+    a = ["func.func @f() {", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    b = [*a, '#loc1 = loc("a.py":1:2)']
+    got = _check_pair(a, b, None, None, "mlir")
+    assert got["loc"] == [1, 0]
+
+
+def test_a_cut_that_would_change_the_keyed_diff_keys_the_whole_segment():
+    """A line inserted before one it keys alike: keyed from the hunk alone the insertion stands at line 1, in
+    the whole segment's keyed diff at line 2 (its common start runs on), so the whole segment is keyed."""
+    a = ["func.func @f() {", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    b = ["func.func @f() {", "  %1 = arith.constant 1 : i32", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    for a_eol, b_eol in [(True, True), (False, True), (True, False)]:
+        _check_pair(a, b, None, None, "mlir", a_eol, b_eol)
+    segment, (hunk,) = (0, 4, 0, 5), diff_snapshots(a, b, True, True, None, None)
+    cut = counts_module._cut(segment, hunk, hunk)
+    keys = counts_module._Keys(precomputed_sets("mlir")[0], "mlir", a, b, True, True)
+    keys.know(counts_module._lines_in(a, b, [cut]))
+    assert cut == (1, 1, 1, 2) and keys.changed_piece(segment, cut)[:2] == (0, 0)  # the whole segment
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_changed_segments_are_those_whose_lines_differ(seed):
+    """The segments found by bisecting the exact hunks are exactly those whose lines differ."""
+    from ir_trace.diffcore.linediff import MAX_LINE_EDITS
+    from ir_trace.diffcore.structure import function_layout
+
+    rng = random.Random(seed)
+    a = [f"    line {rng.randrange(6)}" for _ in range(rng.randint(5, 40))]
+    starts = sorted(rng.sample(range(len(a)), min(len(a), rng.randint(1, 5))))
+    a_functions = [(f"f{k}", s, e) for k, (s, e) in enumerate(zip(starts, [*starts[1:], len(a)]))]
+    b, b_functions = list(a), list(a_functions)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(b))
+        b[i] = f"    line {rng.randrange(9)}"
+    layout = function_layout(len(a), len(b), a, b, a_functions, b_functions, MAX_LINE_EDITS)
+    exact = diff_snapshots(a, b, True, True, a_functions, b_functions)
+    found = [segment for segment, _first, _last in counts_module._changed_segments(layout.segments, exact)]
+    assert found == [s for s in layout.segments if a[s[0] : s[1]] != b[s[2] : s[3]]]
+    _check_pair(a, b, a_functions, b_functions)
