@@ -97,21 +97,24 @@ def ignore_counts(
     when it left one out is `keys_keep_lines_apart` asked, of both snapshots' lines."""
     layout = function_layout(len(a), len(b), a, b, a_functions, b_functions, MAX_LINE_EDITS)
     keys_free = layout.a_keys is a and layout.b_keys is b  # no function moved: the segments hold for any keys
-    found = _changed_segments(layout.segments, exact) if keys_free else []
-    changed = [(segment, _cut(segment, first, last)) for segment, first, last in found]
-    lines = _lines_in(a, b, [cut for _segment, cut in changed])
+    segments = _changed_segments(layout.segments, exact) if keys_free else []
+    changed = [(segment, _cut(segment, first, last)) for segment, first, last in segments]
     counts: dict[str, list[int]] = {}
     done: list[tuple[list, list[list]]] = []  # each set's keyed pieces and the blocks they gave
+    lines = _Lines(a, b, a_eol, b_eol)  # the pieces as the exact lines cut them, their matches once for the sets
+    lines.changed = _lines_in(a, b, [cut for _segment, cut in changed])
     for modes in precomputed_sets(kind):
         keys = _Keys(modes, kind, a, b, a_eol, b_eol)
-        keys.know(lines)
+        keys.know(lines.changed)
         if keys_free:
-            pieces = [piece for piece in (keys.changed_piece(*where) for where in changed) if piece is not None]
+            found = [keys.changed_piece(*where) for where in changed]
+            pieces = [piece for piece in found if piece is not None]
         else:
             pieces = keys.moved_layout_pieces(a_functions, b_functions)
-        blocks = next((found for earlier, found in done if earlier == pieces), None)
+        blocks = next((given for earlier, given in done if earlier == pieces), None)
         if blocks is None:
-            blocks = _keyed_blocks(pieces)
+            apart = keys_free and lines.apart_in(found, changed)
+            blocks = _keyed_blocks(pieces, lines.matches(changed) if apart else _matches(pieces))
             done.append((pieces, blocks))
         kept = [block for block in blocks if not block[4]]
         if len(kept) < len(blocks) and keys.apart():
@@ -213,16 +216,70 @@ class _Keys:
         return keys_keep_lines_apart(distinct, self.memo.__getitem__)
 
 
-def _keyed_blocks(pieces: list) -> list[list]:
+class _Lines(_Keys):
+    """The pair's lines as their own keys: a set whose keys keep a piece's lines apart matches them as these do,
+    so the sets that do share one line diff of each piece (`apart_in`, `matches`)."""
+
+    def __init__(self, a: list[str], b: list[str], a_eol: bool, b_eol: bool):
+        self.a, self.b, self.a_eol, self.b_eol = a, b, a_eol, b_eol
+        self.changed: set[str] = set()  # the lines of the changed segments' cuts (set by `ignore_counts`)
+        self._pieces: list | None = None
+        self._sizes: list[int] = []
+        self._matches: list | None = None
+
+    def know(self, lines) -> None:
+        return None
+
+    def of(self, lines: list[str], start: int, end: int, eol: bool) -> list:
+        found: list = lines[start:end]
+        if found and not eol and end == len(lines):
+            found[-1] = (found[-1], "no newline at end of file")
+        return found
+
+    def pieces(self, changed) -> list:
+        if self._pieces is None:
+            self._pieces = [self.changed_piece(*where) for where in changed]
+            self._sizes = [-1 if piece is None else len({*piece[2], *piece[3]}) for piece in self._pieces]
+        return self._pieces
+
+    def apart_in(self, found: list, changed) -> bool:
+        """Whether these keyed pieces (`changed_piece` of each changed segment) are the lines' own pieces with
+        no two different lines keyed alike in any."""
+        own = self.pieces(changed)
+        return all(
+            piece is not None
+            and line_piece is not None
+            and piece[:2] == line_piece[:2]
+            and len(piece[2]) == len(line_piece[2])
+            and len(piece[3]) == len(line_piece[3])
+            and len({*piece[2], *piece[3]}) == size
+            for piece, line_piece, size in zip(found, own, self._sizes)
+        )
+
+    def matches(self, changed) -> list:
+        if self._matches is None:
+            self._matches = _matches(self.pieces(changed))
+        return self._matches
+
+
+def _matches(pieces: list) -> list:
+    """Each piece's matched (i, j), None for a piece whose two sides are equal."""
+    return [
+        None if a_keys == b_keys else match_sequences(a_keys, b_keys, MAX_LINE_EDITS)
+        for _a0, _b0, a_keys, b_keys in pieces
+    ]
+
+
+def _keyed_blocks(pieces: list, matches: list) -> list[list]:
     """`linediff._changed_blocks` of the keyed segments (a0, b0, a_keys, b_keys) given, in order: the blocks
     [a0, a1, b0, b1, ignored] of lines their keys do not match, touching ones merged; `ignored`: the block
     is made only of lines ignored whole (a keyed diff leaves it out)."""
     blocks: list[list] = []
-    for a0, b0, a_keys, b_keys in pieces:
-        if a_keys == b_keys:
+    for (a0, b0, a_keys, b_keys), matched in zip(pieces, matches):
+        if matched is None:
             continue
         i = j = 0
-        for mi, mj in [*match_sequences(a_keys, b_keys, MAX_LINE_EDITS), (len(a_keys), len(b_keys))]:
+        for mi, mj in [*matched, (len(a_keys), len(b_keys))]:
             if mi > i or mj > j:
                 ignored = all(map(_ignored, a_keys[i:mi])) and all(map(_ignored, b_keys[j:mj]))
                 if blocks and blocks[-1][1] == a0 + i and blocks[-1][3] == b0 + j:
