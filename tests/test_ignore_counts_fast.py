@@ -90,7 +90,7 @@ def test_sets_telling_the_same_lines_equal_share_no_diff_when_one_ignores_a_line
 
 def _check_in_order(texts: list[str], kind: str) -> None:
     """Each adjacent pair, in order, so the keys remembered across pairs are used as a run uses them."""
-    for memo in (counts_module._memos, counts_module._step_memos, counts_module._snapshots, counts_module._collisions):
+    for memo in (counts_module._memos, counts_module._step_memos):
         memo.clear()
     snapshots = [LoadedSnapshot(text, kind) for text in texts]
     checked = 0
@@ -144,14 +144,62 @@ def test_counts_hold_when_the_run_forgets_the_lines_it_saw(dump, monkeypatch):
     _check_in_order(texts, "pypto")
 
 
-def test_a_snapshot_keyed_from_its_predecessor_keys_as_from_scratch():
-    """Keys spliced from the snapshot before (its keys between the exact hunks) equal those taken line by line."""
-    a = ["def f(x):", "    a__ssa_v0 = x", "", "    return a__ssa_v0", "def g():", "    pass"]
-    b = ["def f(x):", "    a__ssa_v1 = x", "      ", "    return a__ssa_v1", "def g():", "    pass", "x = 1"]
-    exact = diff_snapshots(a, b, True, True, None, None)
-    modes = precomputed_sets("pypto")[2]
-    before, after = counts_module._SnapshotKeys(a, "pypto"), counts_module._SnapshotKeys(b, "pypto")
-    before.keys(modes)
-    after.follows(before, exact)
-    assert after._spliced(modes.spec(), after.key(modes)) is not None
-    assert after.keys(modes) == counts_module._SnapshotKeys(b, "pypto").keys(modes)
+def _check_pair(a, b, a_functions, b_functions, kind="pypto", a_eol=True, b_eol=True) -> dict[str, list[int]]:
+    exact = diff_snapshots(a, b, a_eol, b_eol, a_functions, b_functions)
+    pair = (a, b, a_eol, b_eol, a_functions, b_functions, exact, kind)
+    got = ignore_counts(*pair)
+    assert got == reference_counts(*pair)
+    return got
+
+
+def test_a_moved_function_keys_its_layout_from_all_lines():
+    """Functions out of order: which one moved depends on the keys, so the whole layout is keyed."""
+    f = ["def f(x):", "    a__ssa_v0 = x", "    return a__ssa_v0"]
+    g = ["def g(y):", "    b__ssa_v0 = y", "    return b__ssa_v0"]
+    g2 = ["def g(y):", "    b__ssa_v1 = y", "    return b__ssa_v1"]
+    got = _check_pair([*f, *g], [*g2, *f], [("f", 0, 3), ("g", 3, 6)], [("g", 0, 3), ("f", 3, 6)])
+    assert got["ssa"] != [0, 0] or got["whitespace"] != [0, 0]
+
+
+def test_a_block_ignored_whole_counts_as_exact_when_the_keys_keep_lines_apart():
+    """Only location alias lines added, every other line distinct under the modes: the exact hunks count
+    (the keyed diff would leave the block out)."""
+    a = ["func.func @f() {", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    b = [*a, '#loc1 = loc("a.py":1:2)']
+    got = _check_pair(a, b, None, None, "mlir")
+    assert got["loc"] == [1, 0]
+
+
+def test_a_cut_that_would_change_the_keyed_diff_keys_the_whole_segment():
+    """A line inserted before one it keys alike: keyed from the hunk alone the insertion stands at line 1, in
+    the whole segment's keyed diff at line 2 (its common start runs on), so the whole segment is keyed."""
+    a = ["func.func @f() {", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    b = ["func.func @f() {", "  %1 = arith.constant 1 : i32", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    for a_eol, b_eol in [(True, True), (False, True), (True, False)]:
+        _check_pair(a, b, None, None, "mlir", a_eol, b_eol)
+    segment, (hunk,) = (0, 4, 0, 5), diff_snapshots(a, b, True, True, None, None)
+    cut = counts_module._cut(segment, hunk, hunk)
+    keys = counts_module._Keys(precomputed_sets("mlir")[0], "mlir", a, b, True, True)
+    keys.know(counts_module._lines_in(a, b, [cut]))
+    assert cut == (1, 1, 1, 2) and keys.changed_piece(segment, cut)[:2] == (0, 0)  # the whole segment
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_changed_segments_are_those_whose_lines_differ(seed):
+    """The segments found by bisecting the exact hunks are exactly those whose lines differ."""
+    from ir_trace.diffcore.linediff import MAX_LINE_EDITS
+    from ir_trace.diffcore.structure import function_layout
+
+    rng = random.Random(seed)
+    a = [f"    line {rng.randrange(6)}" for _ in range(rng.randint(5, 40))]
+    starts = sorted(rng.sample(range(len(a)), min(len(a), rng.randint(1, 5))))
+    a_functions = [(f"f{k}", s, e) for k, (s, e) in enumerate(zip(starts, [*starts[1:], len(a)]))]
+    b, b_functions = list(a), list(a_functions)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(b))
+        b[i] = f"    line {rng.randrange(9)}"
+    layout = function_layout(len(a), len(b), a, b, a_functions, b_functions, MAX_LINE_EDITS)
+    exact = diff_snapshots(a, b, True, True, a_functions, b_functions)
+    found = [segment for segment, _first, _last in counts_module._changed_segments(layout.segments, exact)]
+    assert found == [s for s in layout.segments if a[s[0] : s[1]] != b[s[2] : s[3]]]
+    _check_pair(a, b, a_functions, b_functions)

@@ -13,12 +13,16 @@ by pass in the browser as before (viewer_ignore.js, viewer_model.js `refreshEntr
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import NamedTuple, Protocol
 
-from ir_trace.diffcore.linediff import changed_key_spans, changed_spans
+from ir_trace.diffcore.linediff import MAX_LINE_EDITS, changed_spans
+from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
+from ir_trace.diffcore.structure import function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
-from ir_trace.noise.normalize import MODES, IgnoreModes, remembered, untouched_without
+from ir_trace.noise.normalize import MODES, IgnoreModes, untouched_without
 
 OFFERED = {"pypto": ("ssa", "memref", "whitespace"), "mlir": ("ssa", "loc", "whitespace")}  # the page's checkboxes
 
@@ -84,220 +88,212 @@ def ignore_counts(
     """`IgnoreModes.spec()` -> [inserted, deleted] under it, for each precomputed set.
 
     The counts are those of `keyed_spans` over both snapshots' lines, set by set, worked out at the cost
-    of the change: each snapshot's keys are taken once (adjacent pairs share a snapshot), whether they
-    keep its lines apart is known per snapshot, so a pair checks only the lines the after side adds; and
-    sets that key both sides alike share one keyed diff."""
-    before, after = _snapshot_keys(a, kind), _snapshot_keys(b, kind)
-    after.follows(before, exact)
-    added = after.distinct - before.distinct  # every line of `b` that `a` lacks: few, unless the pass rewrote all
+    of the change. The keyed diff is the exact one wherever the keys keep lines apart, and with every
+    function in order its segments (`structure.function_layout`) do not depend on the keys, while a segment
+    whose lines are equal has equal keys and is skipped: so only the segments the pass changed are keyed and
+    diffed (`_keyed_blocks`), each from its first exact hunk to its last where that is the same (`changed_piece`).
+    That diff is the answer whether or not the keys keep the lines apart, but for
+    one difference: a keyed diff leaves out a block of lines ignored whole, the exact hunks keep it. Only
+    when it left one out is `keys_keep_lines_apart` asked, of both snapshots' lines."""
+    layout = function_layout(len(a), len(b), a, b, a_functions, b_functions, MAX_LINE_EDITS)
+    keys_free = layout.a_keys is a and layout.b_keys is b  # no function moved: the segments hold for any keys
+    segments = _changed_segments(layout.segments, exact) if keys_free else []
+    changed = [(segment, _cut(segment, first, last)) for segment, first, last in segments]
     counts: dict[str, list[int]] = {}
-    diffed: list[tuple[list[str], list[str], Sequence[LineSpan]]] = []  # the key lists each keyed diff came from
-    *own, every = precomputed_sets(kind)
-    for modes in own if before.other_modes_inert and after.other_modes_inert else [*own, every]:
-        if _apart(before, after, modes, added):
-            spans = exact
+    done: list[tuple[list, list[list]]] = []  # each set's keyed pieces and the blocks they gave
+    lines = _Lines(a, b, a_eol, b_eol)  # the pieces as the exact lines cut them, their matches once for the sets
+    lines.changed = _lines_in(a, b, [cut for _segment, cut in changed])
+    for modes in precomputed_sets(kind):
+        keys = _Keys(modes, kind, a, b, a_eol, b_eol)
+        keys.know(lines.changed)
+        if keys_free:
+            found = [keys.changed_piece(*where) for where in changed]
+            pieces = [piece for piece in found if piece is not None]
         else:
-            a_keys, b_keys = before.keys(modes), after.keys(modes)
-            alike = [found for ka, kb, found in diffed if _keyed_alike(ka, kb, a_keys, b_keys)][:1]
-            spans = (
-                alike[0]
-                if alike
-                else [Span(*span) for span in changed_key_spans(a_keys, b_keys, a_eol, b_eol, a_functions, b_functions)]
-            )
-            diffed.append((a_keys, b_keys, spans))
+            pieces = keys.moved_layout_pieces(a_functions, b_functions)
+        blocks = next((given for earlier, given in done if earlier == pieces), None)
+        if blocks is None:
+            apart = keys_free and lines.apart_in(found, changed)
+            blocks = _keyed_blocks(pieces, lines.matches(changed) if apart else _matches(pieces))
+            done.append((pieces, blocks))
+        kept = [block for block in blocks if not block[4]]
+        if len(kept) < len(blocks) and keys.apart():
+            spans: Sequence[LineSpan] = exact
+        else:
+            spans = [Span(*block[:4]) for block in kept]
         counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
-    if every.spec() not in counts:  # every mode on keys each line as the language's own modes do
-        counts[every.spec()] = counts[own[-1].spec()]
     return counts
 
 
-def _keyed_alike(a_keys: list[str], b_keys: list[str], a_other: list[str], b_other: list[str]) -> bool:
-    """Whether two sets' keys of both snapshots tell the same lines equal and the same lines ignored whole: the
-    keyed diff compares keys only for equality and asks only that of them, so it gives the same spans."""
-    if a_keys is a_other and b_keys is b_other:
-        return True
-    pairs = set(zip(a_keys, a_other))
-    pairs.update(zip(b_keys, b_other))
-    keys, others = {key for key, _ in pairs}, {other for _, other in pairs}
-    if not len(pairs) == len(keys) == len(others):
-        return False
-    return all(key.startswith(IGNORED_LINE) == other.startswith(IGNORED_LINE) for key, other in pairs)
+def _changed_segments(
+    segments, exact: Sequence[LineSpan]
+) -> list[tuple[tuple[int, int, int, int], LineSpan, LineSpan]]:
+    """(segment, its first hunk, its last hunk) of each segment an exact hunk has lines in, in order: the exact
+    diff (of the same layout) found the other segments' lines equal, so their keys are too."""
+    found: dict[int, list[LineSpan]] = {}
+    for hunk in exact:  # the segments ending after the hunk starts and starting before it ends, on either side
+        first = min(bisect_right(segments, hunk.a0, key=_A1), bisect_right(segments, hunk.b0, key=_B1))
+        last = max(bisect_left(segments, hunk.a1, key=_A0), bisect_left(segments, hunk.b1, key=_B0))
+        for at in range(first, last):
+            a0, a1, b0, b1 = segments[at]
+            if max(hunk.a0, a0) < min(hunk.a1, a1) or max(hunk.b0, b0) < min(hunk.b1, b1):
+                found.setdefault(at, []).append(hunk)
+    return [(segments[at], hunks[0], hunks[-1]) for at, hunks in sorted(found.items())]
 
 
-def _apart(before: _SnapshotKeys, after: _SnapshotKeys, modes: IgnoreModes, added: set[str]) -> bool:
-    """Whether the modes key no two different lines of the two snapshots alike (`keys_keep_lines_apart` of
-    their lines together). With each side's lines apart, two lines sharing a key are one of each side, and
-    one of them is missing from the other side (else it would share its key with itself there): so a line
-    only `b` has, keyed as a different line of `a`.
-
-    Asked of the run's collisions (`_Collisions`), not of every line: a line whose key no other line seen
-    in the run has is apart from all, so only the few lines that share a key are looked at."""
-    collisions = _collisions_of(modes, before.kind)
-    before.seen_by(collisions, None)
-    after.seen_by(collisions, added)
-    if not before.apart(collisions) or not after.apart(collisions):
-        return False
-    return not any(collisions.others(line) & before.distinct for line in collisions.colliding & added)
+_A0, _A1, _B0, _B1 = (itemgetter(at) for at in range(4))  # a segment's (a0, a1, b0, b1), for bisect
 
 
-class _Collisions:
-    """The lines seen in a run under one mode set, and those among them whose key another line seen has too:
-    `apart` then needs only set operations in C and a look at the colliding lines."""
-
-    def __init__(self, key: Callable[[str], str]):
-        self.key = key
-        self.generation = _generation()  # a snapshot seen by an earlier registry is seen again
-        self.seen: set[str] = set()
-        self.owner: dict[str, str] = {}  # key -> the first line seen with it
-        self.shared: dict[str, set[str]] = {}  # key -> the lines seen with it, for a key several lines have
-        self.colliding: set[str] = set()  # the lines of those keys
-
-    def see(self, lines: set[str]) -> None:
-        new = lines - self.seen
-        self.seen |= new
-        for line in new:
-            key = self.key(line)
-            first = self.owner.setdefault(key, line)
-            if first != line:
-                self.shared.setdefault(key, {first}).add(line)
-                self.colliding.update((first, line))
-
-    def others(self, line: str) -> set[str]:
-        """The other lines seen with `line`'s key (`line` a colliding one)."""
-        return self.shared[self.key(line)] - {line}
+def _cut(segment, first: LineSpan, last: LineSpan) -> tuple[int, int, int, int]:
+    """The segment from its first exact hunk to its last: the lines around are equal on both sides."""
+    a0, a1, b0, b1 = segment
+    head = max(0, min(first.a0 - a0, first.b0 - b0))
+    tail = max(0, min(a1 - last.a1, b1 - last.b1))
+    return a0 + head, a1 - tail, b0 + head, b1 - tail
 
 
-def _collisions_of(modes: IgnoreModes, kind: str) -> _Collisions:
-    """The run's `_Collisions` of the set, started afresh (with its key's memo) when it has seen too many."""
-    spec = (modes.spec(), kind)
-    found = _collisions.get(spec)
-    if found is None or len(found.seen) > _MEMO_LIMIT:
-        found = _collisions[spec] = _Collisions(_shared_key(modes, kind))
-    return found
+def _lines_in(a: list[str], b: list[str], ranges) -> set[str]:
+    """The lines of these (a0, a1, b0, b1) ranges, both sides."""
+    lines: set[str] = set()
+    for a0, a1, b0, b1 in ranges:
+        lines.update(a[a0:a1], b[b0:b1])
+    return lines
 
 
-_generations = iter(range(1 << 62))
+class _Keys:
+    """One mode set's keys of a pair's lines, taken only where asked (the key memo of the run filled as it goes)."""
 
+    def __init__(self, modes: IgnoreModes, kind: str, a: list[str], b: list[str], a_eol: bool, b_eol: bool):
+        self.modes, self.kind = modes, kind
+        self.a, self.b, self.a_eol, self.b_eol = a, b, a_eol, b_eol
+        self.memo = _key_memo(modes, kind)
 
-def _generation() -> int:
-    return next(_generations)
+    def know(self, lines) -> None:
+        """Make sure the memo holds the keys of these lines."""
+        unseen = (lines if isinstance(lines, set) else set(lines)).difference(self.memo)
+        if unseen:
+            _remember_keys(list(unseen), self.modes, self.kind, self.memo)
 
+    def of(self, lines: list[str], start: int, end: int, eol: bool) -> list:
+        """The keys of lines[start:end] (known already) as `linediff._line_keys` makes them (a last line without
+        its newline keyed apart)."""
+        keys: list = list(map(self.memo.__getitem__, lines[start:end]))
+        if keys and not eol and end == len(lines):
+            keys[-1] = (keys[-1], "no newline at end of file")
+        return keys
 
-class _SnapshotKeys:
-    """One snapshot's lines keyed under each precomputed set, remembered while its pairs are counted."""
-
-    def __init__(self, lines: list[str], kind: str):
-        self.lines = lines  # held: while remembered, no other list can take its id
-        self.kind = kind
-        self.distinct = set(lines)
-        self._keys: dict[str, list[str]] = {}
-        self._seen: dict[int, bool | None] = {}  # registry generation -> its lines apart (None: not asked yet)
-        self._before: tuple[_SnapshotKeys, Sequence[LineSpan]] | None = None
-        self.other_modes_inert = _other_modes_inert(self.distinct, kind)
-
-    def key(self, modes: IgnoreModes) -> Callable[[str], str]:
-        return _shared_key(modes, self.kind)
-
-    def follows(self, before: _SnapshotKeys, exact: Sequence[LineSpan]) -> None:
-        """This snapshot is `before` with the exact hunks `exact` applied: its keys can be spliced from that one's."""
-        if before is not self:
-            self._before = (before, exact)
-            before._before = None  # a chain of predecessors would keep every snapshot's keys
-
-    def seen_by(self, collisions: _Collisions, added: set[str] | None) -> None:
-        """Make sure `collisions` saw every line here: only `added` when the snapshot this one follows was seen."""
-        if collisions.generation in self._seen:
-            return
-        before = self._before[0] if self._before else None
-        if added is not None and before is not None and collisions.generation in before._seen:
-            collisions.see(added)
-        else:
-            collisions.see(self.distinct)
-        self._seen[collisions.generation] = None
-
-    def apart(self, collisions: _Collisions) -> bool:
-        """Whether no two different lines here share a key (after `seen_by`)."""
-        known = self._seen.get(collisions.generation)
-        if known is None:
-            if collisions.colliding.isdisjoint(self.distinct):
-                known = True
-            else:
-                shared = collisions.colliding & self.distinct
-                known = len(set(map(collisions.key, shared))) == len(shared)
-            self._seen[collisions.generation] = known
-        return known
-
-    def keys(self, modes: IgnoreModes) -> list[str]:
-        """Each line's key, the list of an earlier set when it keys every line alike (so it is diffed once)."""
-        spec = modes.spec()
-        if spec not in self._keys:
-            keys = self._spliced(spec, self.key(modes))
-            if keys is None:
-                memo = _key_memo(modes, self.kind)
-                _remember_keys(list(self.distinct - memo.keys()), modes, self.kind, memo)  # lines new to the run
-                keys = list(map(memo.__getitem__, self.lines))
-            self._keys[spec] = next((earlier for earlier in self._keys.values() if earlier == keys), keys)
-        return self._keys[spec]
-
-    def _spliced(self, spec: str, key: Callable[[str], str]) -> list[str] | None:
-        """The keys from those of the snapshot this one follows, when it has them: its keys between the exact
-        hunks (the lines there are that snapshot's, unchanged), the hunks' own lines keyed here. None: no such keys."""
-        if self._before is None or spec not in self._before[0]._keys:
+    def changed_piece(self, segment, cut: tuple[int, int, int, int]) -> tuple | None:
+        """(a0, b0, a_keys, b_keys) of a segment the pass changed, None when its keys are equal. Keyed from its
+        first hunk to its last only (the lines around are equal, so are their keys), when that leaves the
+        keyed diff as it is: its first step strips the keys' common ends, and with something left on each side
+        after that, what is left is the same, cut or not (else the whole segment is keyed)."""
+        a_keys = self.of(self.a, cut[0], cut[1], self.a_eol)
+        b_keys = self.of(self.b, cut[2], cut[3], self.b_eol)
+        if a_keys == b_keys:
             return None
-        before, exact = self._before
-        earlier = before._keys[spec]
-        keys: list[str] = []
-        at = 0
-        for hunk in exact:
-            keys += earlier[at : hunk.a0]
-            keys += map(key, self.lines[hunk.b0 : hunk.b1])
-            at = hunk.a1
-        keys += earlier[at:]
-        return keys if len(keys) == len(self.lines) else None
+        same = common_prefix(a_keys, b_keys, 0, len(a_keys), 0, len(b_keys))
+        same += common_suffix(a_keys, b_keys, same, len(a_keys), same, len(b_keys))
+        if same < len(a_keys) and same < len(b_keys):
+            return (cut[0], cut[2], a_keys, b_keys)
+        a0, a1, b0, b1 = segment
+        self.know(_lines_in(self.a, self.b, [segment]))
+        return (a0, b0, self.of(self.a, a0, a1, self.a_eol), self.of(self.b, b0, b1, self.b_eol))
+
+    def moved_layout_pieces(self, a_functions, b_functions) -> list:
+        """The keyed pieces of every segment when a function moved (which ones moved depends on the keys):
+        the layout `changed_key_spans` makes of all lines' keys, nothing when the keys are equal."""
+        self.know({*self.a, *self.b})
+        a_keys, b_keys = self.of(self.a, 0, len(self.a), self.a_eol), self.of(self.b, 0, len(self.b), self.b_eol)
+        if a_keys == b_keys:
+            return []
+        layout = function_layout(len(a_keys), len(b_keys), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
+        return [(a0, b0, layout.a_keys[a0:a1], layout.b_keys[b0:b1]) for a0, a1, b0, b1 in layout.segments]
+
+    def apart(self) -> bool:
+        """`keys_keep_lines_apart` of both snapshots' lines."""
+        distinct = {*self.a, *self.b}
+        self.know(distinct)
+        return keys_keep_lines_apart(distinct, self.memo.__getitem__)
 
 
-def _snapshot_keys(lines: list[str], kind: str) -> _SnapshotKeys:
-    """The remembered keys of this very list of lines (a snapshot's `split`, shared by its two pairs)."""
-    found = _snapshots.get((id(lines), kind))
-    if found is None or found.lines is not lines:
-        found = _snapshots[id(lines), kind] = _SnapshotKeys(lines, kind)
-        while len(_snapshots) > _SNAPSHOTS_KEPT:
-            del _snapshots[next(iter(_snapshots))]
-    return found
+class _Lines(_Keys):
+    """The pair's lines as their own keys: a set whose keys keep a piece's lines apart matches them as these do,
+    so the sets that do share one line diff of each piece (`apart_in`, `matches`)."""
+
+    def __init__(self, a: list[str], b: list[str], a_eol: bool, b_eol: bool):
+        self.a, self.b, self.a_eol, self.b_eol = a, b, a_eol, b_eol
+        self.changed: set[str] = set()  # the lines of the changed segments' cuts (set by `ignore_counts`)
+        self._pieces: list | None = None
+        self._sizes: list[int] = []
+        self._matches: list | None = None
+
+    def know(self, lines) -> None:
+        return None
+
+    def of(self, lines: list[str], start: int, end: int, eol: bool) -> list:
+        found: list = lines[start:end]
+        if found and not eol and end == len(lines):
+            found[-1] = (found[-1], "no newline at end of file")
+        return found
+
+    def pieces(self, changed) -> list:
+        if self._pieces is None:
+            self._pieces = [self.changed_piece(*where) for where in changed]
+            self._sizes = [-1 if piece is None else len({*piece[2], *piece[3]}) for piece in self._pieces]
+        return self._pieces
+
+    def apart_in(self, found: list, changed) -> bool:
+        """Whether these keyed pieces (`changed_piece` of each changed segment) are the lines' own pieces with
+        no two different lines keyed alike in any."""
+        own = self.pieces(changed)
+        return all(
+            piece is not None
+            and line_piece is not None
+            and piece[:2] == line_piece[:2]
+            and len(piece[2]) == len(line_piece[2])
+            and len(piece[3]) == len(line_piece[3])
+            and len({*piece[2], *piece[3]}) == size
+            for piece, line_piece, size in zip(found, own, self._sizes)
+        )
+
+    def matches(self, changed) -> list:
+        if self._matches is None:
+            self._matches = _matches(self.pieces(changed))
+        return self._matches
 
 
-_snapshots: dict[tuple[int, str], _SnapshotKeys] = {}
-_SNAPSHOTS_KEPT = 4  # a pair's two snapshots and the next pair's; pairs are diffed in order
+def _matches(pieces: list) -> list:
+    """Each piece's matched (i, j), None for a piece whose two sides are equal."""
+    return [
+        None if a_keys == b_keys else match_sequences(a_keys, b_keys, MAX_LINE_EDITS)
+        for _a0, _b0, a_keys, b_keys in pieces
+    ]
 
 
-def _other_modes_inert(distinct: set[str], kind: str) -> bool:
-    """Whether the mode the language does not offer strips nothing of any line, so all four modes key every
-    line as the language's own three do. The steps run memory, then locations, then SSA and whitespace
-    (IgnoreModes._steps): on MLIR the memory step comes first, so a line without `pl.MemRef(` is left as it
-    is; on PyPTO the location step sees the line without its memory annotations, and strips nothing of a
-    text without `loc(` (loc_spans and the alias table's lines both need it)."""
-    if kind == "mlir":
-        return not any("pl.MemRef(" in line for line in distinct)
-    memrefs = IgnoreModes(frozenset(["memref"]))
-    memo = _key_memo(memrefs, kind)  # the memref set's keys, which its counts take next
-    _remember_keys(list(distinct - memo.keys()), memrefs, kind, memo)
-    return not any("loc(" in memo[line] for line in distinct)
+def _keyed_blocks(pieces: list, matches: list) -> list[list]:
+    """`linediff._changed_blocks` of the keyed segments (a0, b0, a_keys, b_keys) given, in order: the blocks
+    [a0, a1, b0, b1, ignored] of lines their keys do not match, touching ones merged; `ignored`: the block
+    is made only of lines ignored whole (a keyed diff leaves it out)."""
+    blocks: list[list] = []
+    for (a0, b0, a_keys, b_keys), matched in zip(pieces, matches):
+        if matched is None:
+            continue
+        i = j = 0
+        for mi, mj in [*matched, (len(a_keys), len(b_keys))]:
+            if mi > i or mj > j:
+                ignored = all(map(_ignored, a_keys[i:mi])) and all(map(_ignored, b_keys[j:mj]))
+                if blocks and blocks[-1][1] == a0 + i and blocks[-1][3] == b0 + j:
+                    blocks[-1][1], blocks[-1][3] = a0 + mi, b0 + mj
+                    blocks[-1][4] = blocks[-1][4] and ignored
+                else:
+                    blocks.append([a0 + i, a0 + mi, b0 + j, b0 + mj, ignored])
+            i, j = mi + 1, mj + 1
+    return blocks
 
 
-def _shared_key(modes: IgnoreModes, kind: str) -> Callable[[str], str]:
-    """The modes' line key, remembering keys across the pairs of a run: adjacent pairs share a snapshot,
-    so each line is normalised once per set, not once per pair it is in. A key runs the modes' steps one
-    after the other, each remembered on its own (`_step`): the sets share steps, and a step that changes
-    nothing of a line hands the next one a text it has seen, so each line goes through each step about once."""
-    memo = _key_memo(modes, kind)
-    steps = [_step(strip) for strip in modes.strips(kind)]
-
-    def key(line: str) -> str:
-        for step in steps:
-            line = step(line)
-        return line
-
-    return remembered(key, memo)
+def _ignored(key) -> bool:
+    """A key (a str, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
+    return isinstance(key, str) and key.startswith(IGNORED_LINE)
 
 
 def _key_memo(modes: IgnoreModes, kind: str) -> dict[str, str]:
@@ -324,11 +320,6 @@ def _remember_keys(lines: list[str], modes: IgnoreModes, kind: str, memo: dict[s
     memo.update(zip(lines, texts))
 
 
-def _step(strip: Callable[[str], str]) -> Callable[[str], str]:
-    """`strip`, remembering its output for each text it was given."""
-    return remembered(strip, _step_memo(strip))
-
-
 def _step_memo(strip: Callable[[str], str]) -> dict[str, str]:
     memo = _step_memos.setdefault(strip, {})
     if len(memo) > _MEMO_LIMIT:
@@ -337,6 +328,5 @@ def _step_memo(strip: Callable[[str], str]) -> dict[str, str]:
 
 
 _memos: dict[tuple[str, str], dict[str, str]] = {}
-_collisions: dict[tuple[str, str], _Collisions] = {}
 _step_memos: dict[Callable[[str], str], dict[str, str]] = {}
 _MEMO_LIMIT = 1 << 17  # lines remembered per set and per step (then forgotten at once: the next pairs refill it)
