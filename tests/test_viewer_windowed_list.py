@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from browser_support import build_report, expect, nav, open_report, pass_button, write_dump
 
-PASSES = 20_000
+PASSES = 3_000
 LONG_NAME = "iree-codegen-llvmcpu-lower-executable-target-and-vectorize-everything-in-sight"
 FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
@@ -104,9 +104,9 @@ def test_a_number_typed_in_the_filter_goes_to_that_pass(page, huge_report):
     page.locator("body").click(position={"x": 2, "y": 2})
     page.keyboard.press("g")
     expect(box).to_be_focused()
-    page.keyboard.type("17345")
+    page.keyboard.type("2345")
     page.keyboard.press("Enter")
-    expect(pass_button(page, 17345)).to_have_attribute("aria-current", "true")
+    expect(pass_button(page, 2345)).to_have_attribute("aria-current", "true")
     expect(box).to_have_value("388")
     log.assert_clean()
 
