@@ -53,3 +53,13 @@ def test_an_entry_with_text_after_its_value_is_damage(tmp_path):
     cache._cache.set("k", f"{_checksum(body)}\n{body}")  # the checksum right, the JSON not one value
     assert cache.get("k") is None
     assert "k" not in cache
+
+
+def test_a_large_text_goes_to_its_value_file_a_window_at_a_time(tmp_path):
+    """The stored text is encoded a window at a time, never as one UTF-8 copy beside it (a 100,000-pass
+    summary's copy was a run's peak)."""
+    cache = ResultCache(tmp_path / "cache")
+    text = "é" * 5_000_000 + "x" * 5_000_000  # 15 MB as UTF-8
+    _none, peak = traced_peak(lambda: cache._cache.set("k", text))
+    assert peak < 8_000_000  # a few windows, not the 15 MB of bytes
+    assert cache._cache.get("k") == text

@@ -16,7 +16,6 @@ import atexit
 import contextlib
 import errno
 import glob
-import io
 import logging
 import os
 import re
@@ -67,6 +66,14 @@ def warn_once(message: str, logger: logging.Logger = log) -> None:
         logger.warning(message)
 
 
+_WINDOW = 1 << 20  # characters encoded at a time when a large text value is written
+
+
+def _utf8_windows(text: str):
+    for start in range(0, len(text), _WINDOW):
+        yield text[start : start + _WINDOW].encode("utf-8")
+
+
 class UnsafeEntry(ValueError):
     """A stored entry that is not plain text (for example a pickle planted in the database)."""
 
@@ -88,12 +95,12 @@ class TextOnlyDisk(diskcache.Disk):
 
     def _store_text_file(self, value: str, key) -> tuple:
         """A text value too large for the database, written as its UTF-8 bytes (read back as text, as
-        diskcache's own text files are): diskcache copies the text into a StringIO first, 4 bytes a
-        character, which for a 100,000-pass summary was the run's peak memory."""
+        diskcache's own text files are) a window at a time: diskcache copies the text into a StringIO
+        first, 4 bytes a character, and even one encoded copy of a 100,000-pass summary (48 MB) was
+        the run's peak memory."""
         filename, full_path = self.filename(key, value)
-        data = value.encode("utf-8")
-        self._write(full_path, io.BytesIO(data), "xb")
-        return len(data), MODE_TEXT, filename, None
+        size = self._write(full_path, _utf8_windows(value), "xb")
+        return size, MODE_TEXT, filename, None
 
     def fetch(self, mode, filename, value, read):
         if mode not in (MODE_RAW, MODE_BINARY, MODE_TEXT):
