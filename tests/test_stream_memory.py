@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from conftest import mlir_sample, mlir_samples, traced_peak
 from test_mlir_tree import header, module
 
+import ir_trace
 from ir_trace.inputs.mlir import reader
 from ir_trace.inputs.mlir.reader import read_stream, read_tree
 from ir_trace.inputs.mlir.stream import read_dumps, split_dumps
+from ir_trace.pipeline import snapshots
+from ir_trace.pipeline.config import session
 
 
 def big_module(number: int, functions: int) -> str:
@@ -57,7 +61,7 @@ def test_reading_in_pieces_of_any_size_finds_the_same_dumps():
             offset += len(piece)
             return piece
 
-        pieces = list(read_dumps(read))
+        pieces = [(dump, bytes(ir)) for dump, ir in read_dumps(read)]  # each IR copied before the next is read
         assert [dump for dump, _ir in pieces] == whole
         assert [ir for _dump, ir in pieces] == [data[d.span[0] : d.span[0] + d.span[1]] for d in whole]
 
@@ -91,3 +95,42 @@ def test_one_huge_line_costs_memory_proportional_to_it(tmp_path):
     ((_unit, manifest),), peak = traced_peak(lambda: read_stream(stream, lambda _sha, _text: None))
     assert len(manifest.snapshots) == 2
     assert peak < 8 * len(blob), peak
+
+
+def test_a_report_of_huge_lines_holds_about_two_of_them(tmp_path, monkeypatch, cache_dir):
+    """The whole run (validation, slicing, the pair's diff, the page) over three dumps of one 6 MB
+    `dense<>` line, a pass changing another line: the pair held both texts, both lines and the outline's
+    copy, and the page's JSON two more (5.5 bytes a character of the line); now a huge snapshot keeps its
+    lines alone once they are worked out and the page writes the line a window at a time."""
+    for kept, chars in ((snapshots, "HELD_TEXT_CHARS"), (session().texts, "limit"), (session().snapshots, "limit")):
+        monkeypatch.setattr(kept, chars, 1 << 20)  # the line is a huge one: past what the session keeps of texts
+    stream = tmp_path / "dense.txt"
+    stream.write_text("".join(header(p, p.lower()) + dense_module(LINE, "", p) for p in "ABB"))
+    result, peak = traced_peak(lambda: ir_trace.render(stream, tmp_path / "r.html", cache_dir=cache_dir))
+    assert result.pairs == 1 and result.rediffed == 1
+    assert peak < 3.5 * LINE, peak / LINE
+
+
+def test_a_pass_changing_a_huge_line_leaves_no_copy_of_it_behind(tmp_path, cache_dir):
+    """The run's memos (line profiles, operations, ignore-mode keys) kept the changed 6 MB line and
+    several stripped forms of it after the run, once the session had let go of its texts and snapshots."""
+    stream = tmp_path / "dense.txt"
+    stream.write_text("".join(header(p, p.lower()) + dense_module(LINE, p, "") for p in "ABB"))
+    tracemalloc.start()
+    try:
+        result = ir_trace.render(stream, tmp_path / "r.html", cache_dir=cache_dir)
+        session().forget()  # what the process keeps on purpose, for the next run
+        left = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert result.pairs == 1 and result.rediffed == 1
+    assert left < LINE / 2, left / LINE
+
+
+LINE = 6_000_000
+
+
+def dense_module(size: int, in_line: str, after_it: str) -> str:
+    blob = "0x" + "5A" * (size // 2) + in_line
+    constant = f'    %cst = arith.constant dense<"{blob}"> : tensor<1xi8>\n'
+    return f"module {{\n  func.func @w() {{\n{constant}    // {after_it}\n    return\n  }}\n}}\n\n\n"

@@ -43,6 +43,12 @@ class Recent(Generic[_Key, _Value]):
         while self.size > self.limit and len(self._values) > 1:
             self.size -= self.size_of(self._values.popitem(last=False)[1])
 
+    def make_room(self, size: int) -> None:
+        """Let the oldest values go until one of `size` more fits (all of them if need be): a huge text
+        about to be read is not read while the last huge one is still held."""
+        while self._values and self.size + size > self.limit:
+            self.size -= self.size_of(self._values.popitem(last=False)[1])
+
     def take(self, key: _Key) -> _Value | None:
         """The value, no longer kept here (None when it is not)."""
         value = self._values.pop(key, None)
@@ -60,7 +66,7 @@ _SNAPSHOT_CHARS = 1 << 22  # a snapshot counts as one of the eight kept up to th
 
 
 def _snapshot_size(snapshot: Any) -> int:
-    return max(_SNAPSHOT_CHARS, len(snapshot.text))
+    return max(_SNAPSHOT_CHARS, snapshot.chars)
 
 
 class Session:
@@ -91,6 +97,17 @@ class Session:
         # `--workers` keeps its own; the report then reads the cache, as before. At most ~16 M characters of
         # hunks (the oldest go first), so a stream of thousands of traces holds no more than it did.
         self.diffs: Recent[str, Any] = Recent(1 << 24, _diff_size)
+
+    def forget(self) -> None:
+        """Let go of every text, snapshot, trace and diff kept (the cache handle and the guard stay)."""
+        for kept in (self.texts, self.snapshots, self.traces, self.diffs):
+            kept.make_room(kept.limit + 1)
+
+    def make_room(self, chars: int) -> None:
+        """Before a text of about `chars` characters is read: the kept texts and snapshots let their oldest
+        go until it fits, so a dump with a 100 MB line holds one such snapshot at a time, not the last too."""
+        self.texts.make_room(chars)
+        self.snapshots.make_room(max(chars, _SNAPSHOT_CHARS))
 
     @property
     def cache(self) -> ResultCache:

@@ -387,8 +387,14 @@ def _profile(line: str) -> list:
         found = [body, frozenset(Counter(words).items()), len(words), None]
         if len(_profiles) >= 1 << 15:
             _profiles.clear()
-        _profiles[line] = found
+        if len(line) <= MEMO_LINE_CHARS:
+            _profiles[line] = found
     return found
+
+
+# Memos keyed by lines keep no line longer than this: a 100 MB `dense<>` line and its profile would stay
+# for the whole process, several copies of it, after its snapshots are gone (and its work is linear anyway).
+MEMO_LINE_CHARS = 1 << 16
 
 
 def _without_digits(match: re.Match) -> str:
@@ -429,11 +435,18 @@ def _dice(x: frozenset, y: frozenset) -> int:
 
 def _preference(x: str, y: str, px: list, py: list) -> int:
     """Tie-breakers: 2 for lines equal but for indentation, 1 for calling the same operation."""
-    op_x = _operations[x] if x in _operations else _operations.setdefault(x, operation(px[0]))
-    op_y = _operations[y] if y in _operations else _operations.setdefault(y, operation(py[0]))
+    op_x = _operations[x] if x in _operations else _operation_of(x, px[0])
+    op_y = _operations[y] if y in _operations else _operation_of(y, py[0])
+    return (2 if px[0] == py[0] else 0) + (1 if op_x is not None and op_x == op_y else 0)
+
+
+def _operation_of(line: str, body: str) -> str | None:
+    found = operation(body)
     if len(_operations) >= 1 << 15:
         _operations.clear()
-    return (2 if px[0] == py[0] else 0) + (1 if op_x is not None and op_x == op_y else 0)
+    if len(line) <= MEMO_LINE_CHARS:
+        _operations[line] = found
+    return found
 
 
 def operation(line: str) -> str | None:

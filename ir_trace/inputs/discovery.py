@@ -151,10 +151,10 @@ def read_snapshot_text(
     return decode_snapshot(data, path, span[0] if span else 0)
 
 
-def decode_snapshot(data: bytes, path: Path | str, offset: int = 0) -> tuple[str, str]:
+def decode_snapshot(data: bytes | memoryview, path: Path | str, offset: int = 0) -> tuple[str, str]:
     """`data` (read from `path` at `offset`) as text, with its sha256."""
     try:
-        text = data.decode("utf-8")
+        text = str(data, "utf-8")
     except UnicodeDecodeError as exc:
         raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {offset + exc.start})") from None
     return text, snapshot_digest(data)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 # Coarse file-system clocks (FAT: 2 s; NFS servers' clocks drift): a file changed less than this
 # before it was read is not remembered.
-def snapshot_digest(data: bytes) -> str:
+def snapshot_digest(data: bytes | memoryview) -> str:
     """sha256 of a snapshot's bytes: the pass's output, and the key of its diffs and slices."""
     return hashlib.sha256(data).hexdigest()
 

@@ -102,6 +102,7 @@ def assemble_payload(
     per_pass = [diff_results.get((a.sha256, b.sha256)) for a, b in zip(snaps, snaps[1:])]
     base = load_snapshot(str(manifest.path_of(snaps[0])), snaps[0].sha256, snaps[0].span, manifest.kind)
     base_lines, _eol = base.split
+    base.let_text_go()
     return build_payload(manifest, base_lines, per_pass, slice_results, context, IgnoreModes.from_spec(ignore))
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import luigi
 
 from ir_trace.cache.fingerprints import diff_key, file_hashes_key, manifest_key, slice_key, work_plan_key
-from ir_trace.diffcore.linediff import count_changes, diff_snapshots, split_lines
+from ir_trace.diffcore.linediff import count_changes, diff_snapshots, join_lines, split_lines
 from ir_trace.errors import DumpError, IRTraceError
 from ir_trace.inputs.discovery import read_snapshot_text
 from ir_trace.inputs.file_hashes import FileHashes
@@ -32,13 +32,33 @@ class LoadedSnapshot:
     `sha256` (its bytes' hash) finds its functions in the cache, sliced by an earlier run or batch."""
 
     def __init__(self, text: str, kind: str = "pypto", sha256: str | None = None):
-        self.text = text
+        self._text: str | None = text
+        self.chars = len(text)
         self.kind = kind
         self.sha256 = sha256
+
+    @property
+    def text(self) -> str:
+        """Its text: held, or joined again from its lines once a huge one has let it go (`worked_out`)."""
+        return self._text if self._text is not None else join_lines(*self.split)
 
     @cached_property
     def split(self) -> tuple[list[str], bool]:
         return split_lines(self.text)
+
+    def worked_out(self) -> LoadedSnapshot:
+        """It, with its lines and functions worked out; a huge one (a 100 MB `dense<>` line) then keeps
+        its lines alone, not its text too, so a pair of them costs their lines and little more."""
+        _lines, _functions = self.split, self.functions
+        self.let_text_go()
+        return self
+
+    def let_text_go(self) -> None:
+        """A huge snapshot whose lines are worked out lets its text go (here and in `Session.texts`)."""
+        if self.chars > HELD_TEXT_CHARS and "split" in self.__dict__:
+            self._text = None
+            if self.sha256 is not None:
+                session().texts.take(self.sha256)
 
     @cached_property
     def structure(self) -> Structure | None:
@@ -71,6 +91,9 @@ class LoadedSnapshot:
         if self.sha256 is None or "slices" in self.__dict__:  # worked out here already: no lookup
             return None
         return SliceResult.from_json(shared_cache().get(slice_key(self.sha256, self.kind)))
+
+
+HELD_TEXT_CHARS = 1 << 24  # a snapshot past this size holds its lines alone once they are worked out
 
 
 def _triples(functions: list) -> bool:
@@ -109,15 +132,22 @@ def load_snapshot(
     if loaded is None:
         text = memory.texts.get(sha256)
         if text is None:
-            text, actual = read_snapshot_text(
-                Path(path), parse_span(span), follow_inner_symlinks=follow_inner_symlinks()
-            )
+            where = parse_span(span)
+            memory.make_room(where[1] if where else _file_size(path))
+            text, actual = read_snapshot_text(Path(path), where, follow_inner_symlinks=follow_inner_symlinks())
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             memory.remember_text(sha256, text)
         loaded = LoadedSnapshot(text, kind, sha256)
         memory.snapshots.put((sha256, kind), loaded)
     return loaded
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # the read that follows says why
 
 
 # A report task takes its dump's state as a parameter, so its output (and its inputs' outputs) are
@@ -229,8 +259,8 @@ class DiffPair:
     result_type = PairDiff
 
     def compute(self) -> PairDiff:
-        before = load_snapshot(self.before, self.before_sha, self.before_span, self.kind)
-        after = load_snapshot(self.after, self.after_sha, self.after_span, self.kind)
+        before = load_snapshot(self.before, self.before_sha, self.before_span, self.kind).worked_out()
+        after = load_snapshot(self.after, self.after_sha, self.after_span, self.kind).worked_out()
         (a, a_eol), (b, b_eol) = before.split, after.split
         hunks = diff_snapshots(a, b, a_eol, b_eol, before.functions, after.functions)
         inserted, deleted = count_changes(hunks)
@@ -262,6 +292,7 @@ class SliceFunctions:
         snapshot = load_snapshot(self.snapshot, self.sha, self.span, self.kind)
         _lines, eol = snapshot.split
         sliced = snapshot.slices.to_json()
+        snapshot.let_text_go()
         return SliceResult(sliced["functions"], sliced.get("parse_error"), eol)
 
     def to_json(self) -> list:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import itertools
 import json
 import re
 import struct
@@ -111,7 +112,8 @@ def _walked(value):
         if isinstance(item, (list, tuple)) and key in _WALKED_LISTS:
             yield "["
             for n, unit in enumerate(item):
-                yield from ("," if n else "", *(_walked(unit) if _WALKED_LISTS[key] else (_compact_json(unit),)))
+                yield "," if n else ""
+                yield from _walked(unit) if _WALKED_LISTS[key] else _unit_pieces(unit)
             yield "]"
         else:
             yield _compact_json(item)
@@ -119,6 +121,49 @@ def _walked(value):
 
 
 _WALKED_LISTS = {"traces": True, "runs": True, "passes": False, "matches": False}  # key -> its units walked too
+
+
+def _unit_pieces(unit):
+    """A pass (or match) as JSON: one json.dumps, unless it holds a line too long for that, whose JSON (and
+    the C encoder's join of it) would be copies of it; that pass is walked, the line written a window at a time."""
+    if _longest_text(unit) < _PIECE_CHARS:
+        yield _compact_json(unit)
+    else:
+        yield from _windowed(unit)
+
+
+def _longest_text(unit) -> int:
+    """The longest line or log a pass holds (its base lines, its hunks' after lines), else 0."""
+    if not isinstance(unit, dict):
+        return 0
+    hunks = unit.get("hunks")
+    hunk_lines = (hunk[4] for hunk in hunks if isinstance(hunk, list)) if isinstance(hunks, list) else ()
+    texts = itertools.chain(unit.get("lines") or (), *hunk_lines, (unit.get("log") or "",))
+    return max(map(len, texts), default=0)
+
+
+def _windowed(value):
+    """`_compact_json(value)` in pieces, every string longer than a window written a window at a time
+    (JSON escapes one character at a time, so the windows' escapes joined are the whole string's)."""
+    if isinstance(value, str) and len(value) > _ENCODED_CHARS:
+        yield '"'
+        for start in range(0, len(value), _ENCODED_CHARS):
+            yield _compact_json(value[start : start + _ENCODED_CHARS])[1:-1]
+        yield '"'
+    elif isinstance(value, dict):
+        yield "{"
+        for k, (key, item) in enumerate(value.items()):
+            yield f"{',' if k else ''}{_compact_json(str(key))}:"
+            yield from _windowed(item)
+        yield "}"
+    elif isinstance(value, (list, tuple)):
+        yield "["
+        for n, item in enumerate(value):
+            yield "," if n else ""
+            yield from _windowed(item)
+        yield "]"
+    else:
+        yield _compact_json(value)
 
 
 def _compact_json(value) -> str:

@@ -26,6 +26,7 @@ snapshots of 526 functions each reads 4,600 new chunks, not 2.4 million function
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -82,12 +83,13 @@ def symbol_op_functions(lines: list[str], text: str | None = None) -> list[tuple
     `text`, when given, is what `lines` were split from (`linediff.split_lines`)."""
     if not lines:
         return []
-    pieces = ("\n".join(lines) if text is None else text).split(_CHUNK_END)[:-1]  # the last ends no chunk
+    source = "\n".join(lines) if text is None else text
     found: list[tuple[str, int, int]] = []
     scan, at, level = _Scan(), 0, False
-    for piece, known in zip(pieces, map(_chunks.get, pieces)):
+    for start, end in _piece_spans(source):
         if level:  # directly in a region holding symbol ops, which adds no symbol to their paths
-            chunk = known or _chunk_ops(piece)
+            piece = source[start:end]  # cut only here: elsewhere its lines are counted where they stand
+            chunk = _chunks.get(piece) or _chunk_ops(piece)
             if chunk.balanced:  # read where it stands it would do what it did read on its own
                 scan.stack[-1].has_symbol_ops |= chunk.has_symbol_ops
                 found += [(key, start + at, end + at) for key, start, end in chunk.ops]
@@ -95,7 +97,7 @@ def symbol_op_functions(lines: list[str], text: str | None = None) -> list[tuple
                 continue
             size = chunk.size
         else:
-            size = piece.count("\n") + 2
+            size = source.count("\n", start, end) + 2
         ops: list[SymbolOp] = []
         scan.lines(lines, at, at + size, ops)
         found += [(op.key, op.start, op.end) for op in ops]
@@ -112,6 +114,15 @@ def symbol_op_functions(lines: list[str], text: str | None = None) -> list[tuple
 # module as MLIR prints them (a function), so a pass that edits one function changes one chunk. Cut by
 # str.split (C speed, no Python per line), looked up by their text.
 _CHUNK_END = "\n  }\n"
+
+
+def _piece_spans(source: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each piece of `source` that _CHUNK_END ends, as `source.split(_CHUNK_END)[:-1]`
+    would cut them, without copying any (a module of one 100 MB line is one piece)."""
+    start = 0
+    while (end := source.find(_CHUNK_END, start)) >= 0:
+        yield start, end
+        start = end + len(_CHUNK_END)
 
 
 @dataclass(frozen=True)
@@ -150,6 +161,8 @@ def _chunk_ops(piece: str) -> _ChunkOps:
     found = (
         _ChunkOps(len(lines), True, keys, scan.stack[0].has_symbol_ops) if balanced else _ChunkOps(len(lines), False)
     )
+    if len(piece) > _CHUNK_CHARS_LIMIT:  # kept, it would be the memo's whole size alone
+        return found
     if _chunk_chars + len(piece) > _CHUNK_CHARS_LIMIT:
         _chunks.clear()
         _chunk_chars = 0
@@ -175,7 +188,7 @@ class _Scan:
         depth = self.depth
         for number in range(start, end):
             line = lines[number]
-            effect = _brace_effect(line)
+            effect = _brace_effect(line) if len(line) <= _MEMO_LINE_CHARS else _brace_effect.__wrapped__(line)
             if effect is None:
                 raise UnsafeMlir(f"line {number + 1}: unterminated string")
             if effect > 0 and stack[-1].holds_symbols() and depth == _inner_depth(stack[-1]):
@@ -217,6 +230,9 @@ def _close(stack: list[_Open], end: int, found: list[SymbolOp]) -> None:
     parent.has_symbol_ops = True
     if not region.has_symbol_ops:
         found.append(SymbolOp(region.op, region.path, region.start, end))
+
+
+_MEMO_LINE_CHARS = 1 << 16  # a longer line is not memoised: the memo would keep it after its snapshot is gone
 
 
 @lru_cache(maxsize=1 << 16)

@@ -143,16 +143,16 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     user named it), as a regular file only."""
     real = Path(os.path.realpath(path))
     loaded: list[_Loaded] = []
-    first_text = last_text = ""
+    title, last_text = "", ""  # the title from the first dump's text: no text but the newest is held
     units: dict[str, str] = {}  # by text hash: a stream repeats its texts (every no-op pass)
     with open_dump_file(real, real.parent, what="stream") as stream:
         for dump, ir in read_dumps(_reader(stream, path)):
-            text, sha = decode_snapshot(ir, path, dump.span[0])
+            last_text = ""  # let the previous text go before this one is decoded: one huge dump, one copy
+            last_text, sha = decode_snapshot(ir, path, dump.span[0])
             if on_text is not None:
-                on_text(sha, text)
-            first_text = text if not loaded else first_text
-            last_text = text
-            unit = units.get(sha) or units.setdefault(sha, _unit_of(text, "?"))
+                on_text(sha, last_text)
+            title = title if loaded else mlir_title(path, last_text)
+            unit = units.get(sha) or units.setdefault(sha, _unit_of(last_text, "?"))
             header, index = dump.header, dump.header_index
             loaded.append(_Loaded(path.name, header, dump.span, sha, index, dump.diagnostics, unit))
     if not loaded:
@@ -164,7 +164,7 @@ def read_stream(path: Path, on_text: TextSink | None = None) -> list[tuple[str, 
     folder = path.absolute().parent
     warnings = _cut_off_warning(path, loaded[-1], last_text)
     if _module_scope(loaded):
-        return [("", _manifest(folder, mlir_title(path, first_text), loaded, warnings))]
+        return [("", _manifest(folder, title, loaded, warnings))]
     # Ops without a symbol (IREE's util.initializers) are told apart by their texts: reread here, for
     # a stream without module scope only (a module-scope stream, the large kind, stays one dump at a time).
     texts = _StreamTexts(real)

@@ -35,11 +35,14 @@ def split_dumps(data: bytes) -> list[Dump]:
     return [dump for dump, _ir in read_dumps(io.BytesIO(data).read)]
 
 
-def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, bytes]]:
+def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, memoryview]]:
     """Every dump of the stream `read(size)` returns piece by piece, with its IR's bytes, in file order,
     holding one dump (and a few MB) at a time. Lines before the first header (a driver's own output)
-    belong to no dump; a header-like line that does not parse stays part of the IR above it."""
-    buffer, base, done = b"", 0, False  # base: the stream offset of buffer[0]
+    belong to no dump; a header-like line that does not parse stays part of the IR above it.
+
+    Each IR is a view into the reading buffer (a huge dump is never copied), valid only until the
+    next dump is asked for: decode or copy it before."""
+    buffer, base, done = bytearray(), 0, False  # base: the stream offset of buffer[0]
     found: tuple[int, PassHeader] | None = None  # the dump being read: its header line's end and header
     keep = 0  # where that dump starts in buffer: nothing before it is needed again
     pending = b""  # what followed the previous dump's IR: printed by the next pass, so its diagnostics
@@ -50,22 +53,25 @@ def read_dumps(read: Callable[[int], bytes]) -> Iterator[tuple[Dump, bytes]]:
         newline = buffer.find(b"\n", position) if position >= 0 else -1
         if (position < 0 or newline < 0) and not done:  # no whole header line in the buffer yet: read on
             scan = max(scan, len(buffer) - len(_MARK)) if position < 0 else max(position - 1, 0)
-            more = read(max(_CHUNK, len(buffer) - keep))  # doubling: a huge dump costs linear copying
-            buffer, base, done, scan = buffer[keep:] + more, base + keep, not more, scan - keep
+            more = read(_CHUNK)
+            del buffer[:keep]  # in place: a bytearray drops its front without copying what stays
+            buffer += more
+            base, done, scan = base + keep, not more, scan - keep
             found = (found[0] - keep, found[1]) if found is not None else None
             keep = 0
             continue
         end = len(buffer) if position < 0 else position
         line_end = len(buffer) if newline < 0 else newline
-        header = _parsed(buffer[position:line_end], headers) if position >= 0 else None
+        header = _parsed(bytes(buffer[position:line_end]), headers) if position >= 0 else None
         if position >= 0 and header is None:  # not a header: part of the IR above it
             scan = line_end
             continue
         if found is None:
-            pending = buffer[:end]  # printed before the first dump: by its pass
+            pending = bytes(buffer[:end])  # printed before the first dump: by its pass
         else:
             dump, ir, pending = _cut(buffer, base, end, found, number, pending, position < 0)
-            yield dump, ir
+            with memoryview(buffer) as whole, whole[ir[0] : ir[1]] as view:
+                yield dump, view
             number += 1
         if header is None:
             return
@@ -84,7 +90,7 @@ def _parsed(line: bytes, seen: dict[bytes, PassHeader | None]) -> PassHeader | N
 _HEADERS_KEPT = 4096
 
 
-def _header_at(buffer: bytes, scan: int, base: int) -> int:
+def _header_at(buffer: bytearray, scan: int, base: int) -> int:
     """Where the next header-like line starts in buffer from `scan`, -1 if none."""
     if base == 0 and scan == 0 and buffer.startswith(_MARK):
         return 0
@@ -92,28 +98,28 @@ def _header_at(buffer: bytes, scan: int, base: int) -> int:
 
 
 def _cut(
-    buffer: bytes,
+    buffer: bytearray,
     base: int,
     end: int,
     found: tuple[int, PassHeader],
     number: int,
     pending: bytes,
     last: bool,
-) -> tuple[Dump, bytes, bytes]:
-    """The dump whose header line ends at found[0] in buffer, up to `end`: it, its IR's bytes, and what
-    follows its IR (the next pass's diagnostics)."""
+) -> tuple[Dump, tuple[int, int], bytes]:
+    """The dump whose header line ends at found[0] in buffer, up to `end`: it, where its IR is in
+    buffer (start, end), and what follows its IR (the next pass's diagnostics)."""
     line_end, header = found
     ir_start = min(line_end + 1, end)
     ir_end = buffer.find(_IR_END, ir_start, end)
     ir_end = end if ir_end < 0 else ir_end + len(_IR_END)
-    after = buffer[ir_end:end]
+    after = bytes(buffer[ir_end:end])
     notes = pending + after if last else pending  # after the last dump: nothing follows to own it
     length = ir_length(buffer, ir_start, ir_end)
     dump = Dump(header, (base + ir_start, length), number, _diagnostics(notes))
-    return dump, buffer[ir_start : ir_start + length], after
+    return dump, (ir_start, ir_start + length), after
 
 
-_CHUNK = 1 << 20  # bytes read at a time (more when one dump is larger)
+_CHUNK = 1 << 20  # bytes read at a time (a bytearray grows by appending in amortized linear time)
 
 _IR_END = b"\n\n\n"  # the printer's close of a dump (a blank line alone separates ops within one)
 
@@ -122,12 +128,12 @@ def _diagnostics(raw: bytes) -> str:
     return raw.decode("utf-8", "replace").strip("\n")
 
 
-def _next_header(data: bytes, start: int) -> int:
+def _next_header(data: bytes | bytearray, start: int) -> int:
     found = data.find(b"\n" + _MARK, start)
     return -1 if found < 0 else found + 1
 
 
-def ir_length(data: bytes, start: int, end: int) -> int:
+def ir_length(data: bytes | bytearray, start: int, end: int) -> int:
     """The length of data[start:end] without its trailing blank lines (one final newline kept)."""
     trimmed = end
     while trimmed > start and data[trimmed - 1 : trimmed] in (b"\n", b"\r"):
