@@ -34,6 +34,7 @@ from ir_trace.diffcore.intraline import changed_ranges, changed_ranges_ignoring
 from ir_trace.diffcore.matching import match_sequences
 from ir_trace.diffcore.structure import Layout, function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
+from ir_trace.syntax import MEMO_LINE_CHARS
 from ir_trace.syntax.functions import slice_functions
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
@@ -390,11 +391,6 @@ def _profile(line: str) -> list:
         if len(line) <= MEMO_LINE_CHARS:
             _profiles[line] = found
     return found
-
-
-# Memos keyed by lines keep no line longer than this: a 100 MB `dense<>` line and its profile would stay
-# for the whole process, several copies of it, after its snapshots are gone (and its work is linear anyway).
-MEMO_LINE_CHARS = 1 << 16
 
 
 def _without_digits(match: re.Match) -> str:

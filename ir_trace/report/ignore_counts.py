@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import NamedTuple, Protocol
 
-from ir_trace.diffcore.linediff import MAX_LINE_EDITS, MEMO_LINE_CHARS, changed_spans
+from ir_trace.diffcore.linediff import MAX_LINE_EDITS, changed_spans
 from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
 from ir_trace.diffcore.structure import function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.noise.normalize import MODES, IgnoreModes, untouched_without
+from ir_trace.syntax import MEMO_LINE_CHARS
 
 OFFERED = {"pypto": ("ssa", "memref", "whitespace"), "mlir": ("ssa", "loc", "whitespace")}  # the page's checkboxes
 

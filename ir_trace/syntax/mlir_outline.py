@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ir_trace.syntax import MEMO_LINE_CHARS
 from ir_trace.syntax.mlir_opline import closing_quote, read_op_line
 
 _BRACE_OR_STRING = re.compile(r'[{}"]|//')
@@ -188,7 +189,7 @@ class _Scan:
         depth = self.depth
         for number in range(start, end):
             line = lines[number]
-            effect = _brace_effect(line) if len(line) <= _MEMO_LINE_CHARS else _brace_effect.__wrapped__(line)
+            effect = _brace_effect(line) if len(line) <= MEMO_LINE_CHARS else _brace_effect.__wrapped__(line)
             if effect is None:
                 raise UnsafeMlir(f"line {number + 1}: unterminated string")
             if effect > 0 and stack[-1].holds_symbols() and depth == _inner_depth(stack[-1]):
@@ -230,9 +231,6 @@ def _close(stack: list[_Open], end: int, found: list[SymbolOp]) -> None:
     parent.has_symbol_ops = True
     if not region.has_symbol_ops:
         found.append(SymbolOp(region.op, region.path, region.start, end))
-
-
-_MEMO_LINE_CHARS = 1 << 16  # a longer line is not memoised: the memo would keep it after its snapshot is gone
 
 
 @lru_cache(maxsize=1 << 16)
