@@ -134,3 +134,17 @@ def dense_module(size: int, in_line: str, after_it: str) -> str:
     blob = "0x" + "5A" * (size // 2) + in_line
     constant = f'    %cst = arith.constant dense<"{blob}"> : tensor<1xi8>\n'
     return f"module {{\n  func.func @w() {{\n{constant}    // {after_it}\n    return\n  }}\n}}\n\n\n"
+
+
+def test_a_pass_changing_a_huge_line_holds_about_two_of_it(tmp_path, monkeypatch, cache_dir):
+    """The 6 MB line itself changes: the pair's profiles for pairing (its body, its bytes translated, its one
+    huge word), the intraline window's tokens and the ignore-mode keys (a stripped form per mode set and
+    step) each copied the line, 9.5 bytes a character in all; now each is worked out a window at a time, a
+    long body, word or key kept as its digest."""
+    for kept, chars in ((snapshots, "HELD_TEXT_CHARS"), (session().texts, "limit"), (session().snapshots, "limit")):
+        monkeypatch.setattr(kept, chars, 1 << 20)
+    stream = tmp_path / "dense.txt"
+    stream.write_text("".join(header(p, p.lower()) + dense_module(LINE, p, "") for p in "ABB"))
+    result, peak = traced_peak(lambda: ir_trace.render(stream, tmp_path / "r.html", cache_dir=cache_dir))
+    assert result.pairs == 1 and result.rediffed == 1
+    assert peak < 3.5 * LINE, peak / LINE

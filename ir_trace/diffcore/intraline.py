@@ -21,6 +21,7 @@ from itertools import accumulate
 from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
 
 MAX_TOKEN_EDITS = 200  # per gap between unique anchors; beyond, that gap is marked whole
+HUGE_WINDOW = 1 << 20  # a longer window (a changed 100 MB `dense<"0x…">` token) is marked as it differs, untokenised
 TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _SPACE = frozenset(" \t\r\f\v")
@@ -61,6 +62,8 @@ def changed_ranges(a: str, b: str) -> tuple[Ranges, Ranges]:
     tail = common_suffix(a, b, head, len(a), head, len(b))
     start = _window_start(a, _token_start(a, b, head))
     end_a, end_b = _window_end(a, b, len(a) - tail, len(b) - tail)
+    if max(end_a, end_b) - start > HUGE_WINDOW:  # a huge token changed: the characters that differ, untokenised
+        return _utf16(a, _nonempty(head, len(a) - tail)), _utf16(b, _nonempty(head, len(b) - tail))
     ta, tb = tokens(a[start:end_a]), tokens(b[start:end_b])
     changed_a, changed_b = bytearray(b"\1") * len(ta), bytearray(b"\1") * len(tb)
     for i, j in match_sequences(ta, tb, MAX_TOKEN_EDITS):
@@ -125,6 +128,21 @@ def _run_ranges(edges: list[int], changed: bytearray) -> list[tuple[int, int]]:
     return ranges
 
 
+def _nonempty(start: int, end: int) -> list[tuple[int, int]]:
+    return [(start, end)] if end > start else []
+
+
+def _run_start(line: str, p: int, chars: str) -> int:
+    """Where the run of `chars` ending at p starts (`len(line[:p].rstrip(chars))`, a window at a time)."""
+    while p > 0:
+        window = line[max(0, p - HUGE_WINDOW) : p]
+        kept = len(window.rstrip(chars))
+        if kept:
+            return p - len(window) + kept
+        p -= len(window)
+    return 0
+
+
 def _token_start(a: str, b: str, p: int) -> int:
     """The largest position <= p (a[:p] == b[:p]) that starts a token in both lines."""
     if p == 0:
@@ -132,7 +150,7 @@ def _token_start(a: str, b: str, p: int) -> int:
     following = a[p : p + 1] + b[p : p + 1]  # the first characters that differ (none at a line's end)
     for chars in (_WORD_CHARS, _SPACE_CHARS):
         if a[p - 1] in chars and any(c in chars for c in following):
-            return len(a[:p].rstrip(chars))
+            return _run_start(a, p, chars)
     return p
 
 
@@ -146,7 +164,7 @@ def _window_start(a: str, p: int) -> int:
             q = 0
             break
     else:
-        q = len(a[:q].rstrip(_SPACE_CHARS))
+        q = _run_start(a, q, _SPACE_CHARS)
     cap = _units_back(a, p)
     if q >= cap:
         return q
@@ -185,7 +203,7 @@ def _window_end(a: str, b: str, ea: int, eb: int) -> tuple[int, int]:
     if q > cap:
         for chars in (_WORD_CHARS, _SPACE_CHARS):
             if cap < len(a) and a[cap - 1] in chars and a[cap] in chars:
-                cap = len(a[:cap].rstrip(chars))
+                cap = _run_start(a, cap, chars)
                 break
         q = cap
     return q, eb + q - ea

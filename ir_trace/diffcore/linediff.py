@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import compress, islice
+from itertools import compress, islice, repeat
 from operator import itemgetter, ne
 
 from ir_trace.diffcore.intraline import changed_ranges, changed_ranges_ignoring
+from ir_trace.diffcore.long_lines import WINDOW, digest_text, split_words, text_windows
 from ir_trace.diffcore.matching import match_sequences
 from ir_trace.diffcore.structure import Layout, function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
@@ -382,6 +383,8 @@ def _profile(line: str) -> list:
     and alias names are no part of them (the printer renumbers `%12` after every inserted op)."""
     found = _profiles.get(line)
     if found is None:
+        if len(line) > WINDOW and len(line) - (indent := len(line) - len(line.lstrip(" \t"))) > WINDOW:
+            return _long_profile(line, indent)
         body = line.lstrip(" \t")
         text = _VALUE_NAME.sub(_without_digits, body) if "%" in body or "^" in body or "#" in body else body
         words = text.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY).split()
@@ -391,6 +394,30 @@ def _profile(line: str) -> list:
         if len(line) <= MEMO_LINE_CHARS:
             _profiles[line] = found
     return found
+
+
+def _long_profile(line: str, indent: int) -> list:
+    """`_profile` of a line whose body is past a window, worked out a window at a time (long_lines): its body
+    as a digest, so its subwords and operation are found here too (a fifth field)."""
+    words = split_words(
+        window.encode("utf-8", "surrogatepass").translate(_WORDS_ONLY) for window in _named(line, indent)
+    )
+    subwords = split_words(
+        window.encode("utf-8", "surrogatepass").translate(_SUBWORDS_ONLY) for window in text_windows(line, indent)
+    )
+    body = digest_text(text_windows(line, indent))
+    return [body, frozenset(Counter(words).items()), len(words), frozenset(subwords), operation(line, indent)]
+
+
+def _named(line: str, start: int) -> Iterator[str]:
+    """line[start:] in windows, the digits of its MLIR value, block and alias names left out (`_profile`)."""
+    at = start
+    if any(line.find(sigil, start) >= 0 for sigil in "%^#"):
+        for name in _VALUE_NAME.finditer(line, start):
+            yield from text_windows(line, at, name.start())
+            yield from map(_DIGITS.sub, repeat(""), text_windows(line, name.start(), name.end()))
+            at = name.end()
+    yield from text_windows(line, at)
 
 
 def _without_digits(match: re.Match) -> str:
@@ -431,13 +458,13 @@ def _dice(x: frozenset, y: frozenset) -> int:
 
 def _preference(x: str, y: str, px: list, py: list) -> int:
     """Tie-breakers: 2 for lines equal but for indentation, 1 for calling the same operation."""
-    op_x = _operations[x] if x in _operations else _operation_of(x, px[0])
-    op_y = _operations[y] if y in _operations else _operation_of(y, py[0])
+    op_x = _operations[x] if x in _operations else _operation_of(x, px)
+    op_y = _operations[y] if y in _operations else _operation_of(y, py)
     return (2 if px[0] == py[0] else 0) + (1 if op_x is not None and op_x == op_y else 0)
 
 
-def _operation_of(line: str, body: str) -> str | None:
-    found = operation(body)
+def _operation_of(line: str, profile: list) -> str | None:
+    found = profile[4] if len(profile) > 4 else operation(profile[0])
     if len(_operations) >= 1 << 15:
         _operations.clear()
     if len(line) <= MEMO_LINE_CHARS:
@@ -445,18 +472,19 @@ def _operation_of(line: str, body: str) -> str | None:
     return found
 
 
-def operation(line: str) -> str | None:
-    """The first qualified operation a line calls (`pl.add`), right of an assignment when there
-    is one: a dotted chain of names followed by "(", found in one pass over the tokens."""
-    _lhs, sep, rhs = line.partition(" = ")
-    text = rhs if sep else line
-    leading = _LEADING_CALL.match(text)
+def operation(line: str, start: int = 0) -> str | None:
+    """The first qualified operation line[start:] calls (`pl.add`), right of an assignment when there
+    is one: a dotted chain of names followed by "(", found in one pass over the tokens (in place: no
+    copy of the line's right-hand side)."""
+    assigned = line.find(" = ", start)
+    at = assigned + 3 if assigned >= 0 else start
+    leading = _LEADING_CALL.match(line, at)
     if leading:  # the usual `x: T = pl.op(...)`, without walking the tokens
         return leading[1]
-    if "(" not in text:  # no call at all (`%0 = arith.constant 0 : index`): no walk over its tokens
+    if line.find("(", at) < 0:  # no call at all (`%0 = arith.constant 0 : index`): no walk over its tokens
         return None
     state, start, end, names = 0, 0, 0, 0  # state: 0 nothing, 1 after a name, 2 after its ".", 3 after spaces
-    for match in islice(_CALL_TOKEN.finditer(text), OPERATION_TOKENS):
+    for match in islice(_CALL_TOKEN.finditer(line, at), OPERATION_TOKENS):
         tok = match[0]
         first = tok[0]
         if first.isalpha() and first.isascii() or first == "_":

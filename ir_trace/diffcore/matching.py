@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 QUICK_EDITS = 16  # a gap this close to its other side is matched exactly at once
 MAX_DEPTH = 8  # anchor levels; each level is linear, so the whole search stays near-linear
+PREFIX_STEP = 1 << 16  # common_prefix / common_suffix compare a long run this many items at a time
 
 
 def match_sequences(a: Sequence, b: Sequence, max_edits: int, a0=0, a1=None, b0=0, b1=None) -> list[tuple[int, int]]:
@@ -52,7 +53,10 @@ def common_prefix(a, b, a0: int, a1: int, b0: int, b1: int) -> int:
     """Length of the common start of a[a0:a1] and b[b0:b1]: slice comparisons halve the range,
     so a million equal items cost C-speed work, not a Python loop."""
     n = min(a1 - a0, b1 - b0)
-    lo, hi = 0, n
+    lo = 0
+    while n - lo > PREFIX_STEP and a[a0 + lo : a0 + lo + PREFIX_STEP] == b[b0 + lo : b0 + lo + PREFIX_STEP]:
+        lo += PREFIX_STEP  # a long equal start a step at a time: no slice of a huge line's half
+    hi = min(n, lo + PREFIX_STEP)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if a[a0 + lo : a0 + mid] == b[b0 + lo : b0 + mid]:
@@ -64,7 +68,10 @@ def common_prefix(a, b, a0: int, a1: int, b0: int, b1: int) -> int:
 
 def common_suffix(a, b, a0: int, a1: int, b0: int, b1: int) -> int:
     n = min(a1 - a0, b1 - b0)
-    lo, hi = 0, n
+    lo = 0
+    while n - lo > PREFIX_STEP and a[a1 - lo - PREFIX_STEP : a1 - lo] == b[b1 - lo - PREFIX_STEP : b1 - lo]:
+        lo += PREFIX_STEP
+    hi = min(n, lo + PREFIX_STEP)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if a[a1 - mid : a1 - lo] == b[b1 - mid : b1 - lo]:

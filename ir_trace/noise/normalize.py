@@ -454,7 +454,7 @@ class IgnoreModes:
         words = [MODE_LABELS[m] for m in self.names]
         return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
-    def _steps(self, kind: str) -> list[tuple[Callable[[str], str], Callable[[str], Spans]]]:
+    def steps(self, kind: str) -> list[tuple[Callable[[str], str], Callable[[str], Spans]]]:
         """(strip, spans) per mode on for snapshots printed as `kind` ("pypto" or "mlir").
         Order: the custom regex sees the printed text; whitespace goes last."""
         steps: list[tuple[Callable[[str], str], Callable[[str], Spans]]] = []
@@ -475,7 +475,7 @@ class IgnoreModes:
 
     def strips(self, kind: str = "pypto") -> list[Callable[[str], str]]:
         """The modes' steps in the order they run: a line's key is the last one's output."""
-        return [strip for strip, _spans in self._steps(kind)]
+        return [strip for strip, _spans in self.steps(kind)]
 
     def normaliser(self, kind: str = "pypto") -> Callable[[str], str]:
         """line -> key, for lines printed as `kind`. The key of a line a mode ignores whole starts with
@@ -493,7 +493,7 @@ class IgnoreModes:
         """line -> the [start, end) pieces of it that its key is made of (the key is their
         concatenation), or None when the modes remove nothing from it. Lets the emphasis of
         an edited line skip what the modes ignore while still pointing into the printed text."""
-        finders = [spans for _strip, spans in self._steps(kind)]
+        finders = [spans for _strip, spans in self.steps(kind)]
 
         def pieces(line: str) -> Spans | None:
             kept, text = None, line

@@ -21,6 +21,7 @@ from typing import NamedTuple, Protocol
 from ir_trace.diffcore.linediff import MAX_LINE_EDITS, changed_spans
 from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
 from ir_trace.diffcore.structure import function_layout
+from ir_trace.noise.long_keys import LongKey, bounded_key
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.noise.normalize import MODES, IgnoreModes, untouched_without
 from ir_trace.syntax import MEMO_LINE_CHARS
@@ -78,7 +79,7 @@ def keyed_spans(
     return [Span(*span) for span in changed_spans(a, b, a_eol, b_eol, a_functions, b_functions, key)]
 
 
-def keys_keep_lines_apart(distinct: set[str], key: Callable[[str], str]) -> bool:
+def keys_keep_lines_apart(distinct: set[str], key: Callable[[str], str | LongKey]) -> bool:
     """Whether `key` maps no two of these different lines to one key."""
     return len(set(map(key, distinct))) == len(distinct)
 
@@ -304,11 +305,11 @@ def _keyed_blocks(pieces: list, matches: list) -> list[list]:
 
 
 def _ignored(key) -> bool:
-    """A key (a str, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
-    return isinstance(key, str) and key.startswith(IGNORED_LINE)
+    """A key (a str, a `LongKey`, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
+    return key.startswith(IGNORED_LINE) if isinstance(key, str) else isinstance(key, LongKey) and key.ignored
 
 
-def _key_memo(modes: IgnoreModes, kind: str) -> dict[str, str]:
+def _key_memo(modes: IgnoreModes, kind: str) -> dict[str, str | LongKey]:
     """The modes' remembered keys (line -> key), forgotten at once when full."""
     memo = _memos.setdefault((modes.spec(), kind), {})
     if len(memo) > _MEMO_LIMIT:
@@ -320,12 +321,15 @@ def _remember_keys(
     lines: list[str],
     modes: IgnoreModes,
     kind: str,
-    memo: dict[str, str],
+    memo: dict[str, str | LongKey],
     steps: Callable[[Callable[[str], str]], dict[str, str]],
 ) -> None:
     """Put the keys of `lines` in `memo` (`_shared_key`'s, all at once): each step runs on the texts it has not
     seen (in its memo, `steps(strip)`), and a text without what its mode looks for (`normalize.untouched_without`)
-    is its own output unscanned."""
+    is its own output unscanned. A line past MEMO_LINE_CHARS is keyed alone, its long key a digest (long_keys)."""
+    if huge := [line for line in lines if len(line) > MEMO_LINE_CHARS]:
+        memo.update(zip(huge, map(bounded_key(modes, kind, MEMO_LINE_CHARS), huge)))
+        lines = [line for line in lines if len(line) <= MEMO_LINE_CHARS]
     texts = lines
     for strip in modes.strips(kind):
         step_memo = steps(strip)
@@ -346,6 +350,6 @@ def _step_memo(strip: Callable[[str], str]) -> dict[str, str]:
     return memo
 
 
-_memos: dict[tuple[str, str], dict[str, str]] = {}
+_memos: dict[tuple[str, str], dict[str, str | LongKey]] = {}
 _step_memos: dict[Callable[[str], str], dict[str, str]] = {}
 _MEMO_LIMIT = 1 << 17  # lines remembered per set and per step (then forgotten at once: the next pairs refill it)
