@@ -136,15 +136,19 @@ def dense_module(size: int, in_line: str, after_it: str) -> str:
     return f"module {{\n  func.func @w() {{\n{constant}    // {after_it}\n    return\n  }}\n}}\n\n\n"
 
 
-def test_a_pass_changing_a_huge_line_holds_about_two_of_it(tmp_path, monkeypatch, cache_dir):
+@pytest.mark.parametrize("ignore", [None, "ssa,loc,whitespace"])
+def test_a_pass_changing_a_huge_line_holds_about_two_of_it(tmp_path, monkeypatch, cache_dir, ignore):
     """The 6 MB line itself changes: the pair's profiles for pairing (its body, its bytes translated, its one
     huge word), the intraline window's tokens and the ignore-mode keys (a stripped form per mode set and
-    step) each copied the line, 9.5 bytes a character in all; now each is worked out a window at a time, a
-    long body, word or key kept as its digest."""
+    step) each copied the line, 9.5 bytes a character in all (the summary's counts under modes the run starts
+    ignoring kept a key per step more); now each is worked out a window at a time, a long body, word or key
+    kept as its digest."""
     for kept, chars in ((snapshots, "HELD_TEXT_CHARS"), (session().texts, "limit"), (session().snapshots, "limit")):
         monkeypatch.setattr(kept, chars, 1 << 20)
     stream = tmp_path / "dense.txt"
     stream.write_text("".join(header(p, p.lower()) + dense_module(LINE, p, "") for p in "ABB"))
-    result, peak = traced_peak(lambda: ir_trace.render(stream, tmp_path / "r.html", cache_dir=cache_dir))
+    options = {"ignore": ignore} if ignore else {}
+    result, peak = traced_peak(lambda: ir_trace.render(stream, tmp_path / "r.html", cache_dir=cache_dir, **options))
     assert result.pairs == 1 and result.rediffed == 1
+    assert ("ignoring" in result.summary.trace["passes"][1]) == bool(ignore)  # counted under the modes too
     assert peak < 3.5 * LINE, peak / LINE

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from itertools import compress, islice, repeat
 from operator import itemgetter, ne
@@ -130,7 +130,7 @@ def diff_snapshots(
 
 
 def changed_spans(
-    a: list[str], b: list[str], a_eol: bool, b_eol: bool, a_functions, b_functions, line_key: Callable[[str], str]
+    a: list[str], b: list[str], a_eol: bool, b_eol: bool, a_functions, b_functions, line_key: Callable[[str], Hashable]
 ) -> list[tuple[int, int, int, int]]:
     """The (a0, a1, b0, b1) of the hunks `diff_snapshots` gives with `line_key`, without pairing their
     lines (what counting the lines changed needs: a pass's counts under an ignore mode)."""
@@ -139,7 +139,7 @@ def changed_spans(
 
 
 def changed_key_spans(
-    keys_a: list[str], keys_b: list[str], a_eol: bool, b_eol: bool, a_functions, b_functions
+    keys_a: list, keys_b: list, a_eol: bool, b_eol: bool, a_functions, b_functions
 ) -> list[tuple[int, int, int, int]]:
     """`changed_spans` of the lines' keys, given (a caller that keeps them per snapshot keys each line once)."""
     a_keys, b_keys = _line_keys(keys_a, a_eol), _line_keys(keys_b, b_eol)
@@ -212,12 +212,13 @@ def _unequal(a_keys: list, b_keys: list, segments) -> list[tuple[int, int, int, 
 
 
 def _all_ignored(a_keys: list, a0: int, a1: int, b_keys: list, b0: int, b1: int) -> bool:
-    return all(map(_ignored, a_keys[a0:a1])) and all(map(_ignored, b_keys[b0:b1]))
+    return all(map(ignored_key, a_keys[a0:a1])) and all(map(ignored_key, b_keys[b0:b1]))
 
 
-def _ignored(key) -> bool:
-    """A key (a str, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
-    return isinstance(key, str) and key.startswith(IGNORED_LINE)
+def ignored_key(key) -> bool:
+    """A key (a str, a long key's digest (noise.long_keys.LongKey), or a tuple for a last line without "\\n")
+    of a line an ignore mode ignores whole."""
+    return key.startswith(IGNORED_LINE) if isinstance(key, str) else getattr(key, "ignored", False)
 
 
 # ---------- pairing inside a replaced block ----------

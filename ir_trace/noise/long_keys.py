@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from ir_trace.noise.mlir_normalize import IGNORED_LINE, is_loc_alias_line
 from ir_trace.noise.normalize import IgnoreModes, Spans, strip_locs, strip_whitespace
+from ir_trace.noise.normalize import line_key as normalize_line_key
 
 WINDOW = 1 << 20  # characters hashed at a time
 
@@ -94,3 +95,10 @@ def _key_of(windows: Iterator[str], ignored: bool, limit: int) -> str | LongKey:
     if held is not None:
         return "".join(held)
     return LongKey(digest.digest(), head.startswith(IGNORED_LINE))
+
+
+def line_key(modes: IgnoreModes, kind: str, limit: int) -> Callable[[str], str | LongKey]:
+    """`normalize.line_key` (each line's key remembered) but for a line past `limit`: its `bounded_key`, not
+    remembered (a memo would keep the line and its key for the run)."""
+    remembered, bounded = normalize_line_key(modes, kind=kind), bounded_key(modes, kind, limit)
+    return lambda line: bounded(line) if len(line) > limit else remembered(line)

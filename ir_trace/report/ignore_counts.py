@@ -18,11 +18,10 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import NamedTuple, Protocol
 
-from ir_trace.diffcore.linediff import MAX_LINE_EDITS, changed_spans
+from ir_trace.diffcore.linediff import MAX_LINE_EDITS, changed_spans, ignored_key
 from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
 from ir_trace.diffcore.structure import function_layout
 from ir_trace.noise.long_keys import LongKey, bounded_key
-from ir_trace.noise.mlir_normalize import IGNORED_LINE
 from ir_trace.noise.normalize import MODES, IgnoreModes, untouched_without
 from ir_trace.syntax import MEMO_LINE_CHARS
 
@@ -67,7 +66,7 @@ def keyed_spans(
     a_functions,
     b_functions,
     exact: Sequence[LineSpan],
-    key: Callable[[str], str],
+    key: Callable[[str], str | LongKey],
     distinct: set[str] | None = None,
 ) -> Sequence[LineSpan]:
     """The spans of the hunks of a → b with lines compared by `key` (`line_key` of some modes). When the
@@ -294,7 +293,7 @@ def _keyed_blocks(pieces: list, matches: list) -> list[list]:
         i = j = 0
         for mi, mj in [*matched, (len(a_keys), len(b_keys))]:
             if mi > i or mj > j:
-                ignored = all(map(_ignored, a_keys[i:mi])) and all(map(_ignored, b_keys[j:mj]))
+                ignored = all(map(ignored_key, a_keys[i:mi])) and all(map(ignored_key, b_keys[j:mj]))
                 if blocks and blocks[-1][1] == a0 + i and blocks[-1][3] == b0 + j:
                     blocks[-1][1], blocks[-1][3] = a0 + mi, b0 + mj
                     blocks[-1][4] = blocks[-1][4] and ignored
@@ -302,11 +301,6 @@ def _keyed_blocks(pieces: list, matches: list) -> list[list]:
                     blocks.append([a0 + i, a0 + mi, b0 + j, b0 + mj, ignored])
             i, j = mi + 1, mj + 1
     return blocks
-
-
-def _ignored(key) -> bool:
-    """A key (a str, a `LongKey`, or a tuple for a last line without "\\n") of a line an ignore mode ignores whole."""
-    return key.startswith(IGNORED_LINE) if isinstance(key, str) else isinstance(key, LongKey) and key.ignored
 
 
 def _key_memo(modes: IgnoreModes, kind: str) -> dict[str, str | LongKey]:

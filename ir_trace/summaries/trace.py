@@ -38,12 +38,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 
-from ir_trace.noise.normalize import IgnoreModes, line_key
+from ir_trace.noise.long_keys import line_key
+from ir_trace.noise.normalize import IgnoreModes
 from ir_trace.report.ignore_counts import LineSpan, keyed_spans
 from ir_trace.report.page_model import PassRecord, Report, Trace
 from ir_trace.report.pass_diff import PassDiff
 from ir_trace.summaries.passes import ChangeCounts, LineCounts, PassSummary
 from ir_trace.summaries.runs import SUMMARY_SCHEMA, ReportSummary, RunCounts
+from ir_trace.syntax import MEMO_LINE_CHARS
 
 NO_MODES = IgnoreModes()
 Owner = Callable[[int], "str | None"]  # line index -> key of the function holding it, None outside every one
@@ -208,7 +210,7 @@ def _ignoring_hunks(
     The snapshots are rebuilt from the exact hunks; the diff keeps the printed lines and their
     indices, so the counts by function use the same function ranges.
     """
-    key = line_key(modes, kind=kind)
+    key = line_key(modes, kind, MEMO_LINE_CHARS)  # a huge line's long key as its digest
     lines, eol = list(passes[0].lines or ()), passes[0].eol
     result: list[Sequence[LineSpan]] = [()]  # [0]: the first snapshot has no diff
     done: dict[tuple[str, str], Sequence[LineSpan]] = {}
