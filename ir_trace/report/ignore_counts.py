@@ -321,7 +321,8 @@ def _remember_keys(
     """Put the keys of `lines` in `memo` (`_shared_key`'s, all at once): each step runs on the texts it has not
     seen (in its memo, `steps(strip)`), and a text without what its mode looks for (`normalize.untouched_without`)
     is its own output unscanned. A line past MEMO_LINE_CHARS is keyed alone, its long key a digest (long_keys)."""
-    if huge := [line for line in lines if len(line) > MEMO_LINE_CHARS]:
+    if lines and max(map(len, lines)) > MEMO_LINE_CHARS:
+        huge = [line for line in lines if len(line) > MEMO_LINE_CHARS]
         memo.update(zip(huge, map(bounded_key(modes, kind, MEMO_LINE_CHARS), huge)))
         lines = [line for line in lines if len(line) <= MEMO_LINE_CHARS]
     texts = lines
