@@ -18,6 +18,7 @@ One word per idea, used by the CLI, the tasks and the sweeps alike:
 from __future__ import annotations
 
 import hashlib
+import weakref
 import json
 import os
 import re
@@ -168,7 +169,23 @@ def digest(*parts: str) -> str:
 
 
 def dump_digest(manifest) -> str:
-    """Everything a report shows of a dump: where it is, its title, every snapshot and log."""
+    """Everything a report shows of a dump: where it is, its title, every snapshot and log. Worked out once per
+    manifest (frozen) while it lives: Luigi's checks ask for a report's fingerprint several times a run, and a
+    100,000-dump stream's digest is a second of work each time."""
+    held = _dump_digests.get(id(manifest))
+    if held is not None and held[0]() is manifest:
+        return held[1]
+    found = _dump_digest(manifest)
+    if len(_dump_digests) >= 16:
+        _dump_digests.clear()
+    _dump_digests[id(manifest)] = (weakref.ref(manifest), found)
+    return found
+
+
+_dump_digests: dict[int, tuple[weakref.ref, str]] = {}  # id(manifest) -> (the manifest, its digest)
+
+
+def _dump_digest(manifest) -> str:
     parts = [manifest.dump, manifest.title]
     for s in manifest.snapshots:
         parts += [str(s.index), s.name, s.sha256, str(s.log_file), str(s.log), str(s.shown_file)]
