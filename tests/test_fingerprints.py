@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
+
+from conftest import write_dump
 
 from ir_trace.cache import fingerprints
 from ir_trace.cache.fingerprints import (
@@ -111,3 +114,22 @@ def test_a_report_fingerprint_depends_on_the_dump_context_and_ignore_modes():
 
 def test_the_package_path_is_the_installed_sources():
     assert Path(fingerprints.__file__).parent.parent == fingerprints.PACKAGE
+
+
+def test_a_dump_digest_is_worked_out_once_a_run_and_follows_the_manifest(tmp_path, monkeypatch):
+    """Luigi's checks asked for the report's fingerprint three times a cold run, each a walk over every
+    snapshot (a second for 100,000 dumps); a manifest made again, or another one, is digested afresh."""
+    import ir_trace
+    from ir_trace.inputs.discovery import discover_snapshots
+
+    worked = []
+    real = fingerprints._dump_digest
+    monkeypatch.setattr(fingerprints, "_dump_digest", lambda manifest: worked.append(manifest) or real(manifest))
+    dump = write_dump(tmp_path / "passes_dump", ["x = 1\n", "x = 2\n", "x = 3\n"])
+    ir_trace.render(dump, tmp_path / "r.html", cache_dir=tmp_path / "cache")
+    assert len(worked) == 1
+    manifest = discover_snapshots(dump)
+    first = fingerprints.dump_digest(manifest)
+    assert fingerprints.dump_digest(manifest) == first and len(worked) == 2  # the same manifest: remembered
+    changed = replace(manifest, title=manifest.title + "!")
+    assert fingerprints.dump_digest(changed) != first and len(worked) == 3
