@@ -246,3 +246,20 @@ def test_a_huge_line_shows_its_change_and_its_start_with_few_nodes(page, tmp_pat
         more.click()
         expect(more).to_have_attribute("data-more", f"+{length - 20_000:,} chars")  # ten times as many
         assert page.evaluate("() => document.querySelectorAll('*').length") < 50_000
+
+
+def test_a_chip_pressed_while_its_row_is_drawn_again_still_opens(page, tmp_path):
+    """As a pass settles, its rows are built again (the overscan, the wrap check): a press on a chip and its
+    release on the chip drawn in its place made no click, so the reader's click was lost (seen under load)."""
+    blob = "s = '" + "x" * 300_000 + "'"
+    snapshots = [("frontend", program({"k": ["return y"]})), ("Blob", program({"k": [blob, "return y"]}))]
+    report = build_report(write_dump(tmp_path / "passes_dump", snapshots), tmp_path / "r.html", "--no-cache", "-q")
+    with viewing(page, report):
+        more = pane(page, "After").locator(".row.ins .chip.huge")
+        length = len("        " + blob)
+        expect(more).to_have_attribute("data-more", f"+{length - 2_000:,} chars")
+        more.hover()
+        page.mouse.down()
+        more.evaluate("(chip) => { const row = chip.closest('.row'); row.replaceWith(row.cloneNode(true)); }")
+        page.mouse.up()
+        expect(more).to_have_attribute("data-more", f"+{length - 20_000:,} chars")

@@ -1,7 +1,7 @@
 // needs: nothing
 /* pypto-ir-trace viewer: DOM helpers every other part uses (IRTraceDom).
  * `el` builds an element, `$` finds one by id, `spoken` is text for screen readers only, `unspoken`
- * text for the eyes only, `rowSpeech` what a code row says. Text is
+ * text for the eyes only, `rowSpeech` what a code row says, `onActivate` a click that survives a redraw. Text is
  * only ever set with textContent: snapshot text is data, never markup. */
 const IRTraceDom = (() => {
   'use strict';
@@ -45,5 +45,24 @@ const IRTraceDom = (() => {
     return { head, tail: spoken(` \u2014 changed: ${changed}`) };
   }
 
-  return { el, $, spoken, unspoken, rowSpeech };
+  /** Call `handler(element, event)` when an element matching `selector` in `container` is clicked, or released
+   *  on when the one pressed was drawn again in its place meanwhile (rows rebuilt as a pass settles): a press on
+   *  an element removed before the release makes no click. Drawn again: the same data attributes. */
+  function onActivate(container, selector, handler) {
+    let pressed = null;
+    container.addEventListener('pointerdown', (event) => { pressed = event.target.closest(selector); });
+    container.addEventListener('pointerup', (event) => {
+      const found = event.target.closest(selector);
+      if (found && pressed && !pressed.isConnected && sameData(found, pressed)) handler(found, event);
+      pressed = null;
+    });
+    container.addEventListener('click', (event) => {
+      const found = event.target.closest(selector);
+      if (found) handler(found, event);
+    });
+  }
+
+  const sameData = (x, y) => JSON.stringify({ ...x.dataset }) === JSON.stringify({ ...y.dataset });
+
+  return { el, $, spoken, unspoken, rowSpeech, onActivate };
 })();

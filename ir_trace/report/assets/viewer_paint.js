@@ -1,4 +1,4 @@
-// needs: viewer_model.js, viewer_layout.js, viewer_fold.js, viewer_rows.js, viewer_wraps.js
+// needs: viewer_dom.js, viewer_model.js, viewer_layout.js, viewer_fold.js, viewer_rows.js, viewer_wraps.js
 /* pypto-ir-trace viewer: the panes (IRTracePainter).
  * Paints a view's rows (viewer_rows.js) into the Before and After panes, or into one pane in the
  * Unified layout: pane geometry (width, wrapped heights known in advance), virtual scrolling (only
@@ -12,6 +12,7 @@ const IRTracePainter = (() => {
   const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
   const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus, edgeMarkButton, columnsOf } = IRTraceRows;
   const { createWraps } = IRTraceWraps;
+  const { onActivate } = IRTraceDom;
   const { planFolds, displayLine, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
   const ROW_HEIGHT = 20;      // px, equals --row-h in viewer.css (virtualisation needs a fixed height)
   const OVERSCAN = 40;        // rows rendered beyond the viewport on each side
@@ -33,9 +34,7 @@ const IRTracePainter = (() => {
       p.context.addEventListener('click', () => goToContext(p));
       // Registered before viewer.js's click handler on the rows, which would follow the value
       // under a click on code: a chip is not code.
-      p.rows.addEventListener('click', (event) => {
-        const chip = event.target.closest('.chip');
-        if (!chip) return;
+      onActivate(p.rows, '.chip', (chip, event) => {
         event.stopImmediatePropagation();
         openChip(chip);
         p.scroller.focus({ preventScroll: true });
