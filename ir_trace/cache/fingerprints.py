@@ -18,11 +18,11 @@ One word per idea, used by the CLI, the tasks and the sweeps alike:
 from __future__ import annotations
 
 import hashlib
-import weakref
 import json
 import os
 import re
 import stat
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
