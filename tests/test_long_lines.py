@@ -9,6 +9,7 @@ from itertools import combinations
 
 import pytest
 
+from ir_trace import syntax
 from ir_trace.diffcore import intraline, linediff, long_lines, matching
 from ir_trace.noise.long_keys import LongKey, bounded_key
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
@@ -25,8 +26,8 @@ def random_lines(seed: int, count: int, longest: int = 40) -> list[str]:
 
 @pytest.fixture
 def tiny_windows(monkeypatch):
-    monkeypatch.setattr(long_lines, "WINDOW", WINDOW)
-    monkeypatch.setattr(linediff, "WINDOW", WINDOW)
+    for module in (syntax, long_lines, linediff):
+        monkeypatch.setattr(module, "WINDOW_CHARS", WINDOW)
 
 
 KEYED = [
@@ -121,7 +122,7 @@ def test_common_ends_found_a_step_at_a_time_are_the_common_ends(monkeypatch):
 
 
 def test_a_run_start_found_a_window_at_a_time_is_rstrips(monkeypatch):
-    monkeypatch.setattr(intraline, "HUGE_WINDOW", 4)
+    monkeypatch.setattr(intraline, "WINDOW_CHARS", 4)
     for line in random_lines(9, 300):
         for p in range(len(line) + 1):
             for chars in (" \t", "ab_1"):
@@ -129,7 +130,7 @@ def test_a_run_start_found_a_window_at_a_time_is_rstrips(monkeypatch):
 
 
 def test_a_changed_huge_token_is_marked_where_it_differs(monkeypatch):
-    monkeypatch.setattr(intraline, "HUGE_WINDOW", 16)
+    monkeypatch.setattr(intraline, "WINDOW_CHARS", 16)
     a = 'x = dense<"0x' + "5A" * 20 + "00" + "5A" * 20 + '">'
     b = a.replace("00", "11")
     (range_a,), (range_b,) = intraline.changed_ranges(a, b)

@@ -19,9 +19,9 @@ from bisect import bisect_left
 from itertools import accumulate
 
 from ir_trace.diffcore.matching import common_prefix, common_suffix, match_sequences
+from ir_trace.syntax import WINDOW_CHARS
 
 MAX_TOKEN_EDITS = 200  # per gap between unique anchors; beyond, that gap is marked whole
-HUGE_WINDOW = 1 << 20  # a longer window (a changed 100 MB `dense<"0x…">` token) is marked as it differs, untokenised
 TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _SPACE = frozenset(" \t\r\f\v")
@@ -62,7 +62,7 @@ def changed_ranges(a: str, b: str) -> tuple[Ranges, Ranges]:
     tail = common_suffix(a, b, head, len(a), head, len(b))
     start = _window_start(a, _token_start(a, b, head))
     end_a, end_b = _window_end(a, b, len(a) - tail, len(b) - tail)
-    if max(end_a, end_b) - start > HUGE_WINDOW:  # a huge token changed: the characters that differ, untokenised
+    if max(end_a, end_b) - start > WINDOW_CHARS:  # a huge token changed: the characters that differ, untokenised
         return _utf16(a, _nonempty(head, len(a) - tail)), _utf16(b, _nonempty(head, len(b) - tail))
     ta, tb = tokens(a[start:end_a]), tokens(b[start:end_b])
     changed_a, changed_b = bytearray(b"\1") * len(ta), bytearray(b"\1") * len(tb)
@@ -135,7 +135,7 @@ def _nonempty(start: int, end: int) -> list[tuple[int, int]]:
 def _run_start(line: str, p: int, chars: str) -> int:
     """Where the run of `chars` ending at p starts (`len(line[:p].rstrip(chars))`, a window at a time)."""
     while p > 0:
-        window = line[max(0, p - HUGE_WINDOW) : p]
+        window = line[max(0, p - WINDOW_CHARS) : p]
         kept = len(window.rstrip(chars))
         if kept:
             return p - len(window) + kept

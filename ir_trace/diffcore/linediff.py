@@ -31,11 +31,11 @@ from itertools import compress, islice, repeat
 from operator import itemgetter, ne
 
 from ir_trace.diffcore.intraline import changed_ranges, changed_ranges_ignoring
-from ir_trace.diffcore.long_lines import WINDOW, digest_text, split_words, text_windows
+from ir_trace.diffcore.long_lines import digest_text, split_words
 from ir_trace.diffcore.matching import match_sequences
 from ir_trace.diffcore.structure import Layout, function_layout
 from ir_trace.noise.mlir_normalize import IGNORED_LINE
-from ir_trace.syntax import MEMO_LINE_CHARS
+from ir_trace.syntax import MEMO_LINE_CHARS, WINDOW_CHARS, text_windows
 from ir_trace.syntax.functions import slice_functions
 
 MAX_LINE_EDITS = 500  # Myers budget for lines; beyond it unique lines anchor the match
@@ -49,6 +49,7 @@ _WORDS_ONLY = bytes(c if c in _WORD_BYTES else 32 for c in range(256))  # all el
 _SUBWORDS_ONLY = _WORDS_ONLY.replace(b"_", b" ")
 _VALUE_NAME = re.compile(r"[%^#][A-Za-z0-9_$.\-]+")  # MLIR values, blocks, aliases: `%12`, `^bb2`, `#map3`
 _DIGITS = re.compile(r"[0-9]+")
+_INDENT = re.compile(r"[ \t]*")
 _LEADING_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)[ \t\r\f\v]*\(")
 _CALL_TOKEN = re.compile(r"[A-Za-z0-9_]+|[ \t\r\f\v]+|.", re.DOTALL)
 _COMPUTE = object()  # default for the function lists: slice the snapshot here
@@ -384,7 +385,7 @@ def _profile(line: str) -> list:
     and alias names are no part of them (the printer renumbers `%12` after every inserted op)."""
     found = _profiles.get(line)
     if found is None:
-        if len(line) > WINDOW and len(line) - (indent := len(line) - len(line.lstrip(" \t"))) > WINDOW:
+        if len(line) > WINDOW_CHARS and len(line) - (indent := _indent_of(line)) > WINDOW_CHARS:
             return _long_profile(line, indent)
         body = line.lstrip(" \t")
         text = _VALUE_NAME.sub(_without_digits, body) if "%" in body or "^" in body or "#" in body else body
@@ -395,6 +396,12 @@ def _profile(line: str) -> list:
         if len(line) <= MEMO_LINE_CHARS:
             _profiles[line] = found
     return found
+
+
+def _indent_of(line: str) -> int:
+    """How many spaces and tabs start the line, found in place (`lstrip` would copy a huge line)."""
+    found = _INDENT.match(line)
+    return found.end() if found else 0
 
 
 def _long_profile(line: str, indent: int) -> list:

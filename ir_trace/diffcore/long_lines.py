@@ -12,24 +12,18 @@ window is the text itself, so equal texts still compare equal whichever way they
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import NamedTuple
 
-WINDOW = 1 << 20  # characters (or bytes) handled at a time
+from ir_trace.syntax import WINDOW_CHARS
+
 _SPACE = 32
 
 
 class LongText(NamedTuple):
-    """A text past WINDOW characters, as its SHA-256 (never equal to a str)."""
+    """A text past WINDOW_CHARS characters, as its SHA-256 (never equal to a str)."""
 
     digest: bytes
-
-
-def text_windows(line: str, start: int = 0, end: int | None = None) -> Iterator[str]:
-    """line[start:end], WINDOW characters at a time."""
-    stop = len(line) if end is None else end
-    for at in range(start, stop, WINDOW):
-        yield line[at : min(stop, at + WINDOW)]
 
 
 def digest_text(windows: Iterable[str]) -> LongText:
@@ -41,8 +35,8 @@ def digest_text(windows: Iterable[str]) -> LongText:
 
 def split_words(windows: Iterable[bytes]) -> list[bytes]:
     """The words of a text given as windows of translated bytes (word bytes, every other byte a space; none
-    longer than WINDOW: `text_windows` encoded, since word bytes are ASCII), in order, as `bytes.split` of
-    the whole would give them but for a word longer than WINDOW: its digest."""
+    longer than WINDOW_CHARS: `text_windows` encoded, since word bytes are ASCII), in order, as `bytes.split` of
+    the whole would give them but for a word longer than WINDOW_CHARS: its digest."""
     words = _Words()
     for window in windows:
         words.feed(window)
@@ -88,7 +82,7 @@ class _Words:
             return
         self.parts.append(piece)
         self.size += len(piece)
-        if self.size > WINDOW:
+        if self.size > WINDOW_CHARS:
             self.hash = hashlib.sha256(b"".join(self.parts))
             self.parts, self.size = [], 0
 

@@ -24,8 +24,7 @@ from typing import NamedTuple
 from ir_trace.noise.mlir_normalize import IGNORED_LINE, is_loc_alias_line
 from ir_trace.noise.normalize import IgnoreModes, Spans, strip_locs, strip_whitespace
 from ir_trace.noise.normalize import line_key as normalize_line_key
-
-WINDOW = 1 << 20  # characters hashed at a time
+from ir_trace.syntax import text_windows
 
 
 class LongKey(NamedTuple):
@@ -72,8 +71,7 @@ def _last_pieces(text: str, step) -> tuple[bool, Spans]:
 def _windows(text: str, pieces: Spans, strip_spaces: bool) -> Iterator[str]:
     """The key's text, a window at a time."""
     for start, end in pieces:
-        for at in range(start, end, WINDOW):
-            window = text[at : min(end, at + WINDOW)]
+        for window in text_windows(text, start, end):
             yield strip_whitespace(window) if strip_spaces else window
 
 
