@@ -104,9 +104,8 @@ def ignore_counts(
     done: list[tuple[list, list[list]]] = []  # each set's keyed pieces and the blocks they gave
     lines = _Lines(a, b, a_eol, b_eol)  # the pieces as the exact lines cut them, their matches once for the sets
     lines.changed = _lines_in(a, b, [cut for _segment, cut in changed])
-    pair_steps: dict[Callable[[str], str], dict[str, str]] = {}  # a pair with a huge line: its step memos
     for modes in precomputed_sets(kind):
-        keys = _Keys(modes, kind, a, b, a_eol, b_eol, pair_steps)
+        keys = _Keys(modes, kind, a, b, a_eol, b_eol)
         keys.know(lines.changed)
         if keys_free:
             found = [keys.changed_piece(*where) for where in changed]
@@ -165,26 +164,21 @@ def _lines_in(a: list[str], b: list[str], ranges) -> set[str]:
 class _Keys:
     """One mode set's keys of a pair's lines, taken only where asked (the key memo of the run filled as it goes)."""
 
-    def __init__(self, modes: IgnoreModes, kind: str, a: list[str], b: list[str], a_eol: bool, b_eol: bool, steps=None):
+    def __init__(self, modes: IgnoreModes, kind: str, a: list[str], b: list[str], a_eol: bool, b_eol: bool):
         self.modes, self.kind = modes, kind
         self.a, self.b, self.a_eol, self.b_eol = a, b, a_eol, b_eol
         self.shared = self.memo = _key_memo(modes, kind)
-        self.pair_steps: dict[Callable[[str], str], dict[str, str]] = {} if steps is None else steps  # the pair's own
 
     def know(self, lines) -> None:
         """Make sure the memo holds the keys of these lines. A pair with a huge line (past MEMO_LINE_CHARS)
-        keys its lines in a memo of its own from then on, gone with it: the run's memos would keep the line
-        and its stripped forms for the whole process."""
+        keys its lines in a memo of its own from then on, gone with it: the run's memo would keep the line for
+        the whole process (its key is a digest, and no step memo sees it: `_remember_keys`)."""
         unseen = (lines if isinstance(lines, set) else set(lines)).difference(self.memo)
         if not unseen:
             return
         if self.memo is self.shared and max(map(len, unseen)) > MEMO_LINE_CHARS:
             self.memo = dict(self.shared)
-        steps = _step_memo if self.memo is self.shared else self._pair_step_memo
-        _remember_keys(list(unseen), self.modes, self.kind, self.memo, steps)
-
-    def _pair_step_memo(self, strip: Callable[[str], str]) -> dict[str, str]:
-        return self.pair_steps.setdefault(strip, {})
+        _remember_keys(list(unseen), self.modes, self.kind, self.memo)
 
     def of(self, lines: list[str], start: int, end: int, eol: bool) -> list:
         """The keys of lines[start:end] (known already) as `linediff._line_keys` makes them (a last line without
@@ -316,10 +310,9 @@ def _remember_keys(
     modes: IgnoreModes,
     kind: str,
     memo: dict[str, str | LongKey],
-    steps: Callable[[Callable[[str], str]], dict[str, str]],
 ) -> None:
     """Put the keys of `lines` in `memo` (`_shared_key`'s, all at once): each step runs on the texts it has not
-    seen (in its memo, `steps(strip)`), and a text without what its mode looks for (`normalize.untouched_without`)
+    seen (in the run's memo of that step), and a text without what its mode looks for (`normalize.untouched_without`)
     is its own output unscanned. A line past MEMO_LINE_CHARS is keyed alone, its long key a digest (long_keys)."""
     if lines and max(map(len, lines)) > MEMO_LINE_CHARS:
         huge = [line for line in lines if len(line) > MEMO_LINE_CHARS]
@@ -327,7 +320,7 @@ def _remember_keys(
         lines = [line for line in lines if len(line) <= MEMO_LINE_CHARS]
     texts = lines
     for strip in modes.strips(kind):
-        step_memo = steps(strip)
+        step_memo = _step_memo(strip)
         unseen = [text for text in dict.fromkeys(texts) if text not in step_memo]
         needle = untouched_without(strip)
         if needle is not None:
