@@ -12,6 +12,7 @@ from ir_trace.diffcore import structure
 from ir_trace.diffcore.linediff import _unequal, split_lines
 from ir_trace.diffcore.matching import match_sequences
 from ir_trace.syntax import functions
+from ir_trace.syntax.chunks import split_chunks
 from ir_trace.syntax.functions import Structure, UnsafeToSlice, analyse_structure, slice_functions, statement_boundaries
 from ir_trace.syntax.pypto_outline import outline
 
@@ -121,6 +122,12 @@ def test_structure_along_a_mutated_sequence_equals_the_plain_scan(seed):
         except UnsafeToSlice as exc:
             found = str(exc)
         assert found == expected, (seed, step, text)
+        chunked_lines, eol, pieces = split_chunks(text)
+        assert (chunked_lines, eol) == split_lines(text)
+        try:
+            assert analyse_structure(chunked_lines, None, pieces) == expected
+        except UnsafeToSlice as exc:
+            assert str(exc) == expected
         if isinstance(expected, Structure):
             plain = slice_functions(split, expected).functions
             assert slice_functions(split, found).functions == plain

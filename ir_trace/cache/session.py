@@ -57,9 +57,12 @@ class Recent(Generic[_Key, _Value]):
         return value
 
 
-def _diff_size(diff: Any) -> int:
-    """A report.model.PairDiff's size, roughly, in characters: its hunks' after lines and a little per hunk."""
-    return sum(64 + sum(map(len, hunk.after_lines)) + 16 * len(hunk.pairs) for hunk in diff.hunks) + 64
+def _result_size(result: Any) -> int:
+    """A report.model.PairDiff's size, roughly, in characters (its hunks' after lines and a little per hunk), or
+    a pipeline.snapshots.SliceResult's (a little per function)."""
+    if not hasattr(result, "hunks"):
+        return 32 * len(result.functions or ()) + 64
+    return sum(64 + sum(map(len, hunk.after_lines)) + 16 * len(hunk.pairs) for hunk in result.hunks) + 64
 
 
 _SNAPSHOT_CHARS = 1 << 22  # a snapshot counts as one of the eight kept up to this size, by its size past it
@@ -91,16 +94,16 @@ class Session:
         # Traces validated, by their cache key (which names the dump's state): a report reads one dump,
         # a comparison two; Luigi's completeness checks ask for them several times a run.
         self.traces: Recent[str, list[Trace]] = Recent(4)
-        # Diffs this process computed and wrote to the cache, by cache key, until the report that assembles
-        # them takes them: a cold run does not read back and decode what it has just written (the typed
-        # object equals the one the stored JSON gives: tests/test_session_diffs.py). A worker forked for
+        # Diffs and slicings this process computed and wrote to the cache, by cache key, until the report that
+        # assembles them takes them: a cold run does not read back and decode what it has just written (the
+        # typed object equals the one the stored JSON gives: tests/test_session_diffs.py). A worker forked for
         # `--workers` keeps its own; the report then reads the cache, as before. At most ~16 M characters of
-        # hunks (the oldest go first), so a stream of thousands of traces holds no more than it did.
-        self.diffs: Recent[str, Any] = Recent(1 << 24, _diff_size)
+        # hunks and functions (the oldest go first), so a stream of thousands of traces holds no more than it did.
+        self.results: Recent[str, Any] = Recent(1 << 24, _result_size)
 
     def forget(self) -> None:
         """Let go of every text, snapshot, trace and diff kept (the cache handle and the guard stay)."""
-        for kept in (self.texts, self.snapshots, self.traces, self.diffs):
+        for kept in (self.texts, self.snapshots, self.traces, self.results):
             kept.make_room(kept.limit + 1)
 
     def make_room(self, chars: int) -> None:

@@ -22,6 +22,7 @@ from ir_trace.pipeline.config import follow_inner_symlinks, observed_state, sess
 from ir_trace.pipeline.targets import CacheTarget
 from ir_trace.report.ignore_counts import ignore_counts
 from ir_trace.report.model import Hunk, PairDiff
+from ir_trace.syntax.chunks import split_chunks
 from ir_trace.syntax.functions import Slices, Structure, UnsafeToSlice, analyse_structure, slice_functions
 
 
@@ -33,6 +34,7 @@ class LoadedSnapshot:
 
     def __init__(self, text: str, kind: str = "pypto", sha256: str | None = None):
         self._text: str | None = text
+        self._pieces: list[str] | None = None  # its chunks, from `split` until `structure` takes them
         self.chars = len(text)
         self.kind = kind
         self.sha256 = sha256
@@ -44,7 +46,12 @@ class LoadedSnapshot:
 
     @cached_property
     def split(self) -> tuple[list[str], bool]:
-        return split_lines(self.text)
+        """Its lines and final newline; PyPTO's are split chunk by chunk (`chunks.split_chunks`), so the lines
+        it shares with the snapshots before it are their very strings, and its chunks are kept for `structure`."""
+        if self.kind != "pypto":
+            return split_lines(self.text)
+        lines, eol, self._pieces = split_chunks(self.text)
+        return lines, eol
 
     def worked_out(self) -> LoadedSnapshot:
         """It, with its lines and functions worked out; a huge one (a 100 MB `dense<>` line) then keeps
@@ -56,7 +63,7 @@ class LoadedSnapshot:
     def let_text_go(self) -> None:
         """A huge snapshot whose lines are worked out lets its text go (here and in `Session.texts`)."""
         if self.chars > HELD_TEXT_CHARS and "split" in self.__dict__:
-            self._text = None
+            self._text = self._pieces = None
             if self.sha256 is not None:
                 session().texts.take(self.sha256)
 
@@ -65,8 +72,10 @@ class LoadedSnapshot:
         """PyPTO's statement outline (MLIR's symbol ops need none)."""
         if self.kind != "pypto":
             return None
+        lines = self.split[0]
+        pieces, self._pieces = self._pieces, None  # needed once: the structure's chunks are these
         try:
-            return analyse_structure(self.split[0], self.text)
+            return analyse_structure(lines, self.text, pieces)
         except UnsafeToSlice:
             return None
 
@@ -315,7 +324,7 @@ def cached_result(item: WorkItem, task: luigi.Task | None = None) -> PairDiff | 
     """An item's cached result, recomputed (and cached again) if the cache lost it meanwhile
     or holds something that is not one; `task` (the one assembling the report) then fires
     WORK_REDONE, so a repaired pair is counted as rediffed, not as taken from the cache."""
-    result = session().diffs.take(item.key) if isinstance(item, DiffPair) else None
+    result = session().results.take(item.key)
     if result is None:
         result = item.result_type.from_json(shared_cache().get(item.key))
     if result is None:
@@ -343,13 +352,12 @@ def do_work(work: list[WorkItem] | tuple[WorkItem, ...], on_item: Callable[[Work
     """Compute the items the cache lacks, here; `on_item(item)` after each one."""
     cache = shared_cache()
     done = cache.present([item.key for item in work])  # by another worker meanwhile, say
-    results, computed = {}, session().diffs
+    results, computed = {}, session().results
     for item in work:
         if item.key not in done:
             result = item.compute()
             results[item.key] = result.to_json()
-            if isinstance(result, PairDiff):
-                computed.put(item.key, result)
+            computed.put(item.key, result)
             on_item(item)
     cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 

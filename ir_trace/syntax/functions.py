@@ -11,12 +11,14 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, not_
 from typing import NamedTuple
 
+from ir_trace.syntax.chunks import text_pieces
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_op_functions
 from ir_trace.syntax.pypto_outline import Facts, Segment, line_facts, outline, outline_of_members, statement_indent
 
@@ -58,13 +60,14 @@ class Structure:
     segments: list[Segment]
 
 
-def analyse_structure(lines: list[str], text: str | None = None) -> Structure:
+def analyse_structure(lines: list[str], text: str | None = None, pieces: Sequence[Piece] | None = None) -> Structure:
     """Raises UnsafeToSlice when brackets or strings do not balance.
 
     The work goes chunk by chunk (`_structure_by_chunks`), so what the snapshots before this one
     already had (all but the regions a pass changed) costs a lookup, not a scan. `text`, when given,
-    is what `lines` were split from (`linediff.split_lines`): its chunks are then cut from it at once."""
-    structure = _structure_by_chunks(lines, text)
+    is what `lines` were split from (`linediff.split_lines`): its chunks are then cut from it at once;
+    `pieces`, when given, are those chunks already cut (`chunks.split_chunks`)."""
+    structure = _structure_by_chunks(lines, text, pieces)
     if structure is not None:
         return structure
     boundaries = statement_boundaries(lines)
@@ -101,12 +104,15 @@ _CHUNK_CHARS_LIMIT = 1 << 24  # characters of chunk text kept; past it the memo 
 _chunk_chars = 0
 
 
-def _structure_by_chunks(lines: list[str], text: str | None = None) -> Structure | None:
+def _structure_by_chunks(
+    lines: list[str], text: str | None = None, pieces: Sequence[Piece] | None = None
+) -> Structure | None:
     """The structure of `lines` put together from memoised chunks; None where the plain scan must decide
     (an error, whose message names its line, or a class body indented deeper than a chunk start)."""
     if not lines:
         return None
-    pieces = _pieces(lines) if text is None else _text_pieces(text)
+    if pieces is None:
+        pieces = _pieces(lines) if text is None else text_pieces(text)
     found = _chunks_at_top(pieces) or _chunks_in_order(pieces)
     if found is None or found[-1].end[:2] != (0, None):
         return None
@@ -135,9 +141,6 @@ class _Firsts(NamedTuple):
 _NO_FACTS: Facts = (False, None, None)
 
 
-_CHUNK_START = re.compile(r"\n(?! {5})")  # a line that starts a chunk, found in the text with its newline
-
-
 def _pieces(lines: list[str]) -> list[Piece]:
     starts = list(compress(range(len(lines)), map(not_, map(str.startswith, lines, repeat(_DEEP)))))
     if not starts or starts[0]:
@@ -145,13 +148,7 @@ def _pieces(lines: list[str]) -> list[Piece]:
     return list(map(tuple, map(lines.__getitem__, map(slice, starts, starts[1:] + [len(lines)]))))
 
 
-def _text_pieces(text: str) -> list[Piece]:
-    """The chunks of the lines `split_lines(text)` gives, cut by one regular expression over the text
-    (no Python per line; looked up by their text, hashed in C)."""
-    return _CHUNK_START.split(text[:-1] if text.endswith("\n") else text)
-
-
-def _chunks_at_top(pieces: list[Piece]) -> list[_Chunk] | None:
+def _chunks_at_top(pieces: Sequence[Piece]) -> list[_Chunk] | None:
     """The chunks when each starts at the top level (outside brackets and strings), as chunks of printed
     IR nearly always do: looked up all at once, only the new ones scanned, the ends checked in C (no
     bytecode per chunk: a snapshot has thousands). None when one does not."""
@@ -166,7 +163,7 @@ def _chunks_at_top(pieces: list[Piece]) -> list[_Chunk] | None:
     return found  # type: ignore[return-value]  # every None was replaced
 
 
-def _chunks_in_order(pieces: list[Piece]) -> list[_Chunk] | None:
+def _chunks_in_order(pieces: Sequence[Piece]) -> list[_Chunk] | None:
     """The chunks, each scanned from the state the one before it left."""
     found, state = [], _TOP
     for piece in pieces:
