@@ -20,6 +20,8 @@ from pathlib import Path
 
 from conftest import FRONTEND
 
+from ir_trace.report.function_runs import listed_functions
+
 PROG = "pypto-ir-trace"
 DATA_ID = "ir-trace-data"  # ir_trace/report/assets/report.html.j2: <script ... id="ir-trace-data">
 
@@ -75,15 +77,16 @@ class _DataElement(html.parser.HTMLParser):
 
 
 def read_payload(page_html: str) -> dict:
-    """The payload element's content decoded as the page declares it (gzip+base64, or plain JSON)."""
+    """The payload element's content decoded as the page declares it (gzip+base64, or plain JSON), function lists
+    written out whole as the page works them out (`function_runs.listed_functions`)."""
     parser = _DataElement()
     parser.feed(page_html)
     assert parser.attrs is not None, f"no <script id={DATA_ID}> in the report"
     body = "".join(parser.text)
     if parser.attrs.get("data-encoding") == "gzip+base64":
-        return json.loads(gzip.decompress(base64.b64decode(body, validate=True)).decode("utf-8"))
+        return listed_functions(json.loads(gzip.decompress(base64.b64decode(body, validate=True)).decode("utf-8")))
     assert parser.attrs.get("type") == "application/json", parser.attrs
-    return json.loads(body)
+    return listed_functions(json.loads(body))
 
 
 def snapshot_texts(payload: dict) -> list[str]:

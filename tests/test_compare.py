@@ -12,6 +12,7 @@ from test_cli import expect_error, payload_of
 from ir_trace.report.against import Comparison, PassMatch, match_passes, run_names
 from ir_trace.report.page_model import Report
 from ir_trace.report.pass_diff import PassDiff
+from ir_trace.report.render import read_payload
 
 
 def test_matching_by_position_and_name():
@@ -115,7 +116,7 @@ def test_a_comparison_payload_round_trips_through_its_typed_model(tmp_path, cach
     out = tmp_path / "r.html"
     result = run_cli(explicit, "--against", concise, "-o", out, "--cache-dir", cache_dir, *ignore)
     assert result.returncode == 0, result.stderr
-    payload = payload_of(out)
+    payload = read_payload(out.read_text(encoding="utf-8"), as_written=True)
     comparison = Comparison.from_json(payload)
     assert comparison.to_json() == payload
     assert json.dumps(comparison.to_json()) == json.dumps(payload)  # keys in the page's order too

@@ -22,7 +22,9 @@ def page_payload_and_json(dump: Path, tmp_path: Path) -> tuple[dict, dict]:
     import json
 
     out = build_report(dump, tmp_path / "r.html", "--ignore", "ssa,memref", "--json", str(tmp_path / "s.json"))
-    return read_payload(out.read_text(encoding="utf-8")), json.loads((tmp_path / "s.json").read_text("utf-8"))
+    return read_payload(out.read_text(encoding="utf-8"), as_written=True), json.loads(
+        (tmp_path / "s.json").read_text("utf-8")
+    )
 
 
 def assert_every_type_round_trips(payload: dict) -> Report:

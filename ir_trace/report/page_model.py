@@ -14,6 +14,9 @@ string offsets) of the characters that changed; unpaired lines are plain deletio
 (readers of six-element hunks can ignore them): "moved" `[[ai, bj], ...]` (an unchanged line moved,
 listed in the hunk of each end), "no_eol" `[a, b]` (the side's last line is here and has no final
 newline), "bom" `[a, b]` (the sides' byte order marks differ; line 0 is here).
+
+A sliced record's functions are `[[key, start, end], ...]`, or `{"shifted": runs}` over the sliced record's before
+it (function_runs.py), which most lists are: adjacent snapshots' functions move by the lines inserted above them.
 """
 
 from __future__ import annotations
@@ -23,10 +26,9 @@ from dataclasses import dataclass
 
 from ir_trace.inputs.mlir.headers import PassHeader
 from ir_trace.noise.normalize import IgnoreModes
+from ir_trace.report.function_runs import Function, expand, function_runs
 from ir_trace.report.pass_diff import PassDiff
 from ir_trace.report.payload_schema import PAYLOAD_SCHEMA
-
-Function = tuple[str, int, int]  # key ("name" or "Class.method"), first line, end line (exclusive; decorators in)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +62,10 @@ class PassRecord:
     functions: tuple[Function, ...] | None = None
     parse_error: str | None = None
 
-    def to_json(self, shared: dict | None = None) -> dict:
+    def to_json(self, shared: dict | None = None, base: tuple[Function, ...] | None = None) -> dict:
         """`shared`: one dict for a whole payload, so a header, diff, counts or functions object several passes
-        hold gives one JSON object they all hold (100,000 passes of a stream share a few headers)."""
+        hold gives one JSON object they all hold (100,000 passes of a stream share a few headers). `base`: the
+        functions of the sliced record before it, which its own are written as runs over (function_runs.py)."""
         data: dict = {
             "index": self.index,
             "name": self.name,
@@ -81,13 +84,14 @@ class PassRecord:
             if self.ignore_counts is not None:
                 data["ignore_counts"] = made_once(self.ignore_counts, _counts_json, shared)
         if self.sliced:
-            data["functions"] = None if self.functions is None else made_once(self.functions, _functions_json, shared)
+            data["functions"] = None if self.functions is None else _functions_form(self.functions, base, shared)
             if self.functions is None:
                 data["parse_error"] = self.parse_error
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> PassRecord:
+    def from_json(cls, data: dict, base: tuple[Function, ...] | None = None) -> PassRecord:
+        """`base` as in `to_json` (the functions its own runs are over, when they are written so)."""
         header = PassHeader.from_json(data["header"]) if "header" in data else None
         is_base = "hunks" not in data
         counts = data.get("ignore_counts")
@@ -106,7 +110,7 @@ class PassRecord:
             changed=bool(data.get("changed", False)),
             ignore_counts=None if counts is None else {s: (int(i), int(d)) for s, (i, d) in counts.items()},
             sliced="functions" in data,
-            functions=None if functions is None else tuple((str(k), int(s), int(e)) for k, s, e in functions),
+            functions=None if functions is None else _functions_read(functions, base),
             parse_error=data.get("parse_error"),
         )
 
@@ -135,8 +139,32 @@ def _functions_json(functions: tuple) -> list[list]:
     return [list(function) for function in functions]
 
 
+def _functions_form(functions: tuple[Function, ...], base: tuple[Function, ...] | None, shared: dict | None):
+    """A record's functions in the payload: runs over `base` when that is shorter, else the list."""
+    runs = None if base is None else function_runs(base, functions)
+    return {"shifted": runs} if runs is not None else made_once(functions, _functions_json, shared)
+
+
+def _functions_read(functions, base: tuple[Function, ...] | None) -> tuple[Function, ...]:
+    if isinstance(functions, dict):
+        if base is None:
+            raise ValueError("function runs with no function list before them")
+        return expand(base, functions["shifted"])
+    return tuple((str(key), int(start), int(end)) for key, start, end in functions)
+
+
 def _counts_json(counts: dict[str, tuple[int, int]]) -> dict:
     return {spec: list(pair) for spec, pair in counts.items()}
+
+
+def _records_from_json(passes: list[dict]) -> tuple[PassRecord, ...]:
+    found, base = [], None
+    for data in passes:
+        record = PassRecord.from_json(data, base)
+        found.append(record)
+        if record.sliced:
+            base = record.functions
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +198,7 @@ class Trace:
             dump=data["dump"],
             kind=data.get("kind", "pypto"),
             level=data["level"],
-            passes=tuple(map(PassRecord.from_json, data["passes"])),
+            passes=_records_from_json(data["passes"]),
             warnings=tuple(data.get("warnings") or ()),
             stream=data.get("stream"),
             stage=data.get("stage"),
@@ -179,9 +207,17 @@ class Trace:
 
     def _own_json(self) -> dict:
         stream = {"stream": self.stream} if self.stream is not None else {}
+        return {"title": self.title, "dump": self.dump, **stream, "level": self.level, "passes": self.passes_json()}
+
+    def passes_json(self) -> list[dict]:
+        """Its records in the payload, each sliced one's functions written over the sliced one's before it."""
         shared: dict = {}
-        passes = [record.to_json(shared) for record in self.passes]
-        return {"title": self.title, "dump": self.dump, **stream, "level": self.level, "passes": passes}
+        found, base = [], None
+        for record in self.passes:
+            found.append(record.to_json(shared, base))
+            if record.sliced:
+                base = record.functions
+        return found
 
     def functions_per_snapshot(self) -> Iterator[tuple[Function, ...] | None]:
         """Each snapshot's functions; one not sliced shares (is) its predecessor's."""
@@ -218,9 +254,7 @@ class Report:
         trace = self.traces[0]
         stream = {"stream": trace.stream} if trace.stream is not None else {}
         shown = {"kind": trace.kind, "warnings": list(trace.warnings)}
-        shared: dict = {}
-        passes = [record.to_json(shared) for record in trace.passes]
-        return {**top, **stream, **shown, **options, "passes": passes}
+        return {**top, **stream, **shown, **options, "passes": trace.passes_json()}
 
     @classmethod
     def from_json(cls, data: dict) -> Report:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ir_trace.report.function_runs import listed_functions
 from ir_trace.report.scripts import script_order
 
 if TYPE_CHECKING:
@@ -170,12 +171,15 @@ def _compact_json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def read_payload(html: str) -> dict:
-    """The payload embedded in a report page (for tests, benchmarks and other tools)."""
+def read_payload(html: str, as_written: bool = False) -> dict:
+    """The payload embedded in a report page (for tests, benchmarks and other tools), each function list written
+    out whole (`function_runs.listed_functions`: the page carries most as runs over the list before them), or
+    `as_written`."""
     match = re.search(r'<script type="application/octet-stream" id="ir-trace-data"[^>]*>([^<]*)</script>', html)
     if match is None:
         raise ValueError("no report payload in this page")
-    return json.loads(gzip.decompress(base64.b64decode(match.group(1))))
+    payload = json.loads(gzip.decompress(base64.b64decode(match.group(1))))
+    return payload if as_written else listed_functions(payload)
 
 
 def content_security_policy(script: str) -> str:

@@ -1,6 +1,6 @@
 // needs: normalize.js, viewer_hunks.js, viewer_fold.js, viewer_traces.js
 /* pypto-ir-trace viewer: the model (IRTraceModel).
- * Everything the page shows, computed from the payload (schema 1, see ir_trace/report/payload.py; the
+ * Everything the page shows, computed from the payload (schema 1, see ir_trace/report/page_model.py; the
  * run-against-run form is ir_trace/report/against.py) with no DOM: snapshots rebuilt lazily by replaying
  * hunks (viewer_hunks.js), the sidebar's entries, which two snapshots a view compares, aligned and folded rows,
  * per-function change (Find's match counts are viewer_find.js's). The viewer's state is passed
@@ -41,10 +41,31 @@ const IRTraceModel = (() => {
 
   const NOTHING = Object.freeze([]);
 
+  /** The function list `runs` stand for over `base`: [n, d] takes base's next n functions moved d lines ([n, d, s]:
+   *  once the next s are passed over), [key, start, end] is a function of its own (function_runs.py's `expand`). */
+  function expandRuns(base, runs) {
+    const out = [];
+    let taken = 0;
+    for (const run of runs) {
+      if (typeof run[0] === 'string') { out.push(run); continue; }
+      taken += run[2] || 0;
+      const end = Math.min(taken + run[0], base.length), shift = run[1];
+      for (; taken < end; taken++) { const f = base[taken]; out.push([f[0], f[1] + shift, f[2] + shift]); }
+    }
+    return out;
+  }
+
+  /** The functions a record writes out itself (a shifted list's others are its base's: same keys). */
+  function listedOrShifted(functions) {
+    if (!functions) return NOTHING;
+    return Array.isArray(functions) ? functions : functions.shifted.filter(run => typeof run[0] === 'string');
+  }
+
   /** One run's snapshots; `lineIds` interns line texts across every run of the report. */
   function makeRun(data, label, lineIds) {
     const passes = data.passes;
     const cache = [passes[0].lines], idsCache = [], warnCache = [], parsedCache = [];
+    const shiftedCache = new Map();   // pass -> its function list, worked out from runs (functionList)
 
     /** Lines of snapshot k, replaying hunks from the nearest snapshot already built (k = -1: the
      *  empty snapshot before the first, which an MLIR trace's first pass is compared with). */
@@ -60,9 +81,32 @@ const IRTraceModel = (() => {
     function fns(k) {
       if (k < 0) return { list: [], error: null };
       for (let j = k; j >= 0; j--) {
-        if ('functions' in passes[j]) return { list: passes[j].functions, error: passes[j].parse_error || null };
+        if ('functions' in passes[j]) return { list: functionList(j), error: passes[j].parse_error || null };
       }
       return { list: null, error: 'no function index in the report' };
+    }
+
+    /** The functions pass j lists: as written, or worked out once from the runs over the list of the sliced pass
+     *  before it ({shifted: [[n, d] | [key, start, end], ...]}, ir_trace/report/function_runs.py), walking back
+     *  to the nearest list known and forward from there (no recursion: thousands of passes can chain). */
+    function functionList(j) {
+      const chain = [];
+      for (let i = j; i >= 0; i--) {
+        if (!('functions' in passes[i])) continue;
+        const listed = passes[i].functions;
+        if (listed === null || Array.isArray(listed)) { decodeForward(listed, chain); break; }
+        if (shiftedCache.has(i)) { decodeForward(shiftedCache.get(i), chain); break; }
+        chain.push(i);
+      }
+      const own = passes[j].functions;
+      return own === null || Array.isArray(own) ? own : shiftedCache.get(j) || null;
+    }
+
+    function decodeForward(base, chain) {
+      for (let c = chain.length - 1; c >= 0; c--) {
+        base = expandRuns(base || NOTHING, passes[chain[c]].functions.shifted);
+        shiftedCache.set(chain[c], base);
+      }
     }
 
     /** Interned line ids (a last line without "\n" differs from the same line with one). */
@@ -423,7 +467,7 @@ const IRTraceModel = (() => {
     function functionExists(key) {
       if (!knownFunctions) {
         knownFunctions = new Set();
-        for (const run of runs) for (const p of run.passes) for (const f of p.functions || []) knownFunctions.add(f[0]);
+        for (const run of runs) for (const p of run.passes) for (const f of listedOrShifted(p.functions)) knownFunctions.add(f[0]);
       }
       return knownFunctions.has(key);
     }
