@@ -92,10 +92,12 @@ def test_a_dump_of_hundreds_of_passes_runs_as_a_bounded_number_of_tasks(tmp_path
 def test_results_round_trip_and_a_foreign_cached_value_is_no_result():
     diff = PairDiff((Hunk(0, 1, 0, 1, ("x",)),), 1, 1, True, {"ssa": (1, 1)})  # a pair's result: report/model.py
     assert PairDiff.from_json(diff.to_json()) == diff
-    sliced = SliceResult([["main", 0, 3]], None, False)
+    sliced = SliceResult((("main", 0, 3),), None, False)
     assert SliceResult.from_json(sliced.to_json()) == sliced and "parse_error" not in sliced.to_json()
     unsliceable = SliceResult(None, "line 3: unterminated string", True)
     assert SliceResult.from_json(unsliceable.to_json()) == unsliceable
+    assert SliceResult.from_json(json.loads(json.dumps(sliced.to_json()))) == sliced  # as the cache gives it back
+    assert SliceResult.from_json({"functions": [["main", 0]], "eol": True}) is None  # not a triple: sliced again
     for foreign in (None, [], {"hunks": []}, {"functions": "x", "eol": True}):
         assert PairDiff.from_json(foreign) is None or SliceResult.from_json(foreign) is None
     assert PairDiff.from_json({"hunks": [], "inserted": 0}) is None

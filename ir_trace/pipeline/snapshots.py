@@ -91,8 +91,8 @@ class LoadedSnapshot:
         Taken from the cache when its slicing is there (same bytes, same slicer version), so a rerun
         that rediffs a pass's neighbours does not analyse their structure again."""
         cached = self._cached_slices()
-        if cached is not None and (cached.functions is None or _triples(cached.functions)):
-            return None if cached.functions is None else [tuple(f) for f in cached.functions]
+        if cached is not None:
+            return None if cached.functions is None else list(cached.functions)
         found = self.slices.functions
         return None if found is None else list(map(tuple, found))  # type: ignore[arg-type]  # plain tuples, made in C
 
@@ -106,8 +106,12 @@ HELD_TEXT_CHARS = 1 << 24  # a snapshot past this size holds its lines alone onc
 
 
 def _triples(functions: list) -> bool:
-    """Whether cached functions are [key, start, end] lists (anything else is sliced again)."""
-    return all(isinstance(f, list) and len(f) == 3 for f in functions)
+    """Whether cached functions are [key, start, end] each (anything else is sliced again)."""
+    return all(map(_is_triple, functions))
+
+
+def _is_triple(function) -> bool:
+    return isinstance(function, (list, tuple)) and len(function) == 3 and isinstance(function[0], str)
 
 
 def remember_text(sha256: str, text: str) -> None:
@@ -225,10 +229,10 @@ def _remember_traces(key: str, traces: list[Trace]) -> list[Trace]:
 
 @dataclass(frozen=True)
 class SliceResult:
-    """A snapshot's functions as cached ([key, start, end] each; None with the reason when it cannot be
-    sliced) and its final newline."""
+    """A snapshot's functions ((key, start, end) each, cached as [key, start, end]; None with the reason when it
+    cannot be sliced) and its final newline."""
 
-    functions: list | None
+    functions: tuple[tuple[str, int, int], ...] | None
     parse_error: str | None
     eol: bool
 
@@ -242,9 +246,10 @@ class SliceResult:
     def from_json(cls, data) -> SliceResult | None:
         try:
             functions = data["functions"]
-            if functions is not None and not isinstance(functions, list):
-                return None
-            return cls(functions, data.get("parse_error"), bool(data["eol"]))
+            if functions is not None and not (isinstance(functions, (list, tuple)) and _triples(functions)):
+                return None  # anything else is sliced again
+            listed = None if functions is None else tuple(map(tuple, functions))
+            return cls(listed, data.get("parse_error"), bool(data["eol"]))
         except (KeyError, TypeError, AttributeError):
             return None
 
@@ -300,9 +305,10 @@ class SliceFunctions:
     def compute(self) -> SliceResult:
         snapshot = load_snapshot(self.snapshot, self.sha, self.span, self.kind)
         _lines, eol = snapshot.split
-        sliced = snapshot.slices.to_json()
+        slices = snapshot.slices
         snapshot.let_text_go()
-        return SliceResult(sliced["functions"], sliced.get("parse_error"), eol)
+        functions = None if slices.functions is None else tuple(map(tuple, slices.functions))
+        return SliceResult(functions, slices.error, eol)  # type: ignore[arg-type]  # plain triples, made in C
 
     def to_json(self) -> list:
         return ["slice", self.snapshot, self.sha, self.span, self.kind]

@@ -19,63 +19,51 @@ Function = tuple[str, int, int]  # key ("name" or "Class.method"), first line, e
 def function_runs(base: tuple[Function, ...], functions: tuple[Function, ...]) -> list[list] | None:
     """`functions` as runs over `base`, or None when the runs would be no shorter than the list itself.
 
-    The ends that line up with the base's (same keys, same lengths, each moved some lines) are cut into runs
-    with C iterators; only between them, where a pass added or removed functions, is each function matched
-    by its key in Python."""
-    head = _kept_count(base, functions)
-    tail = _kept_count(base[head:][::-1], functions[head:][::-1])
-    runs = _aligned_runs(base[:head], functions[:head], 0)
-    middle_base, middle = base[head : len(base) - tail], functions[head : len(functions) - tail]
-    taken = _match_middle(middle_base, middle, runs)
-    runs += _aligned_runs(base[len(base) - tail :], functions[len(functions) - tail :], len(middle_base) - taken)
+    Each stretch that lines up with the base (same keys, same lengths, each moved some lines) is measured and cut
+    into runs with C iterators; Python runs once per function a pass added, removed or resized, not per function."""
+    runs: list[list] = []
+    where: dict[str, int] | None = None  # key -> its place in base, built at the first function out of line
+    done = here = taken = 0  # functions written; the base's function they are lined up with; the runs' base
+    while done < len(functions):
+        count = _kept_count(base[here:], functions[done:])
+        if count:
+            runs += _aligned_runs(base[here : here + count], functions[done : done + count], here - taken)
+            done, here = done + count, here + count
+            taken = here
+            continue
+        if where is None:
+            where = dict(zip(map(itemgetter(0), base), range(len(base))))
+        key, start, end = functions[done]
+        found = where.get(key, -1)
+        if found > here and base[found][2] - base[found][1] == end - start:
+            here = found  # the base's functions before it were removed: passed over
+            continue
+        runs.append([key, start, end])  # added, or resized (the base's of that key then passed over)
+        done, here = done + 1, here + (here < len(base) and base[here][0] == key)
     return runs if len(runs) < len(functions) else None
 
 
 def _kept_count(base, functions) -> int:
     """How many leading functions keep the key and length of the base's at their place."""
     size = min(len(base), len(functions))
-    kept = map(
-        and_,
-        map(eq, map(itemgetter(0), functions[:size]), map(itemgetter(0), base[:size])),
-        map(
-            eq,
-            map(sub, map(itemgetter(2), functions[:size]), map(itemgetter(1), functions[:size])),
-            map(sub, map(itemgetter(2), base[:size]), map(itemgetter(1), base[:size])),
-        ),
+    ahead, behind = functions[:size], base[:size]
+    lengths = map(
+        eq,
+        map(sub, map(itemgetter(2), ahead), map(itemgetter(1), ahead)),
+        map(sub, map(itemgetter(2), behind), map(itemgetter(1), behind)),
     )
+    kept = map(and_, map(eq, map(itemgetter(0), ahead), map(itemgetter(0), behind)), lengths)
     return next(compress(range(size), map(not_, kept)), size)
 
 
 def _aligned_runs(base, functions, skip: int) -> list[list]:
     """Runs taking all of `base` (the next `skip` base functions passed over first), each function in its place."""
-    if not functions:
-        return []
     shifts = list(map(sub, map(itemgetter(1), functions), map(itemgetter(1), base)))
     ends = [*compress(range(1, len(shifts)), map(ne, shifts[1:], shifts)), len(shifts)]
     runs = [[end - start, shifts[start]] for start, end in zip([0, *ends], ends)]
     if skip:
         runs[0].append(skip)
     return runs
-
-
-def _match_middle(base, functions, runs: list[list]) -> int:
-    """Runs for `functions` over `base` (appended to `runs`), each matched by key in order; the base taken so far."""
-    where = {key: k for k, (key, _start, _end) in enumerate(base)}
-    taken = 0
-    for function in functions:
-        key, start, end = function
-        k = where.get(key, -1)
-        if k < taken or base[k][2] - base[k][1] != end - start:
-            runs.append(list(function))
-            continue
-        shift = start - base[k][1]
-        last = runs[-1] if runs else None
-        if k == taken and last is not None and not isinstance(last[0], str) and last[1] == shift:
-            last[0] += 1
-        else:
-            runs.append([1, shift] if k == taken else [1, shift, k - taken])
-        taken = k + 1
-    return taken
 
 
 def expand(base: tuple[Function, ...], runs: list) -> tuple[Function, ...]:

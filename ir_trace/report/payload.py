@@ -95,8 +95,9 @@ def _slice_fields(sliced: dict, made: dict) -> dict:
     return {"sliced": True, "functions": listed, "parse_error": sliced.get("parse_error")}
 
 
-def _functions_tuple(functions: list) -> tuple:
-    return tuple(map(tuple, functions))  # [key, start, end] lists (a slicing's JSON) as triples, made in C
+def _functions_tuple(functions: list | tuple) -> tuple:
+    """A slicing's functions as triples: a `SliceResult`'s are already, a JSON list's are made so in C."""
+    return functions if isinstance(functions, tuple) else tuple(map(tuple, functions))
 
 
 def shared_function_lists(slices: Iterable[tuple[str, dict]]) -> dict[str, dict]:
