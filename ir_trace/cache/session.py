@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ir_trace.cache.store import ResultCache
+from ir_trace.inputs.file_hashes import FileHashes
 
 if TYPE_CHECKING:
     from ir_trace.inputs.traces import Trace
@@ -87,6 +88,9 @@ class Session:
         self.guard: RunGuard | None = None  # what keeps a report's write safe from signals (None: nobody supervises)
         # Texts read by validation, for the work that follows (so no file is read twice): 32 M characters.
         self.texts: Recent[str, str] = Recent(1 << 25, len)
+        # The hashes validation found for the files it read or recalled, by stat stamp: a text read again for the
+        # work that follows (one `texts` let go) is not hashed again while its file's stamp is the one validated.
+        self.file_hashes = FileHashes()
         # Snapshots analysed (pipeline.snapshots.LoadedSnapshot, by hash and kind): adjacent pairs and
         # slices reuse each other's work. Eight, fewer when they are large (one with a 100 MB line holds
         # its text, its lines and their analysis: the latest alone is kept then, for the next pair).

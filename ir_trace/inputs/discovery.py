@@ -20,9 +20,10 @@ from ir_trace.inputs.dump_files import (
     is_utf8,
     printable_path,
     read_dump_file,
+    read_dump_file_stat,
     shown_path,
 )
-from ir_trace.inputs.file_hashes import FileHashes, snapshot_digest
+from ir_trace.inputs.file_hashes import FileHashes, FileStamp, snapshot_digest
 from ir_trace.inputs.mlir.headers import PassHeader
 
 log = logging.getLogger("ir_trace")
@@ -139,25 +140,37 @@ def program_title(dump: Path) -> str:
 
 
 def read_snapshot_text(
-    path: Path, span: tuple[int, int] | None = None, dump_root: Path | None = None, follow_inner_symlinks: bool = False
+    path: Path,
+    span: tuple[int, int] | None = None,
+    dump_root: Path | None = None,
+    follow_inner_symlinks: bool = False,
+    hashes: FileHashes | None = None,
 ) -> tuple[str, str]:
     """A snapshot's text and the sha256 of its bytes (only the `span` (offset, length) of the file
     when given); DumpError when unreadable or not UTF-8.
 
     `dump_root` (default: the snapshot's directory) and `follow_inner_symlinks` as in `read_dump_file`.
+    With `hashes`, a whole file whose stamp (fstat of the file read) is the one recorded there is not
+    hashed again: the sha256 recorded is its bytes'.
     """
     root = Path(path).parent if dump_root is None else dump_root
-    data = read_dump_file(path, root, follow_inner_symlinks, span=span)
-    return decode_snapshot(data, path, span[0] if span else 0)
+    data, info = read_dump_file_stat(path, root, follow_inner_symlinks, span=span)
+    known = hashes.recall(str(path), FileStamp.of(info)) if hashes is not None and span is None else None
+    if known is None:
+        return decode_snapshot(data, path, span[0] if span else 0)
+    return _decoded(data, path, 0), known
 
 
 def decode_snapshot(data: bytes | memoryview, path: Path | str, offset: int = 0) -> tuple[str, str]:
     """`data` (read from `path` at `offset`) as text, with its sha256."""
+    return _decoded(data, path, offset), snapshot_digest(data)
+
+
+def _decoded(data: bytes | memoryview, path: Path | str, offset: int) -> str:
     try:
-        text = str(data, "utf-8")
+        return str(data, "utf-8")
     except UnicodeDecodeError as exc:
         raise DumpError(f"snapshot is not UTF-8: {path} (invalid byte at offset {offset + exc.start})") from None
-    return text, snapshot_digest(data)
 
 
 def discover_snapshots(

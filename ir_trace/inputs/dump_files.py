@@ -40,6 +40,17 @@ def read_dump_file(
     without following links and the file is checked through its open descriptor, so a file
     swapped for a link after a check is never read. `what` names the file in messages.
     """
+    return read_dump_file_stat(path, dump_root, follow_inner_symlinks, what, span)[0]
+
+
+def read_dump_file_stat(
+    path: str | os.PathLike,
+    dump_root: str | os.PathLike,
+    follow_inner_symlinks: bool = False,
+    what: str = "snapshot",
+    span: tuple[int, int] | None = None,
+) -> tuple[bytes, os.stat_result]:
+    """`read_dump_file`'s bytes, with the fstat of the very file they were read from (its stamp)."""
     fd = _open_dump_fd(path, dump_root, follow_inner_symlinks, what)
     return _read_regular(fd, Path(os.path.abspath(path)), what, span)
 
@@ -77,7 +88,7 @@ class DirectoryFiles:
         directory_fd = self._directory(directory)
         fd = _open_plain_file(name, directory_fd) if directory_fd is not None else None
         if fd is not None:
-            return _read_regular(fd, full, self.what)  # the path as a string: only messages name it
+            return _read_regular(fd, full, self.what)[0]  # the path as a string: only messages name it
         return read_dump_file(full, self.root, self.follow, self.what)
 
     def _directory(self, directory: str) -> int | None:
@@ -248,17 +259,19 @@ def _resolve_link(path: Path, root: Path, follow: bool, what: str, kind: str = "
     return resolved
 
 
-def _read_regular(fd: int, path: Path | str, what: str, span: tuple[int, int] | None = None) -> bytes:
-    """The bytes behind `fd`, a regular file: a FIFO would block forever and a device never end."""
+def _read_regular(
+    fd: int, path: Path | str, what: str, span: tuple[int, int] | None = None
+) -> tuple[bytes, os.stat_result]:
+    """The bytes behind `fd`, a regular file (a FIFO would block forever and a device never end), and its fstat."""
     try:
         info = os.fstat(fd)
         _check_regular(info.st_mode, path, what)
         if span is not None:
-            return _read_span(fd, span, path)
+            return _read_span(fd, span, path), info
         chunks = [os.read(fd, info.st_size + 1)]  # one read for a file that stays as it was
         while chunks[-1]:
             chunks.append(os.read(fd, 1 << 20))
-        return chunks[0] if len(chunks) == 2 else b"".join(chunks)  # the one read as it is: joining copies it
+        return (chunks[0] if len(chunks) == 2 else b"".join(chunks)), info  # one read as it is: joining copies it
     except OSError as exc:
         raise DumpError(f"cannot read {path}: {exc.strerror or exc}") from None
     finally:

@@ -90,6 +90,10 @@ class FileHashes:
     def to_json(self) -> dict:
         return dict(self._kept)
 
+    def learn(self, other: FileHashes) -> None:
+        """Recall what `other` recalled or noted too (a later read of the same files, in this process)."""
+        self._known.update(other._kept)
+
     @classmethod
     def from_json(cls, data, clock: Callable[[], int] = time.time_ns) -> FileHashes:
         """The hashes `to_json` wrote (an entry of any other shape is dropped: that file is read)."""

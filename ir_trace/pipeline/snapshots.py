@@ -105,7 +105,7 @@ class LoadedSnapshot:
 HELD_TEXT_CHARS = 1 << 24  # a snapshot past this size holds its lines alone once they are worked out
 
 
-def _triples(functions: list) -> bool:
+def _triples(functions: list | tuple) -> bool:
     """Whether cached functions are [key, start, end] each (anything else is sliced again)."""
     return all(map(_is_triple, functions))
 
@@ -147,7 +147,10 @@ def load_snapshot(
         if text is None:
             where = parse_span(span)
             memory.make_room(where[1] if where else _file_size(path))
-            text, actual = read_snapshot_text(Path(path), where, follow_inner_symlinks=follow_inner_symlinks())
+            follow = follow_inner_symlinks()
+            text, actual = read_snapshot_text(
+                Path(path), where, follow_inner_symlinks=follow, hashes=memory.file_hashes
+            )
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
             memory.remember_text(sha256, text)
@@ -197,6 +200,7 @@ def validate(dump: str, target: CacheTarget) -> dict:
     cache, hashes_key = shared_cache(), file_hashes_key(dump)
     hashes = FileHashes.from_json(cache.get(hashes_key))
     traces = discover_traces(dump, remember_text, follow_inner_symlinks(), hashes)
+    session().file_hashes.learn(hashes)  # a text read again later is known by its file's stamp
     data = {"traces": [trace.to_json() for trace in traces]}
     cache.put_many({hashes_key: hashes.to_json(), target.key: data})
     return data

@@ -10,8 +10,9 @@ changed the length of). The page (viewer_model.js `functionList`) and `expand` h
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import and_, eq, itemgetter, ne, not_, sub
+from itertools import compress, islice
+from itertools import count as count_from
+from operator import eq, itemgetter, ne, not_, sub
 
 Function = tuple[str, int, int]  # key ("name" or "Class.method"), first line, end line (exclusive; decorators in)
 
@@ -22,10 +23,12 @@ def function_runs(base: tuple[Function, ...], functions: tuple[Function, ...]) -
     Each stretch that lines up with the base (same keys, same lengths, each moved some lines) is measured and cut
     into runs with C iterators; Python runs once per function a pass added, removed or resized, not per function."""
     runs: list[list] = []
+    shape, base_shape = _shapes(functions), _shapes(base)
     where: dict[str, int] | None = None  # key -> its place in base, built at the first function out of line
     done = here = taken = 0  # functions written; the base's function they are lined up with; the runs' base
     while done < len(functions):
-        count = _kept_count(base[here:], functions[done:])
+        lined_up = map(eq, islice(shape, done, None), islice(base_shape, here, None))
+        count = next(compress(count_from(), map(not_, lined_up)), min(len(functions) - done, len(base) - here))
         if count:
             runs += _aligned_runs(base[here : here + count], functions[done : done + count], here - taken)
             done, here = done + count, here + count
@@ -35,7 +38,7 @@ def function_runs(base: tuple[Function, ...], functions: tuple[Function, ...]) -
             where = dict(zip(map(itemgetter(0), base), range(len(base))))
         key, start, end = functions[done]
         found = where.get(key, -1)
-        if found > here and base[found][2] - base[found][1] == end - start:
+        if found > here and base_shape[found] == shape[done]:
             here = found  # the base's functions before it were removed: passed over
             continue
         runs.append([key, start, end])  # added, or resized (the base's of that key then passed over)
@@ -43,17 +46,10 @@ def function_runs(base: tuple[Function, ...], functions: tuple[Function, ...]) -
     return runs if len(runs) < len(functions) else None
 
 
-def _kept_count(base, functions) -> int:
-    """How many leading functions keep the key and length of the base's at their place."""
-    size = min(len(base), len(functions))
-    ahead, behind = functions[:size], base[:size]
-    lengths = map(
-        eq,
-        map(sub, map(itemgetter(2), ahead), map(itemgetter(1), ahead)),
-        map(sub, map(itemgetter(2), behind), map(itemgetter(1), behind)),
-    )
-    kept = map(and_, map(eq, map(itemgetter(0), ahead), map(itemgetter(0), behind)), lengths)
-    return next(compress(range(size), map(not_, kept)), size)
+def _shapes(functions: tuple[Function, ...]) -> list[tuple[str, int]]:
+    """Each function's key and length: what stays when a pass only moves it."""
+    lengths = map(sub, map(itemgetter(2), functions), map(itemgetter(1), functions))
+    return list(zip(map(itemgetter(0), functions), lengths))
 
 
 def _aligned_runs(base, functions, skip: int) -> list[list]:
