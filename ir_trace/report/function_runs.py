@@ -22,6 +22,8 @@ def function_runs(base: tuple[Function, ...], functions: tuple[Function, ...]) -
 
     Each stretch that lines up with the base (same keys, same lengths, each moved some lines) is measured and cut
     into runs with C iterators; Python runs once per function a pass added, removed or resized, not per function."""
+    if len(functions) < _FEWEST:
+        return None
     runs: list[list] = []
     shape, base_shape = _shapes(functions), _shapes(base)
     where: dict[str, int] | None = None  # key -> its place in base, built at the first function out of line
@@ -44,6 +46,9 @@ def function_runs(base: tuple[Function, ...], functions: tuple[Function, ...]) -
         runs.append([key, start, end])  # added, or resized (the base's of that key then passed over)
         done, here = done + 1, here + (here < len(base) and base[here][0] == key)
     return runs if len(runs) < len(functions) else None
+
+
+_FEWEST = 4  # a shorter list is written whole: runs would save little (a stream of 100,000 one-function dumps)
 
 
 def _shapes(functions: tuple[Function, ...]) -> list[tuple[str, int]]:
