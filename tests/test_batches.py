@@ -108,3 +108,14 @@ def test_a_batch_names_itself_by_its_count_and_first_and_last_files_not_every_it
     shown = repr(batch)
     assert shown == "WorkBatch(38 items: slice 0.py .. diff 37.py > 38.py)"
     assert f"{150:064x}" not in shown and len(shown) < 100
+
+
+def test_a_slicing_equal_to_the_last_holds_that_very_list():
+    from ir_trace.pipeline.snapshots import _sharing
+
+    first = SliceResult((("main", 0, 3), ("f", 4, 9)), None, True)
+    equal = SliceResult((("main", 0, 3), ("f", 4, 9)), None, False)
+    kept = _sharing(equal, first)
+    assert kept == SliceResult(first.functions, None, False) and kept.functions is first.functions
+    moved = SliceResult((("main", 0, 3), ("f", 5, 10)), None, True)
+    assert _sharing(moved, first) is moved and _sharing(first, None) is first

@@ -363,13 +363,24 @@ def do_work(work: list[WorkItem] | tuple[WorkItem, ...], on_item: Callable[[Work
     cache = shared_cache()
     done = cache.present([item.key for item in work])  # by another worker meanwhile, say
     results, computed = {}, session().results
+    sliced: SliceResult | None = None  # the last slicing: an equal function list is kept as that one object
     for item in work:
         if item.key not in done:
             result = item.compute()
+            if isinstance(result, SliceResult):
+                result = sliced = _sharing(result, sliced)
             results[item.key] = result.to_json()
             computed.put(item.key, result)
             on_item(item)
     cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
+
+
+def _sharing(result: SliceResult, last: SliceResult | None) -> SliceResult:
+    """`result`, holding `last`'s function list when the two are equal (a stream of thousands of snapshots whose
+    passes move no function holds one list while their results wait for the report, not thousands)."""
+    if last is None or result.functions is None or result.functions != last.functions:
+        return result
+    return SliceResult(last.functions, result.parse_error, result.eol)
 
 
 class BatchTarget(luigi.Target):
