@@ -206,3 +206,19 @@ def test_passes_run_on_one_op_are_grouped_under_a_header_that_folds(page, tmp_pa
     expect(group).to_have_attribute("aria-expanded", "true")
     expect(pass_button(page, 2)).to_be_visible()
     log.assert_clean()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)], ids=["1280x800", "1920x1080"])
+def test_a_link_to_a_pass_near_the_end_shows_it_in_the_list(page, huge_report, size):
+    # The list is laid out from guessed row heights until the first rows drawn are measured: the pass a link
+    # opens must be in sight where the measured heights put it, not where the guess did.
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for k in (PASSES - 3, PASSES // 2):
+        open_report(page, huge_report, f"#pass={k}")
+        row, box = nav(page).locator('[aria-current="true"]'), nav(page).bounding_box()
+        expect(row).to_have_attribute("data-k", str(k))
+        shown = row.bounding_box()
+        inside = (
+            box["y"] - 1 <= shown["y"] and shown["y"] + shown["height"] <= box["y"] + box["height"] + 1
+        )  # subpixels
+        assert inside, (k, shown, box)

@@ -132,13 +132,21 @@ const IRTraceWindow = (() => {
       if (focused) focusIn(fresh);
     }
 
-    /** Scroll as little as needed to show row i whole, and draw it now. */
+    /** Scroll as little as needed to show row i whole, and draw it now. The rows drawn may prove a height guess
+     *  wrong (the first of their kind measured) and move row i: it is then shown where it now is (a deep link to
+     *  pass 990 of 1,000 landed 990 px below the list's window with a guess 1 px short). */
     function reveal(i) {
       if (i < 0 || i >= rows.length) return;
+      const guessed = tops[i];
+      scrollToShow(i);
+      render();
+      if (tops[i] !== guessed) { scrollToShow(i); render(); }
+    }
+
+    function scrollToShow(i) {
       const top = tops[i] + list.offsetTop, bottom = tops[i + 1] + list.offsetTop;
       if (top < scroller.scrollTop) scroller.scrollTop = top;
       else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
-      render();
     }
 
     /** How many rows of `kind` one window holds. */
