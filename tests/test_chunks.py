@@ -7,7 +7,7 @@ import random
 import pytest
 
 from ir_trace.diffcore.linediff import split_lines
-from ir_trace.syntax import chunks
+from ir_trace.syntax import TextMemo, chunks
 from ir_trace.syntax.chunks import split_chunks
 
 EDGES = ["", "\n", "\n\n", "a", "a\n", "a\n\n", "  x\n     y\nz", "\r\n", "def f():\n     deep\n\n", "\n     deep"]
@@ -53,12 +53,10 @@ def test_a_long_chunk_is_split_but_not_kept(monkeypatch):
 
 
 def test_the_memo_starts_again_when_full_and_still_splits_right(monkeypatch):
-    monkeypatch.setattr(chunks, "_MEMO_CHARS", 40)
-    monkeypatch.setattr(chunks, "_known", {})
-    monkeypatch.setattr(chunks, "_memo_chars", 0)
+    monkeypatch.setattr(chunks, "_known", TextMemo(40))
     rng = random.Random(3)
     for _ in range(50):
         text = snapshot([f"v = {rng.randrange(5)}" for _ in range(rng.randrange(1, 6))])
         lines, eol, _pieces = split_chunks(text)
         assert (lines, eol) == split_lines(text)
-        assert chunks._memo_chars <= 40
+        assert chunks._known.chars <= 40

@@ -7,7 +7,7 @@ import pytest
 from conftest import mlir_sample, mlir_samples
 
 from ir_trace.diffcore.linediff import split_lines
-from ir_trace.syntax import mlir_outline
+from ir_trace.syntax import TextMemo, mlir_outline
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_op_functions, symbol_ops
 
 FUNCTION_B = "  func.func @b() {\n    %c = arith.constant 1 : i32\n    return\n  }\n"
@@ -78,7 +78,7 @@ def test_unbalanced_text_is_refused_with_the_plain_scans_message(broken):
 
 
 def test_the_memo_forgets_past_its_budget(monkeypatch):
-    monkeypatch.setattr(mlir_outline, "_CHUNK_CHARS_LIMIT", 100)
+    monkeypatch.setattr(mlir_outline, "_chunks", TextMemo(100))
     for k in range(20):
         text = MODULE.replace("@b", f"@b{k}")
         assert chunked(text) == plain(text)

@@ -11,7 +11,7 @@ import pytest
 from ir_trace.diffcore import structure
 from ir_trace.diffcore.linediff import _unequal, split_lines
 from ir_trace.diffcore.matching import match_sequences
-from ir_trace.syntax import functions
+from ir_trace.syntax import TextMemo, functions
 from ir_trace.syntax.chunks import split_chunks
 from ir_trace.syntax.functions import Structure, UnsafeToSlice, analyse_structure, slice_functions, statement_boundaries
 from ir_trace.syntax.pypto_outline import outline
@@ -137,7 +137,7 @@ def test_structure_along_a_mutated_sequence_equals_the_plain_scan(seed):
 
 def test_a_sequence_survives_the_chunk_memo_starting_again(monkeypatch):
     # The memo is dropped when it holds too much text: what follows is analysed afresh, equally.
-    monkeypatch.setattr(functions, "_CHUNK_CHARS_LIMIT", 200)
+    monkeypatch.setattr(functions, "_chunks", TextMemo(200))
     rng = random.Random(99)
     lines = list(START)
     for step in range(40):

@@ -14,6 +14,8 @@ from itertools import chain, compress
 from operator import itemgetter, not_
 from typing import NamedTuple
 
+from ir_trace.syntax import TextMemo
+
 _CHUNK_START = re.compile(r"\n(?! {5})")  # a line that starts a chunk, found in the text with its newline
 
 
@@ -32,10 +34,8 @@ class ChunkedText(NamedTuple):
 
 
 _Known = tuple[str, tuple[str, ...]]  # a chunk's text (the memo's own string) and its lines
-_known: dict[str, _Known] = {}
-_MEMO_CHARS = 1 << 24  # characters of chunk text kept; past it the memo starts again
+_known = TextMemo()  # chunk text -> _Known
 _PIECE_CHARS = 1 << 16  # a longer chunk (one holding a huge line) is split, never kept
-_memo_chars = 0
 
 
 def split_chunks(text: str) -> ChunkedText:
@@ -52,12 +52,7 @@ def split_chunks(text: str) -> ChunkedText:
 
 
 def _remember(piece: str) -> _Known:
-    global _memo_chars
     entry = (piece, tuple(piece.split("\n")))
     if len(piece) <= _PIECE_CHARS:
-        if _memo_chars + len(piece) > _MEMO_CHARS:
-            _known.clear()
-            _memo_chars = 0
-        _known[piece] = entry
-        _memo_chars += len(piece)
+        _known.keep(piece, entry, len(piece))
     return entry

@@ -18,6 +18,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, not_
 from typing import NamedTuple
 
+from ir_trace.syntax import TextMemo
 from ir_trace.syntax.chunks import text_pieces
 from ir_trace.syntax.mlir_outline import UnsafeMlir, symbol_op_functions
 from ir_trace.syntax.pypto_outline import Facts, Segment, line_facts, outline, outline_of_members, statement_indent
@@ -99,9 +100,7 @@ class _Chunk:
 
 
 Piece = str | tuple[str, ...]  # a chunk's lines: as they stand in the text (joined by "\n"), or one by one
-_chunks: dict[tuple[Piece, State], _Chunk] = {}
-_CHUNK_CHARS_LIMIT = 1 << 24  # characters of chunk text kept; past it the memo starts again
-_chunk_chars = 0
+_chunks = TextMemo()  # (chunk, state) -> _Chunk
 
 
 def _structure_by_chunks(
@@ -176,7 +175,6 @@ def _chunks_in_order(pieces: Sequence[Piece]) -> list[_Chunk] | None:
 
 
 def _chunk(piece: Piece, state: State) -> _Chunk | None:
-    global _chunk_chars
     found = _chunks.get((piece, state))
     if found is None:
         lines = tuple(piece.split("\n")) if isinstance(piece, str) else piece
@@ -189,12 +187,7 @@ def _chunk(piece: Piece, state: State) -> _Chunk | None:
         indent = statement_indent(lines[0])
         heads = indent >= 0 and boundaries[0]
         found = _Chunk(boundaries, end, indent, inner, heads, line_facts(lines[0][indent:]) if heads else _NO_FACTS)
-        size = sum(map(len, lines))
-        if _chunk_chars + size > _CHUNK_CHARS_LIMIT:
-            _chunks.clear()
-            _chunk_chars = 0
-        _chunks[piece, state] = found
-        _chunk_chars += size
+        _chunks.keep((piece, state), found, sum(map(len, lines)))
     return found
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ir_trace.syntax import MEMO_LINE_CHARS
+from ir_trace.syntax import MEMO_LINE_CHARS, TextMemo
 from ir_trace.syntax.mlir_opline import closing_quote, read_op_line
 
 _BRACE_OR_STRING = re.compile(r'[{}"]|//')
@@ -138,9 +138,7 @@ class _ChunkOps:
     has_symbol_ops: bool = False
 
 
-_chunks: dict[str, _ChunkOps] = {}
-_CHUNK_CHARS_LIMIT = 1 << 24  # characters of chunk text kept; past it the memo starts again
-_chunk_chars = 0
+_chunks = TextMemo()  # chunk text -> _ChunkOps
 
 
 def _chunk_ops(piece: str) -> _ChunkOps:
@@ -149,7 +147,6 @@ def _chunk_ops(piece: str) -> _ChunkOps:
     A balanced chunk never reaches outside itself, so read directly in any region that holds symbol ops
     and adds nothing to their paths (the top level, an anonymous module) it does what it does read on its
     own; an unbalanced one (a module's first function, with the `module {` line) is read line by line."""
-    global _chunk_chars
     lines = [*piece.split("\n"), _CHUNK_END.strip("\n")]
     ops: list[SymbolOp] = []
     scan = _Scan()
@@ -162,13 +159,8 @@ def _chunk_ops(piece: str) -> _ChunkOps:
     found = (
         _ChunkOps(len(lines), True, keys, scan.stack[0].has_symbol_ops) if balanced else _ChunkOps(len(lines), False)
     )
-    if len(piece) > _CHUNK_CHARS_LIMIT:  # kept, it would be the memo's whole size alone
-        return found
-    if _chunk_chars + len(piece) > _CHUNK_CHARS_LIMIT:
-        _chunks.clear()
-        _chunk_chars = 0
-    _chunks[piece] = found
-    _chunk_chars += len(piece)
+    if len(piece) <= _chunks.limit:  # kept, a longer one would be the memo's whole size alone
+        _chunks.keep(piece, found, len(piece))
     return found
 
 
