@@ -85,6 +85,16 @@ def expand(base: tuple[Function, ...], runs: list) -> tuple[Function, ...]:
     return tuple(found)
 
 
+def read_functions(functions: list | dict, base: tuple[Function, ...] | None) -> tuple[Function, ...]:
+    """A sliced record's functions as the payload holds them (a list, or `{"shifted": runs}` over `base`, the
+    sliced record's before it); ValueError for runs with no list before them."""
+    if isinstance(functions, dict):
+        if base is None:
+            raise ValueError("function runs with no function list before them")
+        return expand(base, functions["shifted"])
+    return tuple((str(key), int(start), int(end)) for key, start, end in functions)
+
+
 def listed_functions(payload: dict) -> dict:
     """`payload` (a page's, as `render.read_payload` decodes it) with every function list written out whole, as
     the page works them out: a report's passes, its traces' and, run against run, each run's."""
@@ -92,10 +102,9 @@ def listed_functions(payload: dict) -> dict:
         for trace in report.get("traces") or [report]:
             base: tuple[Function, ...] | None = None
             for record in trace.get("passes", ()):
-                if "functions" not in record:
+                if record.get("functions") is None:
+                    base = None if "functions" in record else base
                     continue
-                found = record["functions"]
-                if isinstance(found, dict):
-                    found = record["functions"] = [list(f) for f in expand(base or (), found["shifted"])]
-                base = None if found is None else tuple(map(tuple, found))
+                base = read_functions(record["functions"], base)
+                record["functions"] = [list(function) for function in base]
     return payload

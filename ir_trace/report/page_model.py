@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ir_trace.inputs.mlir.headers import PassHeader
 from ir_trace.noise.normalize import IgnoreModes
-from ir_trace.report.function_runs import Function, expand, function_runs
+from ir_trace.report.function_runs import Function, function_runs, read_functions
 from ir_trace.report.pass_diff import PassDiff
 from ir_trace.report.payload_schema import PAYLOAD_SCHEMA
 
@@ -110,7 +110,7 @@ class PassRecord:
             changed=bool(data.get("changed", False)),
             ignore_counts=None if counts is None else {s: (int(i), int(d)) for s, (i, d) in counts.items()},
             sliced="functions" in data,
-            functions=None if functions is None else _functions_read(functions, base),
+            functions=None if functions is None else read_functions(functions, base),
             parse_error=data.get("parse_error"),
         )
 
@@ -143,14 +143,6 @@ def _functions_form(functions: tuple[Function, ...], base: tuple[Function, ...] 
     """A record's functions in the payload: runs over `base` when that is shorter, else the list."""
     runs = None if base is None else function_runs(base, functions)
     return {"shifted": runs} if runs is not None else made_once(functions, _functions_json, shared)
-
-
-def _functions_read(functions, base: tuple[Function, ...] | None) -> tuple[Function, ...]:
-    if isinstance(functions, dict):
-        if base is None:
-            raise ValueError("function runs with no function list before them")
-        return expand(base, functions["shifted"])
-    return tuple((str(key), int(start), int(end)) for key, start, end in functions)
 
 
 def _counts_json(counts: dict[str, tuple[int, int]]) -> dict:

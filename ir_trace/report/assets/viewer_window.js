@@ -134,7 +134,7 @@ const IRTraceWindow = (() => {
 
     /** Scroll as little as needed to show row i whole, and draw it now. The rows drawn may prove a height guess
      *  wrong (the first of their kind measured) and move row i: it is then shown where it now is (a deep link to
-     *  pass 990 of 1,000 landed 990 px below the list's window with a guess 1 px short). */
+     *  pass 990 of 1,000 landed 980 px below the list's window with a guess 2 px short). */
     function reveal(i) {
       if (i < 0 || i >= rows.length) return;
       const guessed = tops[i];
