@@ -60,3 +60,8 @@ def test_the_memo_starts_again_when_full_and_still_splits_right(monkeypatch):
         lines, eol, _pieces = split_chunks(text)
         assert (lines, eol) == split_lines(text)
         assert chunks._known.chars <= 40
+
+
+def test_an_empty_line_stays_with_the_chunk_before_it():
+    _lines, _eol, pieces = split_chunks("def f():\n     x\n\n\n  y\n     z\n")
+    assert pieces == ["def f():\n     x\n\n", "  y\n     z"]  # a line with code in its first 5 columns starts one

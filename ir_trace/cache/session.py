@@ -104,6 +104,9 @@ class Session:
         # `--workers` keeps its own; the report then reads the cache, as before. At most ~16 M characters of
         # hunks and functions (the oldest go first), so a stream of thousands of traces holds no more than it did.
         self.results: Recent[str, Any] = Recent(1 << 24, _result_size)
+        # `[ir_trace] follow_inner_symlinks` as the batch of work running read it (None: read it where asked): Luigi
+        # works out a configuration's parameters at each ask, a third of a millisecond per snapshot read.
+        self.follow_links: bool | None = None
 
     def forget(self) -> None:
         """Let go of every text, snapshot, trace and diff kept (the cache handle and the guard stay)."""

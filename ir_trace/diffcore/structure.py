@@ -33,11 +33,11 @@ class Layout:
 
 def function_layout(n: int, m: int, a_keys: list, b_keys: list, fns_a, fns_b, max_edits: int) -> Layout:
     """How the functions (key, start, end) of two snapshots of n and m lines line up, matched by key."""
-    if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
-        return Layout([(0, n, 0, m)], a_keys, b_keys)
-    known = _in_order_segments(n, m, fns_a, fns_b, max_edits)
+    known = _in_order_segments(n, m, fns_a, fns_b, max_edits)  # these very lists, found in order just now
     if known is not None:
         return Layout(known, a_keys, b_keys)
+    if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
+        return Layout([(0, n, 0, m)], a_keys, b_keys)
     moved = _moved_functions(a_keys, b_keys, fns_a, fns_b)
     moved_a = frozenset(i for fi, _fj in moved for i in range(fns_a[fi][1], fns_a[fi][2]))
     moved_b = frozenset(j for _fi, fj in moved for j in range(fns_b[fj][1], fns_b[fj][2]))

@@ -147,7 +147,7 @@ def load_snapshot(
         if text is None:
             where = parse_span(span)
             memory.make_room(where[1] if where else _file_size(path))
-            follow = follow_inner_symlinks()
+            follow = memory.follow_links if memory.follow_links is not None else follow_inner_symlinks()
             text, actual = read_snapshot_text(
                 Path(path), where, follow_inner_symlinks=follow, hashes=memory.file_hashes
             )
@@ -360,18 +360,22 @@ def missing_work(work: list[WorkItem]) -> list[WorkItem]:
 
 def do_work(work: list[WorkItem] | tuple[WorkItem, ...], on_item: Callable[[WorkItem], None]) -> None:
     """Compute the items the cache lacks, here; `on_item(item)` after each one."""
-    cache = shared_cache()
+    cache, memory = shared_cache(), session()
     done = cache.present([item.key for item in work])  # by another worker meanwhile, say
-    results, computed = {}, session().results
+    results: dict = {}
     sliced: SliceResult | None = None  # the last slicing: an equal function list is kept as that one object
-    for item in work:
-        if item.key not in done:
-            result = item.compute()
-            if isinstance(result, SliceResult):
-                result = sliced = _sharing(result, sliced)
-            results[item.key] = result.to_json()
-            computed.put(item.key, result)
-            on_item(item)
+    memory.follow_links = follow_inner_symlinks()  # read once for the batch (see Session.follow_links)
+    try:
+        for item in work:
+            if item.key not in done:
+                result = item.compute()
+                if isinstance(result, SliceResult):
+                    result = sliced = _sharing(result, sliced)
+                results[item.key] = result.to_json()
+                memory.results.put(item.key, result)
+                on_item(item)
+    finally:
+        memory.follow_links = None
     cache.put_many(results)  # one commit for the batch: thousands of commits were most of a tiny dump's time
 
 

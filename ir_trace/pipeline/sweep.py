@@ -301,11 +301,10 @@ class SweepBatch(PipelineTask):
 def _keep_texts(traces: list[Trace], store: Path, guard: RunGuard) -> None:
     """Copy each distinct snapshot of every trace into the sweep's text store (skipping one rewritten meanwhile)."""
     snapshots = {s.sha256: (t.manifest, s) for t in traces for s in t.manifest.snapshots}
+    follow = follow_inner_symlinks()
     for manifest, snapshot in snapshots.values():
         try:
-            text, sha = read_snapshot_text(
-                manifest.path_of(snapshot), snapshot.span, follow_inner_symlinks=follow_inner_symlinks()
-            )
+            text, sha = read_snapshot_text(manifest.path_of(snapshot), snapshot.span, follow_inner_symlinks=follow)
         except DumpError:
             continue  # removed or damaged since validation: the report already has what it needs
         if sha == snapshot.sha256:

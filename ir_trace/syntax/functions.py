@@ -79,9 +79,9 @@ State = tuple[int, str | None, bool]  # at a line's start: bracket depth, the op
 _TOP: State = (0, None, False)
 
 # A chunk starts at each line not indented by 5 spaces (so at every line with code in its first 5
-# columns): one statement of the module or of a class body as PyPTO prints them (a method, a decorator),
-# so a pass that edits one function changes a few chunks. Found with C-level iterators: no Python
-# bytecode runs per line.
+# columns; `chunks.text_pieces` leaves empty lines with the chunk before): one statement of the module or
+# of a class body as PyPTO prints them (a method, a decorator), so a pass that edits one function changes
+# a few chunks. Found with C-level iterators: no Python bytecode runs per line.
 _DEEP = " " * 5
 _CHUNK_MAX_INDENT = 4
 
