@@ -38,6 +38,10 @@ def function_layout(n: int, m: int, a_keys: list, b_keys: list, fns_a, fns_b, ma
         return Layout(known, a_keys, b_keys)
     if not fns_a or not fns_b or not _ordered(fns_a) or not _ordered(fns_b):
         return Layout([(0, n, 0, m)], a_keys, b_keys)
+    if list(map(itemgetter(0), fns_a)) == list(map(itemgetter(0), fns_b)):  # the same functions (most passes)
+        segments = _ranges(n, m, fns_a, fns_b)
+        _last_in_order[:] = [(fns_a, fns_b, n, m, max_edits), segments]
+        return Layout(segments, a_keys, b_keys)
     moved = _moved_functions(a_keys, b_keys, fns_a, fns_b)
     moved_a = frozenset(i for fi, _fj in moved for i in range(fns_a[fi][1], fns_a[fi][2]))
     moved_b = frozenset(j for _fi, fj in moved for j in range(fns_b[fj][1], fns_b[fj][2]))
@@ -49,8 +53,8 @@ def function_layout(n: int, m: int, a_keys: list, b_keys: list, fns_a, fns_b, ma
         a_keys = [(_MOVED, 0, i) if i in moved_a else key for i, key in enumerate(a_keys)]
         b_keys = [(_MOVED, 1, j) if j in moved_b else key for j, key in enumerate(b_keys)]
     gone_a, gone_b = {fi for fi, _ in moved}, {fj for _, fj in moved}
-    kept_a = [f for k, f in enumerate(fns_a) if k not in gone_a]
-    kept_b = [f for k, f in enumerate(fns_b) if k not in gone_b]
+    kept_a = [f for k, f in enumerate(fns_a) if k not in gone_a] if moved else fns_a
+    kept_b = [f for k, f in enumerate(fns_b) if k not in gone_b] if moved else fns_b
     segments = _segment_ranges(n, m, kept_a, kept_b, max_edits)
     if not moved:
         _last_in_order[:] = [(fns_a, fns_b, n, m, max_edits), segments]
@@ -137,9 +141,14 @@ def _segment_ranges(n: int, m: int, fns_a, fns_b, max_edits: int) -> list[tuple[
     matched = match_sequences(list(map(itemgetter(0), fns_a)), list(map(itemgetter(0), fns_b)), max_edits)
     kept_a = list(map(fns_a.__getitem__, map(itemgetter(0), matched)))
     kept_b = list(map(fns_b.__getitem__, map(itemgetter(1), matched)))
+    return _ranges(n, m, kept_a, kept_b)
+
+
+def _ranges(n: int, m: int, kept_a, kept_b) -> list[tuple[int, int, int, int]]:
+    """The ranges of functions matched one to one, in order, and the stretches between them."""
     starts_a, ends_a = list(map(itemgetter(1), kept_a)), list(map(itemgetter(2), kept_a))
     starts_b, ends_b = list(map(itemgetter(1), kept_b)), list(map(itemgetter(2), kept_b))
-    ranges: list = [None] * (2 * len(matched) + 1)
+    ranges: list = [None] * (2 * len(kept_a) + 1)
     ranges[0::2] = zip([0, *ends_a], [*starts_a, n], [0, *ends_b], [*starts_b, m])  # the stretches
     ranges[1::2] = zip(starts_a, ends_a, starts_b, ends_b)  # the functions
     return ranges
