@@ -24,7 +24,7 @@ LAYERS = (
     ("summaries",),  # --json and the summary line, typed
     ("cache",),  # fingerprints, the result cache, report records
     ("sweep",),  # sweeps without Luigi
-    ("pipeline",),  # Luigi tasks only
+    ("pipeline", "tasks"),  # Luigi tasks only (`tasks`: the same classes under the design card's module name)
     ("api",),  # the public Python API
     ("app",),  # the command
 )

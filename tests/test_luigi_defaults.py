@@ -11,10 +11,10 @@ from pathlib import Path
 from conftest import REPO, demo_passes, write_dump
 
 
-def luigi_report(cwd: Path, dump: Path, *extra: str) -> subprocess.CompletedProcess:
+def luigi_report(cwd: Path, dump: Path, *extra: str, module: str = "ir_trace.pipeline") -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "LUIGI_CONFIG_PATH"}
     env["PYTHONPATH"] = str(REPO)
-    command = [sys.executable, "-m", "luigi", "--module", "ir_trace.pipeline", "RenderReport"]
+    command = [sys.executable, "-m", "luigi", "--module", module, "RenderReport"]
     command += ["--dump", str(dump), "--report", str(cwd / "r.html"), "--local-scheduler", *extra]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
@@ -43,3 +43,15 @@ def test_the_log_level_flag_and_a_users_luigi_cfg_still_win(tmp_path):
     (cwd / "luigi.cfg").write_text(f"[core]\nlog_level = DEBUG\n\n[ir_trace]\ncache_dir = {tmp_path / 'cache'}\n")
     configured = luigi_report(cwd, dump)
     assert configured.returncode == 0 and "DEBUG" in configured.stderr, configured.stderr[-3000:]
+
+
+def test_the_design_cards_module_name_runs_the_same_tasks(tmp_path):
+    """`luigi --module ir_trace.tasks ...` (SPEC's spelling) runs the pipeline's tasks, with its defaults."""
+    dump = write_dump(tmp_path / "passes_dump", demo_passes())
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    result = luigi_report(cwd, dump, "--ir-trace-cache-dir", str(tmp_path / "cache"), module="ir_trace.tasks")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "pypto-ir-trace" in (cwd / "r.html").read_text(encoding="utf-8")
+    failed = luigi_report(cwd, tmp_path / "missing", module="ir_trace.tasks")
+    assert failed.returncode == 3 and "input directory does not exist" in failed.stderr
