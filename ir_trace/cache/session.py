@@ -86,7 +86,8 @@ class Session:
         self._cache: ResultCache | None = None
         self._cache_pid = 0
         self.guard: RunGuard | None = None  # what keeps a report's write safe from signals (None: nobody supervises)
-        # Texts read by validation, for the work that follows (so no file is read twice): 32 M characters.
+        # Texts read by validation, for the work that follows (so no file is read twice), and by the work: 32 M
+        # characters.
         self.texts: Recent[str, str] = Recent(1 << 25, len)
         # The hashes validation found for the files it read or recalled, by stat stamp: a text read again for the
         # work that follows (one `texts` let go) is not hashed again while its file's stamp is the one validated.
@@ -139,5 +140,11 @@ class Session:
         finally:
             self.guard = outer
 
-    def remember_text(self, sha256: str, text: str) -> None:
+    def remember_text(self, sha256: str, text: str) -> bool:
+        """Keep a text validation read while it fits beside those kept before (none is let go for it: the work
+        takes them in the order validation read them, so the first ones are those it wants first); False once
+        one does not fit (validation then hands over no more)."""
+        if self.texts.size + len(text) > self.texts.limit:
+            return False
         self.texts.put(sha256, text)
+        return True

@@ -13,15 +13,11 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, discover_snapshots
+from ir_trace.inputs.discovery import Manifest, TextSink, discover_snapshots
 from ir_trace.inputs.dump_files import linked_directory
 from ir_trace.inputs.file_hashes import FileHashes
-
-if TYPE_CHECKING:  # the MLIR readers are imported where they read: a rerun reading cached traces needs none
-    from ir_trace.inputs.mlir.reader import TextSink
 
 log = logging.getLogger("ir_trace")
 

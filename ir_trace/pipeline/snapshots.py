@@ -114,9 +114,9 @@ def _is_triple(function) -> bool:
     return isinstance(function, (list, tuple)) and len(function) == 3 and isinstance(function[0], str)
 
 
-def remember_text(sha256: str, text: str) -> None:
-    """Keep a text validation read, for the work that follows (`Session.texts`)."""
-    session().remember_text(sha256, text)
+def remember_text(sha256: str, text: str) -> bool:
+    """Keep a text validation read, for the work that follows (`Session.remember_text`); False: it keeps no more."""
+    return session().remember_text(sha256, text)
 
 
 def span_parameter(span: tuple[int, int] | None) -> str:
@@ -153,7 +153,7 @@ def load_snapshot(
             )
             if actual != sha256:
                 raise DumpError(f"snapshot changed while the report was being built: {path}; run again")
-            memory.remember_text(sha256, text)
+            memory.texts.put(sha256, text)
         loaded = LoadedSnapshot(text, kind, sha256)
         memory.snapshots.put((sha256, kind), loaded)
     return loaded

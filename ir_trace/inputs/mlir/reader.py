@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ir_trace.errors import DumpError
-from ir_trace.inputs.discovery import Manifest, Snapshot, decode_snapshot, read_snapshot_text
+from ir_trace.inputs.discovery import Manifest, Snapshot, TextSink, decode_snapshot, read_snapshot_text
 from ir_trace.inputs.dump_files import DirectoryFiles, open_dump_file
 from ir_trace.inputs.mlir.headers import HEADER_PREFIX, PassHeader, parse_header
 from ir_trace.inputs.mlir.order import order_tree, order_tree_remarked
@@ -34,7 +34,6 @@ from ir_trace.inputs.mlir.tree import (
 from ir_trace.inputs.titles import mlir_title
 from ir_trace.syntax.mlir_opline import read_op_line
 
-TextSink = Callable[[str, str], None]  # on_text(sha256, text), as discover_snapshots takes it
 _HEADER_HINT = f"line 1 is not a '{HEADER_PREFIX}After …' header"
 
 
