@@ -161,6 +161,32 @@ def test_a_moved_function_keys_its_layout_from_all_lines():
     assert got["ssa"] != [0, 0] or got["whitespace"] != [0, 0]
 
 
+def test_a_pass_no_mode_sees_anything_of_is_counted_from_its_exact_hunks(monkeypatch):
+    """Every line of the segments a pass changed keeps apart under each set's keys: the counts are the exact ones
+    and no segment is keyed from its hunks (`_Keys.keep_apart`)."""
+    keyed: list[str] = []
+    piece = counts_module._Keys.changed_piece
+    monkeypatch.setattr(
+        counts_module._Keys, "changed_piece", lambda self, *at: (keyed.append(self.modes.spec()), piece(self, *at))[1]
+    )
+    f = ["def f(x):", "    y = x + 1", "    return y", ""]
+    g = ["def g(a__ssa_v0):", "    return a__ssa_v1", ""]  # apart as printed, alike without SSA versions: unchanged
+    fns = [("f", 0, 4), ("g", 4, 7)]
+    got = _check_pair([*f, *g], [f[0], "    y = x + 2", *f[2:], *g], fns, fns)
+    assert set(map(tuple, got.values())) == {(1, 1)} and keyed == []
+
+
+def test_a_block_ignored_whole_is_left_out_by_keys_that_merge_lines_elsewhere():
+    """The changed function's lines keep apart, but a location alias added to it is ignored whole by `loc`: left
+    out where the set's keys merge two lines of an unchanged function (the keyed diff's answer), counted where
+    they keep every line apart (the exact hunks' answer)."""
+    f = ["func.func @f() {", "  %0 = arith.constant 1 : i32", "  return", "}"]
+    g = ["func.func @g() {", "  %1 = arith.constant 2 : i32", "  %2 = arith.constant 2 : i32", "  return", "}"]
+    f2 = [*f[:3], '#loc1 = loc("a.py":1:2)', f[3]]
+    got = _check_pair([*f, *g], [*f2, *g], [("@f", 0, 4), ("@g", 4, 9)], [("@f", 0, 5), ("@g", 5, 10)], "mlir")
+    assert got["loc"] == [1, 0] and got["ssa,loc,whitespace"] == [0, 0] and got["ssa"] == [1, 0]
+
+
 def test_a_block_ignored_whole_counts_as_exact_when_the_keys_keep_lines_apart():
     """Only location alias lines added, every other line distinct under the modes: the exact hunks count
     (the keyed diff would leave the block out)."""

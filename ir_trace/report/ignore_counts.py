@@ -104,8 +104,14 @@ def ignore_counts(
     done: list[tuple[list, list[list]]] = []  # each set's keyed pieces and the blocks they gave
     lines = _Lines(a, b, a_eol, b_eol)  # the pieces as the exact lines cut them, their matches once for the sets
     lines.changed = _lines_in(a, b, [cut for _segment, cut in changed])
+    in_changed = _lines_in(a, b, [segment for segment, _cut in changed]) if keys_free else set()
     for modes in precomputed_sets(kind):
         keys = _Keys(modes, kind, a, b, a_eol, b_eol)
+        if keys_free and keys.keep_apart(in_changed):  # the keyed diff's blocks are the exact hunks
+            kept = [hunk for hunk in exact if not keys.ignored_whole(hunk)]
+            spans = exact if len(kept) == len(exact) or keys.apart() else kept
+            counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
+            continue
         keys.know(lines.changed)
         if keys_free:
             found = [keys.changed_piece(*where) for where in changed]
@@ -214,6 +220,19 @@ class _Keys:
             return []
         layout = function_layout(len(a_keys), len(b_keys), a_keys, b_keys, a_functions, b_functions, MAX_LINE_EDITS)
         return [(a0, b0, layout.a_keys[a0:a1], layout.b_keys[b0:b1]) for a0, a1, b0, b1 in layout.segments]
+
+    def keep_apart(self, lines: set[str]) -> bool:
+        """Whether the keys of these lines (every line of the segments a pass changed, both sides) keep them apart:
+        the keys are then the lines under other names, and the keyed diff of each segment makes the blocks its exact
+        diff makes (matching looks at nothing but which keys are equal). Nearly every mode set on nearly every pass:
+        a pass rarely changes only what a mode ignores."""
+        self.know(lines)
+        return len(set(map(self.memo.__getitem__, lines))) == len(lines)
+
+    def ignored_whole(self, hunk: LineSpan) -> bool:
+        """Whether a hunk's lines are all ignored whole (a keyed diff leaves such a block out)."""
+        a_keys, b_keys = self.of(self.a, hunk.a0, hunk.a1, self.a_eol), self.of(self.b, hunk.b0, hunk.b1, self.b_eol)
+        return all(map(ignored_key, a_keys)) and all(map(ignored_key, b_keys))
 
     def apart(self) -> bool:
         """`keys_keep_lines_apart` of both snapshots' lines."""
