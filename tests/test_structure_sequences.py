@@ -238,3 +238,24 @@ def test_functions_matched_by_key_are_those_of_the_plain_definition():
         assert moved == moved_by_definition(a_keys, b_keys, fns_a, fns_b)
         moves += len(moved)
     assert moves  # the shuffles did move functions
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_same_order_shortcut_finds_what_the_move_search_finds(seed, monkeypatch):
+    """Keys both sides hold in one order (functions added, removed, repeated): no move, as the heaviest-run search
+    says; keys out of order: the search runs (`structure._same_order` only ever says "nothing moved")."""
+    rng = random.Random(seed)
+    names = [f"k{n}" for n in range(8)]
+    fns_a = [(rng.choice(names), 2 * k, 2 * k + 2) for k in range(rng.randint(1, 12))]
+    keys_b = [key for key, _s, _e in fns_a if rng.random() < 0.8]
+    for _ in range(rng.randint(0, 3)):
+        keys_b.insert(rng.randint(0, len(keys_b)), rng.choice(names))
+    if seed % 3 == 0 and len(keys_b) > 1:
+        i, j = rng.sample(range(len(keys_b)), 2)
+        keys_b[i], keys_b[j] = keys_b[j], keys_b[i]
+    fns_b = [(key, 2 * k, 2 * k + 2) for k, key in enumerate(keys_b)]
+    a_keys = [f"line {rng.randrange(4)}" for _ in range(2 * len(fns_a))]
+    b_keys = [f"line {rng.randrange(4)}" for _ in range(2 * len(fns_b))]
+    found = structure._moved_functions(a_keys, b_keys, fns_a, fns_b)
+    monkeypatch.setattr(structure, "_same_order", lambda _a, _b: False)
+    assert found == structure._moved_functions(a_keys, b_keys, fns_a, fns_b)

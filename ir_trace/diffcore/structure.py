@@ -82,6 +82,8 @@ def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int
     that are out of order: all but the heaviest set still in order. A function weighs its lines, an
     unchanged one its lines times more than all lines together: as many unchanged lines as can be stay
     in place (of two swapped functions the edited one moves, so the other counts no change)."""
+    if _same_order(list(map(itemgetter(0), fns_a)), list(map(itemgetter(0), fns_b))):
+        return []  # nearly every pass that adds or removes functions: the keys both hold stand in one order
     once_a, once_b = _once(fns_a), _once(fns_b)
     in_b = list(map(once_b.get, once_a, repeat(-1)))  # each key's index in fns_b (C iterators: thousands)
     by_key = sorted(
@@ -97,6 +99,15 @@ def _moved_functions(a_keys: list, b_keys: list, fns_a, fns_b) -> list[tuple[int
         weights.append(size * unchanged if a_keys[sa:ea] == b_keys[sb:eb] else size)
     kept = set(_heaviest_increasing(after, weights, len(fns_b)))
     return [pair for k, pair in enumerate(by_key) if k not in kept]
+
+
+def _same_order(keys_a: list[str], keys_b: list[str]) -> bool:
+    """Whether the keys both sides hold come in the same order on each (with their repeats): those held once on
+    each side are then in order, the heaviest set is all of them and nothing moved (checked in C)."""
+    held_a, held_b = set(keys_a), set(keys_b)
+    return list(compress(keys_a, map(held_b.__contains__, keys_a))) == list(
+        compress(keys_b, map(held_a.__contains__, keys_b))
+    )
 
 
 def _once(fns) -> dict[str, int]:
