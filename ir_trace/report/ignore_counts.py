@@ -107,9 +107,10 @@ def ignore_counts(
     in_changed = _lines_in(a, b, [segment for segment, _cut in changed]) if keys_free else set()
     for modes in precomputed_sets(kind):
         keys = _Keys(modes, kind, a, b, a_eol, b_eol)
+        spans: Sequence[LineSpan]
         if keys_free and keys.keep_apart(in_changed):  # the keyed diff's blocks are the exact hunks
-            kept = [hunk for hunk in exact if not keys.ignored_whole(hunk)]
-            spans = exact if len(kept) == len(exact) or keys.apart() else kept
+            left = [hunk for hunk in exact if not keys.ignored_whole(hunk)]
+            spans = exact if len(left) == len(exact) or keys.apart() else left
             counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
             continue
         keys.know(lines.changed)
@@ -125,7 +126,7 @@ def ignore_counts(
             done.append((pieces, blocks))
         kept = [block for block in blocks if not block[4]]
         if len(kept) < len(blocks) and keys.apart():
-            spans: Sequence[LineSpan] = exact
+            spans = exact
         else:
             spans = [Span(*block[:4]) for block in kept]
         counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
