@@ -341,6 +341,65 @@ def test_code_scrolled_sideways_never_shows_through_the_line_numbers(long_page, 
     assert colours and all(colour.startswith("rgb(") for colour in colours), colours  # rgba(...) lets code through
 
 
+def gutters_off_their_pane(page) -> list:
+    """The drawn rows whose line number (or fold bar) does not sit at its pane's left edge, and how
+    many were checked: a gutter that scrolled away with the code is listed."""
+    return page.evaluate(
+        """() => { const off = []; let seen = 0;
+             for (const id of ['before', 'after']) {
+               const s = document.getElementById('scroll-' + id), left = s.getBoundingClientRect().left;
+               for (const cell of s.querySelectorAll('.row > .ln, .row > .fold-bar')) {
+                 seen++;
+                 const at = cell.getBoundingClientRect().left;
+                 if (Math.abs(at - left) > 1) off.push([id, cell.textContent.slice(0, 30), at - left]);
+               }
+             }
+             return [seen, off]; }"""
+    )
+
+
+def wheel_sideways_and_settle(page, which: str, delta: int) -> int:
+    """Turn the wheel sideways over pane `which`; wait until its scroll has held still for ten frames."""
+    box = page.locator(f"#scroll-{which}").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(delta, 0)
+    return page.wait_for_function(
+        """(id) => {
+             const left = document.getElementById(id).scrollLeft;
+             if (window.__settle === undefined || window.__settle.left !== left) window.__settle = { left, frames: 0 };
+             else window.__settle.frames++;
+             return left > 0 && window.__settle.frames >= 10 && (window.__settle = undefined, left);
+           }""",
+        arg=f"scroll-{which}",
+        polling="raf",
+    ).json_value()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (2560, 1440)])
+def test_the_gutter_stays_put_when_the_wheel_scrolls_code_sideways_across_a_pass_switch(long_page, size):
+    """Line numbers and fold bars are sticky only while a pane is scrolled sideways (a sticky box is
+    a compositor layer: a pass switch, at column 0, drew a screenful of them anew). Scrolled by the
+    wheel, the gutters stay at the panes' left edge; `j` opens the next pass at column 0 with its
+    rows drawn and its gutters in place, and the wheel scrolls its code under them again."""
+    page = long_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.get_by_role("button", name="Expand all").click()  # lines whole: they scroll sideways
+    assert wheel_sideways_and_settle(page, "after", 600) > 0
+    assert positions(page)["before"]["left"] == positions(page)["after"]["left"]
+    seen, off = gutters_off_their_pane(page)
+    assert seen > 20 and not off, off
+    page.locator("body").click(position={"x": 2, "y": 2})
+    page.keyboard.press("j")
+    expect(page.locator(".pass-btn[aria-current='true']")).to_contain_text("MulMore")
+    expect(pane(page, "After").locator(".row.ins").first).to_be_visible()
+    assert positions(page)["after"]["left"] == 0
+    seen, off = gutters_off_their_pane(page)
+    assert seen > 20 and not off, off
+    assert wheel_sideways_and_settle(page, "before", 600) > 0
+    seen, off = gutters_off_their_pane(page)
+    assert seen > 20 and not off, off
+
+
 # ---------- item 4: hunk headers ----------
 
 

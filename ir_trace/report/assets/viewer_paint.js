@@ -10,7 +10,7 @@ const IRTracePainter = (() => {
 
   const { EQ, DEL, FOLD, INS } = IRTraceModel;
   const { unifyRows, shareRewriteRows, changeBlocks, enclosingFunction, lineColumns, lineOn } = IRTraceLayout;
-  const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus, edgeMarkButton, columnsOf } = IRTraceRows;
+  const { rowElement, sideOf, paintCode, el, tokenize, focusedControl, refocus, edgeMarkButton, columnsOf, contextButton } = IRTraceRows;
   const { createWraps } = IRTraceWraps;
   const { onActivate } = IRTraceDom;
   const { planFolds, displayLine, HUGE_LINE, HUGE_STEP, HAS_CONTROL } = IRTraceFold;
@@ -246,7 +246,8 @@ const IRTracePainter = (() => {
      *  digits), the layout and the fonts: a pass switch with the same ones asks no layout for them. */
     function rowMetrics(host) {
       const sizer = host.scroller.firstElementChild;
-      const key = [host.side, sizer.style.getPropertyValue('--gutter'), host.scroller.className, document.fonts.status].join('|');
+      const classes = host.scroller.className.replace(' sideways', '');   // sticky or not: the same metrics
+      const key = [host.side, sizer.style.getPropertyValue('--gutter'), classes, document.fonts.status].join('|');
       if (key === probed.key && document.fonts.status === 'loaded') return probed;
       const probe = el('div', 'row');
       const code = el('span', 'code');
@@ -293,7 +294,6 @@ const IRTracePainter = (() => {
       };
     }
 
-
     let overscan = OPEN_OVERSCAN;
 
     /** After the first paint: render the full overscan, so scrolling finds its rows already built. */
@@ -338,13 +338,6 @@ const IRTracePainter = (() => {
     }
 
     /* ---------- the context line (sticky scroll) ---------- */
-
-    function contextButton() {
-      const button = el('button', 'context-line');
-      button.type = 'button';
-      button.hidden = true;
-      return button;
-    }
 
     /** Name the function of each active pane's first visible row, over that row (it is inside the
      *  function, past its def line: enclosingFunction says null otherwise). Called by render(), so
@@ -542,6 +535,13 @@ const IRTracePainter = (() => {
     /** Position every active pane at once (no smooth scrolling, no sync round trip). */
     function scrollBoth(top, left) {
       for (const p of active) follow(p, top, left);
+      markSideways(left);
+    }
+
+    // The gutters are sticky only while the panes are scrolled sideways: each sticky box is a compositor
+    // layer of its own, and a pass switch (always at column 0, where sticky changes nothing) drew 80 anew.
+    function markSideways(left) {
+      for (const p of active) p.scroller.classList.toggle('sideways', left > 0);
     }
 
     let renderQueued = false;
@@ -555,6 +555,7 @@ const IRTracePainter = (() => {
             (Math.abs(other.scroller.scrollTop - s.scrollTop) >= 1 || Math.abs(other.scroller.scrollLeft - s.scrollLeft) >= 1)) {
           follow(other, s.scrollTop, s.scrollLeft);
         }
+        markSideways(s.scrollLeft);
       }
       if (renderQueued) return;
       renderQueued = true;

@@ -320,5 +320,13 @@ const IRTraceRows = (() => {
     return mark;
   }
 
-  return { tokenize, paintCode, rowElement, sideOf, el, focusedControl, refocus, edgeMarkButton, columnsOf };
+  /** The context line's button atop a pane (viewer_paint.js fills it), hidden until a function is in sight. */
+  function contextButton() {
+    const button = el('button', 'context-line');
+    button.type = 'button';
+    button.hidden = true;
+    return button;
+  }
+
+  return { tokenize, paintCode, rowElement, sideOf, el, focusedControl, refocus, edgeMarkButton, columnsOf, contextButton };
 })();
