@@ -18,6 +18,9 @@ Prints medians; --json prints one JSON object instead.
 --spacing seconds (no press queues behind another), and times each press from the key event to
 the new pass painted (the viewer's own afterPaint, so the frame that held the press back counts):
 p50, p90 and max per report, and the press into the pass with the most changed lines.
+--against OLD.html... (one per report) walks each old report beside its new one, each in its own
+browser, pressed in turn: the way to compare two versions of the viewer on a machine whose load
+changes from minute to minute.
 """
 
 from __future__ import annotations
@@ -126,21 +129,29 @@ NEXT_PASS_SHOWN = """() => {
 }"""
 
 
-def every_pass(page, report: Path, spacing: float) -> dict:
-    """`j` from the first entry to the last, one press per `spacing` s: each press's latency."""
+def open_first_pass(page, report: Path) -> None:
+    """Open a report on its first entry, the page focused, each `j` from then on timed (PRESS_CLOCK)."""
     page.goto(report.resolve().as_uri())
     page.wait_for_function("() => window.__irTrace && window.__irTrace.firstDiffPainted !== null", timeout=120_000)
-    first, last = page.evaluate("[window.__irTrace.model.firstEntry, window.__irTrace.model.lastEntry]")
+    first = page.evaluate("window.__irTrace.model.firstEntry")
     page.locator(f'.pass-btn[data-k="{first}"]').click()
     page.locator("body").click(position={"x": 2, "y": 2})  # focus the page, not a field
     page.evaluate(PRESS_CLOCK)
-    largest = largest_pass(page)
-    for i in range(last - first):
-        if page.evaluate(NEXT_PASS_SHOWN) is None:  # the last row (folded no-op runs are stepped over)
-            break
-        page.keyboard.press("j")
-        page.wait_for_function("(n) => window.__bench.done.length > n", arg=i, timeout=120_000)
-        page.wait_for_timeout(spacing * 1000)
+
+
+def press_next(page, spacing: float) -> bool:
+    """`j` into the next pass, waiting until it is painted and `spacing` s more; False at the last row."""
+    if page.evaluate(NEXT_PASS_SHOWN) is None:  # the last row (folded no-op runs are stepped over)
+        return False
+    done = page.evaluate("window.__bench.done.length")
+    page.keyboard.press("j")
+    page.wait_for_function("(n) => window.__bench.done.length > n", arg=done, timeout=120_000)
+    page.wait_for_timeout(spacing * 1000)
+    return True
+
+
+def press_times(page, report: Path, largest: int) -> dict:
+    """The presses' latencies so far: p50, p90, max and the press into the entry `largest`."""
     done = page.evaluate("window.__bench.done")
     times = [t for t, _k in done]
     into_largest = [t for t, k in done if k == largest]
@@ -155,31 +166,59 @@ def every_pass(page, report: Path, spacing: float) -> dict:
     }
 
 
+def every_pass(page, report: Path, spacing: float) -> dict:
+    """`j` from the first entry to the last, one press per `spacing` s: each press's latency."""
+    open_first_pass(page, report)
+    while press_next(page, spacing):
+        pass
+    return press_times(page, report, largest_pass(page))
+
+
+def every_pass_against(pages: tuple, reports: tuple[Path, Path], spacing: float) -> tuple[dict, dict]:
+    """`j` through two reports of the same dump (old, new), each in its own browser, pressed in turn
+    (old then new, then new then old, ...): both see the same moments of a shared, noisy machine."""
+    for page, report in zip(pages, reports):
+        open_first_pass(page, report)
+    turn = 0
+    while all([press_next(page, spacing) for page in (pages if turn % 2 == 0 else pages[::-1])]):
+        turn += 1
+    return tuple(press_times(page, report, largest_pass(page)) for page, report in zip(pages, reports))
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile, nearest rank."""
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
-def main_every_pass(reports: list[Path], spacing: float, as_json: bool) -> int:
+def print_presses(r: dict, as_json: bool, label: str = "") -> None:
+    if as_json:
+        print(json.dumps({**r, "label": label} if label else r), flush=True)
+        return
+    print(
+        f"{label}{Path(r['report']).name:32} {r['presses']:4} presses  p50 {r['p50_ms']:6} ms  p90 {r['p90_ms']:6} ms"
+        f"  max {r['max_ms']:6} ms  into the largest ({r['largest_pass']}) {r['largest_ms']} ms",
+        flush=True,
+    )
+
+
+def main_every_pass(reports: list[Path], spacing: float, as_json: bool, against: list[Path] | None) -> int:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        for report in reports:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            result = every_pass(page, report, spacing)
-            page.close()
-            if as_json:
-                print(json.dumps(result), flush=True)
+        browsers = [launch_chromium(playwright) for _ in range(2 if against else 1)]
+        for i, report in enumerate(reports):
+            pages = tuple(b.new_page(viewport={"width": 1280, "height": 800}) for b in browsers)
+            if against:
+                old, new = every_pass_against(pages, (against[i], report), spacing)
+                print_presses(old, as_json, "old ")
+                print_presses(new, as_json, "new ")
             else:
-                r = result
-                print(
-                    f"{report.name:32} {r['presses']:4} presses  p50 {r['p50_ms']:6} ms  p90 {r['p90_ms']:6} ms"
-                    f"  max {r['max_ms']:6} ms  into the largest ({r['largest_pass']}) {r['largest_ms']} ms",
-                    flush=True,
-                )
-        browser.close()
+                print_presses(every_pass(pages[0], report, spacing), as_json)
+            for page in pages:
+                page.close()
+        for browser in browsers:
+            browser.close()
     return 0
 
 
@@ -191,12 +230,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--every-pass", action="store_true", help="j through every pass, timed per press")
     parser.add_argument("--spacing", type=float, default=0.5, help="s between presses (default 0.5)")
+    parser.add_argument("--against", type=Path, nargs="+", help="with --every-pass: old reports, one per report")
     args = parser.parse_args(argv)
-    missing = [str(path) for path in args.report if not path.is_file()]
+    missing = [str(path) for path in args.report + (args.against or []) if not path.is_file()]
     if missing:
         parser.error(f"no such report: {missing[0]}")
+    if args.against and (not args.every_pass or len(args.against) != len(args.report)):
+        parser.error("--against needs --every-pass and one old report per report")
     if args.every_pass:
-        return main_every_pass(args.report, args.spacing, args.json)
+        return main_every_pass(args.report, args.spacing, args.json, args.against)
     if len(args.report) > 1:
         parser.error("several reports need --every-pass")
     args.report = args.report[0]
