@@ -25,7 +25,7 @@ def counted(monkeypatch) -> list[int]:
         "snapshot_digest",
         lambda data: (hashed.append(len(data)), digest(data))[1],
     )
-    monkeypatch.setattr(Session, "remember_text", lambda self, sha, text: None)
+    monkeypatch.setattr(Session, "text_keeper", lambda self: lambda sha, text: None)
     monkeypatch.setattr(file_hashes, "SETTLED_NS", 0)
     session().forget()
     return hashed

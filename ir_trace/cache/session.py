@@ -140,11 +140,19 @@ class Session:
         finally:
             self.guard = outer
 
-    def remember_text(self, sha256: str, text: str) -> bool:
-        """Keep a text validation read while it fits beside those kept before (none is let go for it: the work
-        takes them in the order validation read them, so the first ones are those it wants first); False once
-        one does not fit (validation then hands over no more)."""
-        if self.texts.size + len(text) > self.texts.limit:
-            return False
-        self.texts.put(sha256, text)
-        return True
+    def text_keeper(self) -> Callable[[str, str], bool]:
+        """What one validation hands its texts to (`discovery.TextSink`), for the work that follows: the first that
+        fit within the texts' limit are kept, older texts (an earlier dump's) let go for them; False once one does
+        not fit (validation then hands over no more). The work takes them in the order validation read them, so
+        the first are those it needs first (the last, kept before, were let go before the work reached them)."""
+        room = self.texts.limit
+
+        def keep(sha256: str, text: str) -> bool:
+            nonlocal room
+            if len(text) > room:
+                return False
+            room -= len(text)
+            self.texts.put(sha256, text)
+            return True
+
+        return keep

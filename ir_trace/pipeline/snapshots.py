@@ -114,11 +114,6 @@ def _is_triple(function) -> bool:
     return isinstance(function, (list, tuple)) and len(function) == 3 and isinstance(function[0], str)
 
 
-def remember_text(sha256: str, text: str) -> bool:
-    """Keep a text validation read, for the work that follows (`Session.remember_text`); False: it keeps no more."""
-    return session().remember_text(sha256, text)
-
-
 def span_parameter(span: tuple[int, int] | None) -> str:
     """A snapshot's span as a task parameter: "offset,length", or "" for the whole file."""
     return "" if span is None else f"{span[0]},{span[1]}"
@@ -199,7 +194,7 @@ def validate(dump: str, target: CacheTarget) -> dict:
     pass rewritten, say) reads only the files whose stamp changed."""
     cache, hashes_key = shared_cache(), file_hashes_key(dump)
     hashes = FileHashes.from_json(cache.get(hashes_key))
-    traces = discover_traces(dump, remember_text, follow_inner_symlinks(), hashes)
+    traces = discover_traces(dump, session().text_keeper(), follow_inner_symlinks(), hashes)
     session().file_hashes.learn(hashes)  # a text read again later is known by its file's stamp
     data = {"traces": [trace.to_json() for trace in traces]}
     cache.put_many({hashes_key: hashes.to_json(), target.key: data})
