@@ -103,7 +103,6 @@ def ignore_counts(
     counts: dict[str, list[int]] = {}
     done: list[tuple[list, list[list]]] = []  # each set's keyed pieces and the blocks they gave
     lines = _Lines(a, b, a_eol, b_eol)  # the pieces as the exact lines cut them, their matches once for the sets
-    lines.changed = _lines_in(a, b, [cut for _segment, cut in changed])
     in_changed = _lines_in(a, b, [segment for segment, _cut in changed]) if keys_free else set()
     for modes in precomputed_sets(kind):
         keys = _Keys(modes, kind, a, b, a_eol, b_eol)
@@ -112,8 +111,7 @@ def ignore_counts(
             left = [hunk for hunk in exact if not keys.ignored_whole(hunk)]
             spans = exact if len(left) == len(exact) or keys.apart() else left
             counts[modes.spec()] = [sum(h.b1 - h.b0 for h in spans), sum(h.a1 - h.a0 for h in spans)]
-            continue
-        keys.know(lines.changed)
+            continue  # else its keys of the changed segments are known: `keep_apart` asked for them
         if keys_free:
             found = [keys.changed_piece(*where) for where in changed]
             pieces = [piece for piece in found if piece is not None]
@@ -248,7 +246,6 @@ class _Lines(_Keys):
 
     def __init__(self, a: list[str], b: list[str], a_eol: bool, b_eol: bool):
         self.a, self.b, self.a_eol, self.b_eol = a, b, a_eol, b_eol
-        self.changed: set[str] = set()  # the lines of the changed segments' cuts (set by `ignore_counts`)
         self._pieces: list | None = None
         self._sizes: list[int] = []
         self._matches: list | None = None
